@@ -1,0 +1,424 @@
+//! [`ToolExecutor`]: the only path to a tool.
+
+use std::any::Any;
+use std::borrow::Cow;
+use std::fmt;
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Instant;
+
+use serde_json::Value;
+
+use crate::call::ToolCall;
+use crate::credentials::{CredentialProvider, Credentials, NoCredentials};
+use crate::error::{
+    CredentialError, Direction, Error, ToolExecutionError, ToolPanic, ToolValidationError,
+};
+use crate::events::{ToolEvent, ToolObserver};
+use crate::registry::ToolRegistry;
+use crate::result::ToolResult;
+use crate::schema::{JsonObject, UnknownArguments, ValidationIssue};
+use crate::tool::{DynTool, ToolSpec};
+
+/// Runs tool calls: the seed's `ToolExecutor`, and the only path to a tool.
+///
+/// Each call goes through the seed's five steps, in order:
+///
+/// 1. validate the inputs against the tool's input schema, filling defaults
+///    (a failure is a [`ToolValidationError`] with [`Direction::Input`]);
+/// 2. resolve the credentials the tool names (a failure is a [`ToolExecutionError`] caused by
+///    a [`CredentialError`], and the tool is not run);
+/// 3. run the tool (an error or a panic is a [`ToolExecutionError`]);
+/// 4. validate the output against the output schema ([`Direction::Output`]);
+/// 5. return a [`ToolResult`] with the status, output or error, and duration.
+///
+/// Two calls per entry point: the result mode ([`dispatch`](Self::dispatch),
+/// [`execute`](Self::execute)) always returns a [`ToolResult`], failed or not, ready to hand
+/// back to the model; the strict mode ([`try_dispatch`](Self::try_dispatch),
+/// [`try_execute`](Self::try_execute)) returns the typed [`Error`] instead of a failed result.
+///
+/// The executor is runtime-agnostic: its calls are plain futures. Await them on any runtime,
+/// or use [`block_on`](crate::block_on) from synchronous code. To time out or cancel a call,
+/// drop its future (for instance with your runtime's `timeout`): the tool's future is dropped
+/// with it.
+///
+/// ```
+/// use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};
+///
+/// let executor = ToolExecutor::new(ToolRegistry::new());
+/// let result = block_on(executor.dispatch(&ToolCall::new("call_1", "fetch_wether", "{}")));
+/// assert!(!result.is_success());
+/// assert_eq!(result.to_model_content(), "Error: unknown tool 'fetch_wether'");
+/// ```
+pub struct ToolExecutor {
+    registry: ToolRegistry,
+    credentials: Arc<dyn CredentialProvider>,
+    observers: Vec<Arc<dyn ToolObserver>>,
+    unknown_arguments: UnknownArguments,
+}
+
+impl fmt::Debug for ToolExecutor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolExecutor")
+            .field("registry", &self.registry)
+            .field("observers", &self.observers.len())
+            .field("unknown_arguments", &self.unknown_arguments)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Configures a [`ToolExecutor`]; see [`ToolExecutor::builder`].
+#[must_use = "call `build` to get the executor"]
+pub struct ToolExecutorBuilder {
+    executor: ToolExecutor,
+}
+
+impl fmt::Debug for ToolExecutorBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("ToolExecutorBuilder")
+            .field(&self.executor)
+            .finish()
+    }
+}
+
+impl ToolExecutorBuilder {
+    /// Sets where credentials come from (default: [`NoCredentials`], which resolves none).
+    pub fn credentials(mut self, provider: impl CredentialProvider) -> Self {
+        self.executor.credentials = Arc::new(provider);
+        self
+    }
+
+    /// Adds an observer of execution events.
+    pub fn observer(mut self, observer: impl ToolObserver) -> Self {
+        self.executor.observers.push(Arc::new(observer));
+        self
+    }
+
+    /// Chooses what input validation does with undeclared arguments (default:
+    /// [`UnknownArguments::Reject`]). Outputs are always held to their schema.
+    pub fn unknown_arguments(mut self, policy: UnknownArguments) -> Self {
+        self.executor.unknown_arguments = policy;
+        self
+    }
+
+    /// Builds the executor.
+    pub fn build(self) -> ToolExecutor {
+        self.executor
+    }
+}
+
+/// The arguments of a call, parsed or not.
+enum Arguments<'a> {
+    Json(&'a str),
+    Object(JsonObject),
+}
+
+impl ToolExecutor {
+    /// An executor over `registry`, without credentials or observers.
+    pub fn new(registry: ToolRegistry) -> Self {
+        ToolExecutor::builder(registry).build()
+    }
+
+    /// Starts configuring an executor over `registry`.
+    pub fn builder(registry: ToolRegistry) -> ToolExecutorBuilder {
+        ToolExecutorBuilder {
+            executor: ToolExecutor {
+                registry,
+                credentials: Arc::new(NoCredentials),
+                observers: Vec::new(),
+                unknown_arguments: UnknownArguments::default(),
+            },
+        }
+    }
+
+    /// The tools this executor runs.
+    pub fn registry(&self) -> &ToolRegistry {
+        &self.registry
+    }
+
+    /// Runs a call as a model sent it (name, call id, JSON argument string); result mode.
+    ///
+    /// Arguments that are not JSON, or not a JSON object, fail input validation; an empty
+    /// argument string counts as `{}` (some providers send one for tools without parameters).
+    /// An unknown tool name fails with an [`UnknownToolError`](crate::UnknownToolError)
+    /// naming the nearest registered tools.
+    pub async fn dispatch(&self, call: &ToolCall) -> ToolResult {
+        self.run(call.name(), call.id(), Arguments::Json(call.arguments()))
+            .await
+    }
+
+    /// Like [`dispatch`](Self::dispatch), in strict mode: a failure is returned as the typed
+    /// error.
+    pub async fn try_dispatch(&self, call: &ToolCall) -> Result<ToolResult, Error> {
+        strict(self.dispatch(call).await)
+    }
+
+    /// Runs every call of one model turn concurrently; results come back in call order.
+    ///
+    /// The calls share the current task (no thread is spawned), so tools that await I/O
+    /// overlap. Each call is independent: one failing or panicking does not affect the others.
+    pub async fn dispatch_all(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
+        JoinAll::new(calls.iter().map(|call| Box::pin(self.dispatch(call)))).await
+    }
+
+    /// Runs `tool_name` on already-parsed `inputs`; result mode.
+    pub async fn execute(&self, tool_name: &str, inputs: JsonObject) -> ToolResult {
+        self.run(tool_name, "", Arguments::Object(inputs)).await
+    }
+
+    /// Like [`execute`](Self::execute), in strict mode.
+    pub async fn try_execute(&self, tool_name: &str, inputs: JsonObject) -> Result<ToolResult, Error> {
+        strict(self.execute(tool_name, inputs).await)
+    }
+
+    async fn run(&self, tool_name: &str, call_id: &str, arguments: Arguments<'_>) -> ToolResult {
+        #[cfg(feature = "tracing")]
+        {
+            use tracing::Instrument as _;
+            let span = tracing::info_span!(
+                "execute_tool",
+                otel.name = %format_args!("execute_tool {tool_name}"),
+                gen_ai.operation.name = "execute_tool",
+                gen_ai.tool.name = tool_name,
+                gen_ai.tool.call.id = call_id,
+                error.r#type = tracing::field::Empty,
+            );
+            let result = self
+                .run_inner(tool_name, call_id, arguments)
+                .instrument(span.clone())
+                .await;
+            if let Some(error) = result.error() {
+                span.record("error.type", error.kind().as_str());
+            }
+            tracing::info!(
+                parent: &span,
+                histogram.agent.tool.execution.duration = result.duration().as_secs_f64(),
+                gen_ai.tool.name = tool_name,
+            );
+            result
+        }
+        #[cfg(not(feature = "tracing"))]
+        self.run_inner(tool_name, call_id, arguments).await
+    }
+
+    async fn run_inner(
+        &self,
+        tool_name: &str,
+        call_id: &str,
+        arguments: Arguments<'_>,
+    ) -> ToolResult {
+        let start = Instant::now();
+        self.emit(&ToolEvent::Started { tool_name, call_id });
+        let tool = match self.registry.resolve(tool_name) {
+            Ok(tool) => tool,
+            Err(unknown) => {
+                let name = Cow::Owned(tool_name.to_owned());
+                return self.finish(name, call_id, None, Err(unknown.into()), start);
+            }
+        };
+        let spec = tool.spec();
+        let name = spec.name_cow().clone();
+        let mut inputs = match arguments {
+            Arguments::Object(inputs) => inputs,
+            Arguments::Json(text) => match parse_arguments(text) {
+                Ok(inputs) => inputs,
+                Err(issue) => {
+                    let error = ToolValidationError::new(spec.name(), Direction::Input, vec![issue]);
+                    return self.finish(name, call_id, None, Err(error.into()), start);
+                }
+            },
+        };
+        let outcome = self.run_tool(&**tool, spec, &mut inputs).await;
+        self.finish(name, call_id, Some(&inputs), outcome, start)
+    }
+
+    /// Steps 1 to 4, for a tool that exists and arguments that are an object.
+    async fn run_tool(
+        &self,
+        tool: &dyn DynTool,
+        spec: &ToolSpec,
+        inputs: &mut JsonObject,
+    ) -> Result<JsonObject, Error> {
+        if let Some(schema) = spec.input_schema() {
+            let issues = schema.validate_with(inputs, self.unknown_arguments);
+            if !issues.is_empty() {
+                return Err(ToolValidationError::new(spec.name(), Direction::Input, issues).into());
+            }
+        }
+        let credentials = self.resolve_credentials(spec)?;
+        let inputs = &*inputs;
+        let mut output = match catch_unwind(AssertUnwindSafe(|| tool.execute_boxed(inputs, &credentials))) {
+            Ok(future) => CatchUnwind(future).await,
+            Err(panic) => Err(panic),
+        }
+        .map_err(|panic| ToolExecutionError::new(spec.name(), ToolPanic::from_payload(&*panic)))?
+        .map_err(|cause| ToolExecutionError::new(spec.name(), cause))?;
+        if let Some(schema) = spec.output_schema() {
+            let issues = schema.validate(&mut output);
+            if !issues.is_empty() {
+                return Err(ToolValidationError::new(spec.name(), Direction::Output, issues).into());
+            }
+        }
+        Ok(output)
+    }
+
+    fn resolve_credentials(&self, spec: &ToolSpec) -> Result<Credentials, ToolExecutionError> {
+        let mut credentials = Credentials::new();
+        for name in spec.credential_names() {
+            let secret = match self.credentials.resolve(name) {
+                Ok(Some(secret)) => secret,
+                Ok(None) => {
+                    return Err(ToolExecutionError::new(spec.name(), CredentialError::missing(name)));
+                }
+                Err(cause) => {
+                    return Err(ToolExecutionError::new(
+                        spec.name(),
+                        CredentialError::failed(name, cause),
+                    ));
+                }
+            };
+            credentials.push(Cow::Owned(name.to_owned()), secret);
+        }
+        Ok(credentials)
+    }
+
+    fn finish(
+        &self,
+        tool_name: Cow<'static, str>,
+        call_id: &str,
+        inputs: Option<&JsonObject>,
+        outcome: Result<JsonObject, Error>,
+        start: Instant,
+    ) -> ToolResult {
+        let duration = start.elapsed();
+        if !self.observers.is_empty() {
+            let event = match (&outcome, inputs) {
+                (Ok(output), Some(inputs)) => ToolEvent::Completed {
+                    tool_name: &tool_name,
+                    call_id,
+                    inputs,
+                    output,
+                    duration,
+                },
+                // `run_inner` passes no inputs only together with an error.
+                (Ok(_), None) => unreachable!("a successful call always has inputs"),
+                (Err(error), inputs) => ToolEvent::Failed {
+                    tool_name: &tool_name,
+                    call_id,
+                    inputs,
+                    error,
+                    duration,
+                },
+            };
+            self.emit(&event);
+        }
+        ToolResult::new(tool_name, call_id.to_owned(), outcome, duration)
+    }
+
+    fn emit(&self, event: &ToolEvent<'_>) {
+        for observer in &self.observers {
+            observer.on_event(event);
+        }
+    }
+}
+
+fn strict(result: ToolResult) -> Result<ToolResult, Error> {
+    result.into_strict()
+}
+
+fn parse_arguments(text: &str) -> Result<JsonObject, ValidationIssue> {
+    if text.trim().is_empty() {
+        return Ok(JsonObject::new());
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(object)) => Ok(object),
+        Ok(other) => Err(ValidationIssue::not_an_object(&other)),
+        Err(error) => Err(ValidationIssue::invalid_json(error)),
+    }
+}
+
+/// Polls a future, turning a panic into an error.
+struct CatchUnwind<F>(F);
+
+impl<F: Future + Unpin> Future for CatchUnwind<F> {
+    type Output = Result<F::Output, Box<dyn Any + Send>>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let inner = &mut self.0;
+        match catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx))) {
+            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(panic) => Poll::Ready(Err(panic)),
+        }
+    }
+}
+
+/// Polls every future until all are done; outputs in input order.
+struct JoinAll<F: Future> {
+    slots: Vec<Slot<F>>,
+}
+
+enum Slot<F: Future> {
+    Pending(F),
+    Done(F::Output),
+    Taken,
+}
+
+impl<F: Future + Unpin> JoinAll<F> {
+    fn new(futures: impl IntoIterator<Item = F>) -> Self {
+        JoinAll {
+            slots: futures.into_iter().map(Slot::Pending).collect(),
+        }
+    }
+}
+
+impl<F: Future + Unpin> Future for JoinAll<F>
+where
+    F::Output: Unpin,
+{
+    type Output = Vec<F::Output>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let mut all_done = true;
+        for slot in &mut self.slots {
+            if let Slot::Pending(future) = slot {
+                match Pin::new(future).poll(cx) {
+                    Poll::Ready(output) => *slot = Slot::Done(output),
+                    Poll::Pending => all_done = false,
+                }
+            }
+        }
+        if !all_done {
+            return Poll::Pending;
+        }
+        let outputs = self
+            .slots
+            .iter_mut()
+            .map(|slot| match std::mem::replace(slot, Slot::Taken) {
+                Slot::Done(output) => output,
+                // Every slot is `Done` once all are done, and `Taken` only after this point.
+                Slot::Pending(_) | Slot::Taken => unreachable!("JoinAll polled after completion"),
+            })
+            .collect();
+        Poll::Ready(outputs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_parse_to_objects_or_issues() {
+        assert!(parse_arguments("").unwrap().is_empty());
+        assert!(parse_arguments("  ").unwrap().is_empty());
+        assert_eq!(parse_arguments(r#"{"a":1}"#).unwrap()["a"], 1);
+        let issue = parse_arguments("[1]").unwrap_err();
+        assert_eq!(issue.to_string(), "Arguments must be a JSON object, got 'list'");
+        let issue = parse_arguments("{\"a\":").unwrap_err();
+        assert!(issue.to_string().starts_with("Arguments are not valid JSON: "), "{issue}");
+    }
+}

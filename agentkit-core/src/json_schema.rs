@@ -1,0 +1,48 @@
+//! Export of tool schemas as JSON Schema, for model providers.
+
+use serde_json::{Map, Value, json};
+
+use crate::schema::ToolSchema;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Style {
+    /// Anthropic `input_schema`, MCP `inputSchema`/`outputSchema`, OpenAI non-strict.
+    Standard,
+    /// OpenAI `strict: true`: every property required, optional ones nullable, no defaults.
+    OpenAiStrict,
+}
+
+pub(crate) fn export(schema: &ToolSchema, style: Style) -> Value {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for param in schema.parameters() {
+        let ty = param.param_type().json_schema_type();
+        let mut property = Map::new();
+        // An optional parameter accepts `null`: the validator reads it as "absent", and the
+        // exported schema must accept exactly what the validator accepts.
+        let ty = if param.is_required() {
+            Value::from(ty)
+        } else {
+            json!([ty, "null"])
+        };
+        property.insert("type".into(), ty);
+        if !param.description().is_empty() {
+            property.insert("description".into(), Value::from(param.description()));
+        }
+        if style == Style::Standard {
+            if let Some(default) = param.default_value() {
+                property.insert("default".into(), default.to_value());
+            }
+        }
+        if param.is_required() || style == Style::OpenAiStrict {
+            required.push(Value::from(param.name()));
+        }
+        properties.insert(param.name().to_owned(), Value::Object(property));
+    }
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false,
+    })
+}

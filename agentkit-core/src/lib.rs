@@ -1,0 +1,138 @@
+//! Typed, validated tools for LLM agents.
+//!
+//! An agent asks a model for a reply; the model answers with tool calls: a tool name and a
+//! JSON string of arguments. agentkit sits between that answer and the tool's code:
+//!
+//! - a [`Tool`] is an explicit struct with declared metadata, its [`ToolSpec`]: name,
+//!   description, version, input and output [`ToolSchema`]s over six types (string, integer,
+//!   float, boolean, list, dictionary), tags, and the names of the credentials it needs;
+//! - a [`ToolRegistry`] per agent finds tools by name or tags and refuses duplicates;
+//! - a [`ToolExecutor`] is the only path to a tool: it validates the inputs (reporting every
+//!   problem, filling defaults), resolves credentials, runs the tool, validates its output,
+//!   times the call, emits [events](ToolEvent), and returns a [`ToolResult`], or, in strict
+//!   mode, a typed [`Error`].
+//!
+//! With the `derive` feature, `#[tool(...)]` declares a tool on a struct and the compiler
+//! checks its schema.
+//!
+//! # Example
+//!
+//! ```
+//! use agentkit_core::{
+//!     BoxError, Credentials, InMemoryCredentials, JsonObject, Param, ParamType, Tool, ToolCall,
+//!     ToolExecutor, ToolRegistry, ToolSchema, ToolSpec, block_on,
+//! };
+//! use serde_json::json;
+//!
+//! struct FetchWeather(ToolSpec);
+//!
+//! impl Tool for FetchWeather {
+//!     fn spec(&self) -> &ToolSpec {
+//!         &self.0
+//!     }
+//!
+//!     async fn execute(&self, inputs: &JsonObject, creds: &Credentials) -> Result<JsonObject, BoxError> {
+//!         let _key = creds.require("weather-api-key")?.expose(); // resolved by the executor
+//!         let mut out = inputs.clone(); // city, country and units: validated, defaults filled
+//!         out.insert("temperature".into(), json!(72.0));
+//!         out.insert("conditions".into(), json!("sunny"));
+//!         Ok(out)
+//!     }
+//! }
+//!
+//! let spec = ToolSpec::builder("fetch_weather")
+//!     .description("Look up the current weather for a city.")
+//!     .input(ToolSchema::new([
+//!         Param::required("city", ParamType::String).with_description("City name"),
+//!         Param::optional("country", ParamType::String).with_default("US"),
+//!         Param::optional("units", ParamType::String).with_default("imperial"),
+//!     ])?)
+//!     .credential("weather-api-key")
+//!     .build()?;
+//!
+//! let mut registry = ToolRegistry::new();
+//! registry.register(FetchWeather(spec))?;
+//! let executor = ToolExecutor::builder(registry)
+//!     .credentials(InMemoryCredentials::new().with("weather-api-key", "sk-test"))
+//!     .build();
+//!
+//! // A call as the model sent it.
+//! let result = block_on(executor.dispatch(&ToolCall::new("call_1", "fetch_weather", r#"{"city": "Paris"}"#)));
+//! assert_eq!(result.output().unwrap()["units"], "imperial");
+//!
+//! // Bad arguments: every problem, in words the model can act on.
+//! let result = block_on(executor.dispatch(&ToolCall::new("call_2", "fetch_weather", r#"{"units": 5}"#)));
+//! assert_eq!(result.to_model_content(), "\
+//! Error: invalid arguments for tool 'fetch_weather':
+//! - Missing required parameter: 'city'
+//! - Parameter 'units': expected type 'string', got 'integer'");
+//! # Ok::<(), agentkit_core::SemanticError>(())
+//! ```
+//!
+//! # Features
+//!
+//! - `derive`: the `#[tool(...)]` attribute macro.
+//! - `tracing`: a span per call (`execute_tool {name}`, with `gen_ai.tool.name` and
+//!   `gen_ai.tool.call.id`, per the OpenTelemetry GenAI conventions) and the
+//!   `agent.tool.execution.duration` histogram as a `histogram.`-prefixed event field. No
+//!   argument value or secret is recorded.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_auto_cfg))]
+
+mod block_on;
+mod call;
+mod credentials;
+mod error;
+mod events;
+mod executor;
+mod json_schema;
+mod recorder;
+mod registry;
+mod result;
+pub mod rules;
+mod schema;
+mod schema_serde;
+mod tool;
+mod typed;
+
+pub use block_on::block_on;
+pub use call::ToolCall;
+pub use credentials::{
+    CredentialProvider, Credentials, EnvCredentials, InMemoryCredentials, NoCredentials, Secret,
+};
+pub use error::{
+    BoxError, CredentialError, Direction, Error, ErrorKind, SemanticError, SemanticProblem,
+    ToolExecutionError, ToolPanic, ToolValidationError, UnknownToolError,
+};
+pub use events::{ToolEvent, ToolObserver};
+pub use executor::{ToolExecutor, ToolExecutorBuilder};
+pub use recorder::{ExecutionRecorder, NoRecording, RecordedOutcome, Recording, Replay};
+pub use registry::{ToolDeclaration, ToolRegistry};
+pub use result::{ToolResult, ToolStatus};
+pub use rules::{ParamType, ValueKind};
+pub use schema::{
+    IssueKind, JsonObject, Literal, Param, ToolSchema, UnknownArguments, ValidationIssue,
+};
+pub use tool::{DEFAULT_VERSION, Tool, ToolSpec, ToolSpecBuilder};
+pub use typed::{
+    FromInputs, FromParam, IntoOutput, IntoParam, ParamTypeError, ToolHandler, TypedTool,
+};
+
+/// The `#[tool(...)]` attribute: declares a [`Tool`] on a struct, with a schema the compiler
+/// checks. See the `agentkit-derive` crate for the syntax.
+#[cfg(feature = "derive")]
+pub use agentkit_derive::tool;
+
+/// What generated code names, through absolute paths. Not public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::typed::execute_typed;
+    pub use serde_json::{Map, Value};
+    pub use std::borrow::Cow;
+    pub use std::future::Future;
+    pub use std::option::Option::{self, None, Some};
+    pub use std::result::Result::{self, Err, Ok};
+    pub use std::string::String;
+    pub use std::vec::Vec;
+}

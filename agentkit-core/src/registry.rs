@@ -1,0 +1,199 @@
+//! [`ToolRegistry`]: the tools one agent can call.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::{SemanticError, UnknownToolError};
+use crate::rules::{self, Problem};
+use crate::tool::{DynTool, Tool, ToolSpec};
+
+/// The tools one agent can call, by name, in registration order.
+///
+/// One registry per agent: different agents in one process have independent tool sets.
+/// Registration order is kept, so the tool list sent to a provider is the same from call to
+/// call (which keeps the provider's prompt cache warm).
+///
+/// The registry hands out specs, never the tools: calls go through a
+/// [`ToolExecutor`](crate::ToolExecutor).
+///
+/// ```
+/// use agentkit_core::{ToolRegistry, ToolSpec};
+/// # use agentkit_core::{BoxError, Credentials, JsonObject, Tool};
+/// # struct Echo(ToolSpec);
+/// # impl Tool for Echo {
+/// #     fn spec(&self) -> &ToolSpec { &self.0 }
+/// #     async fn execute(&self, i: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> { Ok(i.clone()) }
+/// # }
+/// # fn echo(name: &'static str, tag: &'static str) -> Echo {
+/// #     Echo(ToolSpec::builder(name).tag("team", tag).build().unwrap())
+/// # }
+///
+/// let mut registry = ToolRegistry::new();
+/// registry.register(echo("search", "web"))?;
+/// registry.register(echo("fetch", "web"))?;
+/// registry.register(echo("sum", "math"))?;
+///
+/// assert!(registry.register(echo("search", "web")).is_err()); // duplicates are refused
+/// assert_eq!(registry.lookup("fetch").map(ToolSpec::name), Some("fetch"));
+/// let web: Vec<&str> = registry.lookup_by_tags(&[("team", "web")]).map(ToolSpec::name).collect();
+/// assert_eq!(web, ["search", "fetch"]);
+/// # Ok::<(), agentkit_core::SemanticError>(())
+/// ```
+#[derive(Default, Clone)]
+pub struct ToolRegistry {
+    tools: Vec<Arc<dyn DynTool>>,
+    by_name: HashMap<String, usize>,
+}
+
+impl ToolRegistry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        ToolRegistry::default()
+    }
+
+    /// Adds a tool; refuses a second tool with a name already registered.
+    pub fn register<T: Tool>(&mut self, tool: T) -> Result<(), SemanticError> {
+        self.register_dyn(Arc::new(tool))
+    }
+
+    /// Adds a tool shared with other registries (`Arc<T>` works wherever `T` does).
+    pub fn register_arc<T: Tool>(&mut self, tool: Arc<T>) -> Result<(), SemanticError> {
+        self.register_dyn(tool)
+    }
+
+    fn register_dyn(&mut self, tool: Arc<dyn DynTool>) -> Result<(), SemanticError> {
+        let name = tool.spec().name();
+        if self.by_name.contains_key(name) {
+            return Err(SemanticError::single(Problem::DuplicateTool {
+                name: name.to_owned(),
+            }));
+        }
+        self.by_name.insert(name.to_owned(), self.tools.len());
+        self.tools.push(tool);
+        Ok(())
+    }
+
+    /// The spec of the tool called `name`.
+    pub fn lookup(&self, name: &str) -> Option<&ToolSpec> {
+        self.get(name).map(|tool| tool.spec())
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Option<&Arc<dyn DynTool>> {
+        self.by_name.get(name).map(|&index| &self.tools[index])
+    }
+
+    /// The tool called `name`, or an error naming the registered tools nearest to it.
+    pub(crate) fn resolve(&self, name: &str) -> Result<&Arc<dyn DynTool>, UnknownToolError> {
+        self.get(name)
+            .ok_or_else(|| UnknownToolError::new(name, self.nearest(name)))
+    }
+
+    fn nearest(&self, name: &str) -> Vec<String> {
+        let mut scored: Vec<(usize, &str)> = self
+            .specs()
+            .map(|spec| (rules::edit_distance(name, spec.name()), spec.name()))
+            .filter(|(distance, candidate)| {
+                *distance <= (name.len() / 3).max(2)
+                    || candidate.contains(name)
+                    || name.contains(candidate)
+            })
+            .collect();
+        scored.sort_by_key(|(distance, _)| *distance);
+        scored
+            .into_iter()
+            .take(3)
+            .map(|(_, n)| n.to_owned())
+            .collect()
+    }
+
+    /// The tools whose tags include every given `(key, value)` pair, in registration order.
+    pub fn lookup_by_tags<'a>(
+        &'a self,
+        tags: &'a [(&'a str, &'a str)],
+    ) -> impl Iterator<Item = &'a ToolSpec> + 'a {
+        self.specs()
+            .filter(move |spec| tags.iter().all(|(k, v)| spec.tag(k) == Some(*v)))
+    }
+
+    /// Every tool's spec, in registration order.
+    pub fn specs(&self) -> impl ExactSizeIterator<Item = &ToolSpec> {
+        self.tools.iter().map(|tool| tool.spec())
+    }
+
+    /// How many tools are registered.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether no tool is registered.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// The declarations to send a provider, in registration order: name, description and the
+    /// JSON Schema of the arguments ([`ToolSchema::to_json_schema`]).
+    ///
+    /// [`ToolSchema::to_json_schema`]: crate::ToolSchema::to_json_schema
+    pub fn declarations(&self) -> Vec<ToolDeclaration> {
+        self.specs()
+            .map(|spec| ToolDeclaration::new(spec, SchemaStyle::Standard))
+            .collect()
+    }
+
+    /// The declarations for OpenAI's strict function calling
+    /// ([`ToolSchema::to_strict_json_schema`]).
+    ///
+    /// [`ToolSchema::to_strict_json_schema`]: crate::ToolSchema::to_strict_json_schema
+    pub fn strict_declarations(&self) -> Vec<ToolDeclaration> {
+        self.specs()
+            .map(|spec| ToolDeclaration::new(spec, SchemaStyle::Strict))
+            .collect()
+    }
+}
+
+impl fmt::Debug for ToolRegistry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolRegistry")
+            .field("tools", &self.specs().map(ToolSpec::name).collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SchemaStyle {
+    Standard,
+    Strict,
+}
+
+/// A tool as declared to a model provider: name, description and argument schema.
+///
+/// Serialises as `{"name", "description", "input_schema"}`, which is Anthropic's tool shape;
+/// other providers take the same three fields under their own keys.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolDeclaration {
+    /// The tool's name.
+    pub name: String,
+    /// The tool's description.
+    pub description: String,
+    /// The JSON Schema of the arguments.
+    pub input_schema: Value,
+}
+
+impl ToolDeclaration {
+    fn new(spec: &ToolSpec, style: SchemaStyle) -> Self {
+        let input_schema = match (spec.input_schema(), style) {
+            (Some(schema), SchemaStyle::Standard) => schema.to_json_schema(),
+            (Some(schema), SchemaStyle::Strict) => schema.to_strict_json_schema(),
+            (None, _) => spec.input_json_schema(),
+        };
+        ToolDeclaration {
+            name: spec.name().to_owned(),
+            description: spec.description().to_owned(),
+            input_schema,
+        }
+    }
+}

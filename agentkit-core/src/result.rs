@@ -1,0 +1,123 @@
+//! [`ToolResult`]: the immutable outcome of one tool call.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::time::Duration;
+
+use crate::error::Error;
+use crate::schema::JsonObject;
+
+/// Whether a tool call succeeded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolStatus {
+    /// The tool ran and its output is valid.
+    Success,
+    /// Validation, the tool, or dispatch failed; see [`ToolResult::error`].
+    Failure,
+}
+
+/// The outcome of one tool call: the seed's `ToolResult`, immutable.
+///
+/// Holds the tool name, the call id, the status, the output (on success) or the error (on
+/// failure), and how long the call took. [`to_model_content`](Self::to_model_content) renders
+/// it as the text to send back to the model.
+#[must_use = "a tool result says whether the call failed"]
+pub struct ToolResult {
+    tool_name: Cow<'static, str>,
+    call_id: String,
+    outcome: Result<JsonObject, Error>,
+    duration: Duration,
+}
+
+impl ToolResult {
+    pub(crate) fn new(
+        tool_name: Cow<'static, str>,
+        call_id: String,
+        outcome: Result<JsonObject, Error>,
+        duration: Duration,
+    ) -> Self {
+        ToolResult {
+            tool_name,
+            call_id,
+            outcome,
+            duration,
+        }
+    }
+
+    /// The name of the tool called (as the model wrote it, for an unknown tool).
+    pub fn tool_name(&self) -> &str {
+        &self.tool_name
+    }
+
+    /// The call id the model sent (empty for calls made without one).
+    pub fn call_id(&self) -> &str {
+        &self.call_id
+    }
+
+    /// Success or failure.
+    pub fn status(&self) -> ToolStatus {
+        match self.outcome {
+            Ok(_) => ToolStatus::Success,
+            Err(_) => ToolStatus::Failure,
+        }
+    }
+
+    /// Whether the call succeeded.
+    pub fn is_success(&self) -> bool {
+        self.outcome.is_ok()
+    }
+
+    /// The validated output, on success.
+    pub fn output(&self) -> Option<&JsonObject> {
+        self.outcome.as_ref().ok()
+    }
+
+    /// The error, on failure.
+    pub fn error(&self) -> Option<&Error> {
+        self.outcome.as_ref().err()
+    }
+
+    /// How long the call took, from the start of validation to the end of output validation.
+    pub fn duration(&self) -> Duration {
+        self.duration
+    }
+
+    /// The outcome, consuming the result.
+    pub fn into_result(self) -> Result<JsonObject, Error> {
+        self.outcome
+    }
+
+    pub(crate) fn into_strict(self) -> Result<ToolResult, Error> {
+        match self.outcome {
+            Ok(output) => Ok(ToolResult {
+                outcome: Ok(output),
+                ..self
+            }),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// The text to send back to the model: the output as JSON on success, a short error
+    /// message on failure (see [`Error::to_model_message`]).
+    pub fn to_model_content(&self) -> String {
+        match &self.outcome {
+            Ok(output) => serde_json::to_string(output).unwrap_or_else(|_| "{}".to_owned()),
+            Err(error) => error.to_model_message(),
+        }
+    }
+}
+
+impl fmt::Debug for ToolResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("ToolResult");
+        d.field("tool_name", &self.tool_name)
+            .field("call_id", &self.call_id)
+            .field("status", &self.status());
+        match &self.outcome {
+            Ok(output) => d.field("output", output),
+            Err(error) => d.field("error", error),
+        };
+        d.field("duration", &self.duration).finish()
+    }
+}

@@ -1,0 +1,769 @@
+//! Tool schemas: the seed's six-type parameter lists, as data.
+//!
+//! A [`ToolSchema`] is an ordered list of [`Param`]s. It loads from and saves to the seed's
+//! `{"parameters": [...]}` shape, validates argument objects ([`ToolSchema::validate`]) and
+//! exports JSON Schema for model providers ([`ToolSchema::to_json_schema`]).
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use crate::error::{SemanticError, SemanticProblem};
+use crate::rules::{self, NameKind, ParamType, Problem, ValueKind};
+
+/// A JSON object: what a tool receives as inputs and returns as output.
+pub type JsonObject = Map<String, Value>;
+
+/// A JSON value that can be built in a `const` context, used for parameter defaults.
+///
+/// Defaults of tools declared with `#[tool(...)]` live in `static` data, which
+/// [`serde_json::Value`] cannot; `Literal` can, and converts to a `Value` when a default is
+/// filled in.
+///
+/// ```
+/// use agentkit_core::Literal;
+/// use serde_json::json;
+///
+/// assert_eq!(Literal::from(json!(["a", 1])).to_value(), json!(["a", 1]));
+/// assert_eq!(Literal::from("US").to_value(), json!("US"));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum Literal {
+    /// `null` (only ever nested inside a list or dictionary default).
+    Null,
+    /// `true` or `false`.
+    Boolean(bool),
+    /// An integer.
+    Integer(i64),
+    /// A floating-point number.
+    Float(f64),
+    /// A string.
+    String(Cow<'static, str>),
+    /// A list of values.
+    List(Cow<'static, [Literal]>),
+    /// A dictionary, in declaration order.
+    Dictionary(Cow<'static, [(Cow<'static, str>, Literal)]>),
+}
+
+impl Literal {
+    /// The kind of this value, as validation messages name it.
+    pub fn kind(&self) -> ValueKind {
+        match self {
+            Literal::Null => ValueKind::Null,
+            Literal::Boolean(_) => ValueKind::Boolean,
+            Literal::Integer(_) => ValueKind::Integer,
+            Literal::Float(_) => ValueKind::Float,
+            Literal::String(_) => ValueKind::String,
+            Literal::List(_) => ValueKind::List,
+            Literal::Dictionary(_) => ValueKind::Dictionary,
+        }
+    }
+
+    /// Converts to a [`serde_json::Value`].
+    pub fn to_value(&self) -> Value {
+        match self {
+            Literal::Null => Value::Null,
+            Literal::Boolean(b) => Value::Bool(*b),
+            Literal::Integer(i) => Value::from(*i),
+            // A non-finite float has no JSON form; such a default cannot be declared (the
+            // macro and `From<Value>` only produce finite ones), so `null` is unreachable.
+            Literal::Float(f) => serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
+            Literal::String(s) => Value::String(s.as_ref().to_owned()),
+            Literal::List(items) => Value::Array(items.iter().map(Literal::to_value).collect()),
+            Literal::Dictionary(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.as_ref().to_owned(), v.to_value()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+impl From<Value> for Literal {
+    fn from(value: Value) -> Self {
+        match value {
+            Value::Null => Literal::Null,
+            Value::Bool(b) => Literal::Boolean(b),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => Literal::Integer(i),
+                None => Literal::Float(n.as_f64().unwrap_or(f64::NAN)),
+            },
+            Value::String(s) => Literal::String(Cow::Owned(s)),
+            Value::Array(items) => {
+                Literal::List(Cow::Owned(items.into_iter().map(Literal::from).collect()))
+            }
+            Value::Object(map) => Literal::Dictionary(Cow::Owned(
+                map.into_iter()
+                    .map(|(k, v)| (Cow::Owned(k), Literal::from(v)))
+                    .collect(),
+            )),
+        }
+    }
+}
+
+impl From<&'static str> for Literal {
+    fn from(s: &'static str) -> Self {
+        Literal::String(Cow::Borrowed(s))
+    }
+}
+
+impl From<String> for Literal {
+    fn from(s: String) -> Self {
+        Literal::String(Cow::Owned(s))
+    }
+}
+
+impl From<i64> for Literal {
+    fn from(i: i64) -> Self {
+        Literal::Integer(i)
+    }
+}
+
+impl From<f64> for Literal {
+    fn from(f: f64) -> Self {
+        Literal::Float(f)
+    }
+}
+
+impl From<bool> for Literal {
+    fn from(b: bool) -> Self {
+        Literal::Boolean(b)
+    }
+}
+
+impl Serialize for Literal {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(serializer)
+    }
+}
+
+/// One parameter of a [`ToolSchema`]: the seed's `name`, `type`, `required`, `default` and
+/// `description`.
+///
+/// Build one with [`Param::required`] or [`Param::optional`]; a [`ToolSchema`] checks the
+/// whole list when it is built.
+///
+/// ```
+/// use agentkit_core::{Param, ParamType};
+///
+/// let units = Param::optional("units", ParamType::String)
+///     .with_default("imperial")
+///     .with_description("'imperial' (Fahrenheit) or 'metric' (Celsius)");
+/// assert!(!units.is_required());
+/// assert_eq!(units.default_value().unwrap().to_value(), "imperial");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    name: Cow<'static, str>,
+    ty: ParamType,
+    required: bool,
+    default: Option<Literal>,
+    description: Cow<'static, str>,
+}
+
+impl Param {
+    /// A required parameter (the seed's default).
+    pub fn required(name: impl Into<Cow<'static, str>>, ty: ParamType) -> Self {
+        Param {
+            name: name.into(),
+            ty,
+            required: true,
+            default: None,
+            description: Cow::Borrowed(""),
+        }
+    }
+
+    /// An optional parameter (`"required": false`).
+    pub fn optional(name: impl Into<Cow<'static, str>>, ty: ParamType) -> Self {
+        Param {
+            required: false,
+            ..Param::required(name, ty)
+        }
+    }
+
+    /// Sets the default used when the argument is absent or `null`.
+    #[must_use]
+    pub fn with_default(mut self, default: impl Into<Literal>) -> Self {
+        self.default = Some(default.into());
+        self
+    }
+
+    /// Sets the natural-language description sent to the model.
+    #[must_use]
+    pub fn with_description(mut self, description: impl Into<Cow<'static, str>>) -> Self {
+        self.description = description.into();
+        self
+    }
+
+    /// Builds a parameter in a `const` context; used by `#[tool(...)]`, which has already
+    /// checked every rule at compile time.
+    #[doc(hidden)]
+    pub const fn from_static(
+        name: &'static str,
+        ty: ParamType,
+        required: bool,
+        default: Option<Literal>,
+        description: &'static str,
+    ) -> Self {
+        Param {
+            name: Cow::Borrowed(name),
+            ty,
+            required,
+            default,
+            description: Cow::Borrowed(description),
+        }
+    }
+
+    /// The parameter's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The parameter's type.
+    pub fn param_type(&self) -> ParamType {
+        self.ty
+    }
+
+    /// Whether the argument must be present.
+    pub fn is_required(&self) -> bool {
+        self.required
+    }
+
+    /// The default, if any.
+    pub fn default_value(&self) -> Option<&Literal> {
+        self.default.as_ref()
+    }
+
+    /// The description (empty when none was given).
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    pub(crate) fn name_cow(&self) -> &Cow<'static, str> {
+        &self.name
+    }
+
+    fn problems(&self) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        if let Err(p) = rules::check_name(NameKind::Parameter, &self.name) {
+            problems.push(p);
+        }
+        problems.extend(rules::check_default(
+            &self.name,
+            self.ty,
+            self.required,
+            self.default.as_ref().map(Literal::kind),
+        ));
+        problems
+    }
+}
+
+/// A declarative schema for a tool's inputs or outputs: the seed's `ToolSchema`.
+///
+/// Construction checks every rule and reports every problem at once in a
+/// [`SemanticError`]; a `ToolSchema` that exists is well formed.
+///
+/// ```
+/// use agentkit_core::{Param, ParamType, ToolSchema};
+/// use serde_json::json;
+///
+/// let schema = ToolSchema::new([
+///     Param::required("city", ParamType::String),
+///     Param::optional("units", ParamType::String).with_default("imperial"),
+/// ])?;
+///
+/// // The seed's dictionary shape works too.
+/// let same = ToolSchema::from_value(json!({"parameters": [
+///     {"name": "city", "type": "string"},
+///     {"name": "units", "type": "string", "required": false, "default": "imperial"},
+/// ]}))?;
+/// assert_eq!(schema, same);
+///
+/// let mut args = json!({"city": "Paris"}).as_object().unwrap().clone();
+/// assert!(schema.validate(&mut args).is_empty());
+/// assert_eq!(args["units"], "imperial"); // defaults are filled in place
+/// # Ok::<(), agentkit_core::SemanticError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSchema {
+    parameters: Cow<'static, [Param]>,
+}
+
+impl ToolSchema {
+    /// Builds a schema, checking every parameter: valid names, no duplicates, defaults that
+    /// fit their type and only on optional parameters.
+    pub fn new(parameters: impl IntoIterator<Item = Param>) -> Result<Self, SemanticError> {
+        let parameters: Vec<Param> = parameters.into_iter().collect();
+        let mut problems = Vec::new();
+        for (index, param) in parameters.iter().enumerate() {
+            let location = param_location(index, Some(param.name()));
+            problems.extend(
+                param
+                    .problems()
+                    .into_iter()
+                    .map(|p| SemanticProblem::new(location.clone(), p)),
+            );
+        }
+        for name in rules::find_duplicates(parameters.iter().map(Param::name)) {
+            problems.push(SemanticProblem::new(
+                "parameters".to_owned(),
+                Problem::DuplicateParameter {
+                    name: name.to_owned(),
+                },
+            ));
+        }
+        if problems.is_empty() {
+            Ok(ToolSchema {
+                parameters: Cow::Owned(parameters),
+            })
+        } else {
+            Err(SemanticError::new(problems))
+        }
+    }
+
+    /// A schema without parameters.
+    pub const fn empty() -> Self {
+        ToolSchema {
+            parameters: Cow::Borrowed(&[]),
+        }
+    }
+
+    /// Builds a schema from `static` parameters without checking them; used by
+    /// `#[tool(...)]`, which has already checked every rule at compile time.
+    #[doc(hidden)]
+    pub const fn from_static(parameters: &'static [Param]) -> Self {
+        ToolSchema {
+            parameters: Cow::Borrowed(parameters),
+        }
+    }
+
+    /// Loads a schema from the seed's `{"parameters": [...]}` shape, reporting every problem.
+    pub fn from_value(value: Value) -> Result<Self, SemanticError> {
+        crate::schema_serde::schema_from_value(value)
+    }
+
+    /// Loads a schema from a JSON string in the seed's shape.
+    pub fn from_json(json: &str) -> Result<Self, SemanticError> {
+        let value: Value = serde_json::from_str(json).map_err(|e| {
+            SemanticError::new(vec![SemanticProblem::new(
+                "schema".to_owned(),
+                Problem::InvalidJson {
+                    message: e.to_string(),
+                },
+            )])
+        })?;
+        Self::from_value(value)
+    }
+
+    /// Saves the schema in the seed's `{"parameters": [...]}` shape.
+    pub fn to_value(&self) -> Value {
+        crate::schema_serde::schema_to_value(self)
+    }
+
+    /// The parameters, in declaration order.
+    pub fn parameters(&self) -> &[Param] {
+        &self.parameters
+    }
+
+    /// The parameter called `name`.
+    pub fn parameter(&self, name: &str) -> Option<&Param> {
+        self.parameters.iter().find(|p| p.name() == name)
+    }
+
+    /// Validates `values` against the schema, the seed's way: every problem is reported, and
+    /// the defaults of absent optional parameters are filled in place.
+    ///
+    /// Undeclared arguments are refused; use [`validate_with`](Self::validate_with) and
+    /// [`UnknownArguments::Ignore`] for the seed's lenient behaviour.
+    ///
+    /// ```
+    /// use agentkit_core::{IssueKind, Param, ParamType, ToolSchema};
+    /// use serde_json::json;
+    ///
+    /// let schema = ToolSchema::new([
+    ///     Param::required("city", ParamType::String),
+    ///     Param::optional("units", ParamType::String),
+    /// ])?;
+    /// let mut args = json!({"units": 5}).as_object().unwrap().clone();
+    /// let issues = schema.validate(&mut args);
+    /// assert_eq!(issues.len(), 2);
+    /// assert_eq!(issues[0].to_string(), "Missing required parameter: 'city'");
+    /// assert_eq!(issues[1].to_string(), "Parameter 'units': expected type 'string', got 'integer'");
+    /// assert_eq!(issues[1].kind(), IssueKind::WrongType);
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    #[must_use = "an empty list means the values are valid"]
+    pub fn validate(&self, values: &mut JsonObject) -> Vec<ValidationIssue> {
+        self.validate_with(values, UnknownArguments::Reject)
+    }
+
+    /// Validates `values`, choosing what to do with arguments the schema does not declare.
+    #[must_use = "an empty list means the values are valid"]
+    pub fn validate_with(
+        &self,
+        values: &mut JsonObject,
+        unknown: UnknownArguments,
+    ) -> Vec<ValidationIssue> {
+        let mut issues = Vec::new();
+        // How many declared parameters `values` holds once defaults are filled: when that is
+        // all it holds, there is no undeclared argument and no need to scan the keys.
+        let mut declared = 0;
+        for param in self.parameters.iter() {
+            let present = match values.get_mut(param.name()) {
+                // `null` means "not given": models in strict mode send it for optional
+                // parameters they leave out.
+                Some(Value::Null) if !param.required => {
+                    values.remove(param.name());
+                    false
+                }
+                Some(value) => {
+                    check_value(param, value, &mut issues);
+                    true
+                }
+                None => false,
+            };
+            if present {
+                declared += 1;
+            } else if param.required {
+                issues.push(ValidationIssue::missing(param));
+            } else if let Some(default) = &param.default {
+                values.insert(param.name().to_owned(), default.to_value());
+                declared += 1;
+            }
+        }
+        if unknown == UnknownArguments::Reject && values.len() > declared {
+            for key in values.keys() {
+                if self.parameter(key).is_none() {
+                    issues.push(ValidationIssue::unknown(key, self));
+                }
+            }
+        }
+        issues
+    }
+
+    /// The JSON Schema of an argument object, as Anthropic's `input_schema` and MCP's
+    /// `inputSchema` expect it.
+    ///
+    /// Optional parameters accept `null` too, since [`validate`](Self::validate) treats
+    /// `null` as "absent": the exported schema and the validator accept the same inputs.
+    ///
+    /// ```
+    /// use agentkit_core::{Param, ParamType, ToolSchema};
+    /// use serde_json::json;
+    ///
+    /// let schema = ToolSchema::new([
+    ///     Param::required("city", ParamType::String).with_description("City name"),
+    ///     Param::optional("days", ParamType::Integer).with_default(1),
+    /// ])?;
+    /// assert_eq!(schema.to_json_schema(), json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "city": {"type": "string", "description": "City name"},
+    ///         "days": {"type": ["integer", "null"], "default": 1},
+    ///     },
+    ///     "required": ["city"],
+    ///     "additionalProperties": false,
+    /// }));
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    pub fn to_json_schema(&self) -> Value {
+        crate::json_schema::export(self, crate::json_schema::Style::Standard)
+    }
+
+    /// The JSON Schema for OpenAI's strict function calling: every property is listed in
+    /// `required`, optional ones are nullable, and no `default` is given.
+    ///
+    /// A model following it sends `null` for an optional parameter it leaves out, which
+    /// [`validate`](Self::validate) treats as absent and replaces by the default.
+    pub fn to_strict_json_schema(&self) -> Value {
+        crate::json_schema::export(self, crate::json_schema::Style::OpenAiStrict)
+    }
+}
+
+impl Default for ToolSchema {
+    fn default() -> Self {
+        ToolSchema::empty()
+    }
+}
+
+impl Serialize for ToolSchema {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolSchema {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        ToolSchema::from_value(value).map_err(D::Error::custom)
+    }
+}
+
+pub(crate) fn param_location(index: usize, name: Option<&str>) -> String {
+    match name {
+        Some(name) if !name.is_empty() => format!("parameters[{index}] ('{name}')"),
+        _ => format!("parameters[{index}]"),
+    }
+}
+
+/// The kind of a JSON value.
+pub(crate) fn value_kind(value: &Value) -> ValueKind {
+    match value {
+        Value::Null => ValueKind::Null,
+        Value::Bool(_) => ValueKind::Boolean,
+        Value::Number(n) if n.is_i64() || n.is_u64() => ValueKind::Integer,
+        Value::Number(n) => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            if f.fract() == 0.0 && f.is_finite() {
+                ValueKind::Integer
+            } else {
+                ValueKind::Float
+            }
+        }
+        Value::String(_) => ValueKind::String,
+        Value::Array(_) => ValueKind::List,
+        Value::Object(_) => ValueKind::Dictionary,
+    }
+}
+
+fn check_value(param: &Param, value: &mut Value, issues: &mut Vec<ValidationIssue>) {
+    if param.ty == ParamType::Integer {
+        if let Value::Number(n) = value {
+            if n.is_i64() {
+                return;
+            }
+            if n.is_u64() {
+                issues.push(ValidationIssue::out_of_range(param));
+                return;
+            }
+            // `1.0` is an integer in JSON (and JSON Schema); normalise it in place so tool code
+            // can read it with `as_i64`. `1.5` stays a float and is refused below.
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            if f.fract() == 0.0 {
+                // i64::MIN is exactly representable as f64; i64::MAX rounds up to 2^63, which
+                // is out of range, hence the strict upper bound.
+                #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+                if f >= i64::MIN as f64 && f < i64::MAX as f64 {
+                    *value = Value::from(f as i64);
+                } else {
+                    issues.push(ValidationIssue::out_of_range(param));
+                }
+                return;
+            }
+        }
+    }
+    let got = value_kind(value);
+    if !param.ty.accepts(got) {
+        issues.push(ValidationIssue::wrong_type(param, got));
+    }
+}
+
+/// What validation does with an argument the schema does not declare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum UnknownArguments {
+    /// Report it as a [`IssueKind::UnknownParameter`] issue (the default).
+    ///
+    /// A model that invents a parameter has misunderstood the tool; telling it so lets it
+    /// correct the call, where silently dropping the argument hides the mistake.
+    #[default]
+    Reject,
+    /// Leave it in place and report nothing, as the seed does.
+    Ignore,
+}
+
+/// What kind of problem a [`ValidationIssue`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum IssueKind {
+    /// A required parameter is absent. (`null` for a required parameter is a
+    /// [`WrongType`](IssueKind::WrongType) with `got` = `null`.)
+    MissingParameter,
+    /// A value of the wrong type.
+    WrongType,
+    /// An integer outside the signed 64-bit range.
+    OutOfRange,
+    /// An argument the schema does not declare.
+    UnknownParameter,
+    /// The argument string is not JSON.
+    InvalidJson,
+    /// The arguments are JSON, but not an object.
+    NotAnObject,
+}
+
+/// One problem found by validation: machine-readable fields, and a `Display` that reads like
+/// the seed's messages.
+///
+/// | kind | `Display` |
+/// |---|---|
+/// | `MissingParameter` | `Missing required parameter: 'city'` |
+/// | `WrongType` | `Parameter 'units': expected type 'string', got 'integer'` |
+/// | `OutOfRange` | `Parameter 'n': expected type 'integer', got an integer outside the 64-bit range` |
+/// | `UnknownParameter` | `Unknown parameter: 'citty'; did you mean 'city'?` |
+/// | `InvalidJson` | `Arguments are not valid JSON: EOF while parsing an object at line 1 column 9` |
+/// | `NotAnObject` | `Arguments must be a JSON object, got 'list'` |
+///
+/// The message is rendered only when displayed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValidationIssue {
+    kind: IssueKind,
+    param: Option<Cow<'static, str>>,
+    expected: Option<ParamType>,
+    got: Option<ValueKind>,
+    detail: Option<Detail>,
+}
+
+#[derive(Debug, Clone)]
+enum Detail {
+    Suggestion(Cow<'static, str>),
+    Json(std::sync::Arc<serde_json::Error>),
+}
+
+impl PartialEq for Detail {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Detail::Suggestion(a), Detail::Suggestion(b)) => a == b,
+            (Detail::Json(a), Detail::Json(b)) => a.to_string() == b.to_string(),
+            _ => false,
+        }
+    }
+}
+
+impl ValidationIssue {
+    fn missing(param: &Param) -> Self {
+        ValidationIssue {
+            kind: IssueKind::MissingParameter,
+            param: Some(param.name.clone()),
+            expected: Some(param.ty),
+            got: None,
+            detail: None,
+        }
+    }
+
+    fn wrong_type(param: &Param, got: ValueKind) -> Self {
+        ValidationIssue {
+            kind: IssueKind::WrongType,
+            got: Some(got),
+            ..ValidationIssue::missing(param)
+        }
+    }
+
+    fn out_of_range(param: &Param) -> Self {
+        ValidationIssue {
+            kind: IssueKind::OutOfRange,
+            got: Some(ValueKind::Integer),
+            ..ValidationIssue::missing(param)
+        }
+    }
+
+    fn unknown(key: &str, schema: &ToolSchema) -> Self {
+        let suggestion = rules::suggest(key, schema.parameters.iter().map(Param::name))
+            .and_then(|name| schema.parameter(name))
+            .map(|p| Detail::Suggestion(p.name_cow().clone()));
+        ValidationIssue {
+            kind: IssueKind::UnknownParameter,
+            param: Some(Cow::Owned(key.to_owned())),
+            expected: None,
+            got: None,
+            detail: suggestion,
+        }
+    }
+
+    pub(crate) fn invalid_json(error: serde_json::Error) -> Self {
+        ValidationIssue {
+            kind: IssueKind::InvalidJson,
+            param: None,
+            expected: None,
+            got: None,
+            detail: Some(Detail::Json(std::sync::Arc::new(error))),
+        }
+    }
+
+    pub(crate) fn not_an_object(got: &Value) -> Self {
+        ValidationIssue {
+            kind: IssueKind::NotAnObject,
+            param: None,
+            expected: Some(ParamType::Dictionary),
+            got: Some(value_kind(got)),
+            detail: None,
+        }
+    }
+
+    /// What kind of problem this is.
+    pub fn kind(&self) -> IssueKind {
+        self.kind
+    }
+
+    /// The parameter concerned; `None` for problems with the whole argument string.
+    pub fn param(&self) -> Option<&str> {
+        self.param.as_deref()
+    }
+
+    /// The type that was expected, when there is one.
+    pub fn expected(&self) -> Option<ParamType> {
+        self.expected
+    }
+
+    /// The kind of value that was given instead, when there was one.
+    pub fn got(&self) -> Option<ValueKind> {
+        self.got
+    }
+
+    /// For an unknown parameter, the declared parameter whose name is closest.
+    pub fn suggestion(&self) -> Option<&str> {
+        match &self.detail {
+            Some(Detail::Suggestion(s)) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ValidationIssue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let param = self.param.as_deref().unwrap_or("");
+        let expected = self.expected.map_or("", ParamType::as_str);
+        let got = self.got.map_or("", ValueKind::as_str);
+        match self.kind {
+            IssueKind::MissingParameter => write!(f, "Missing required parameter: '{param}'"),
+            IssueKind::WrongType => write!(
+                f,
+                "Parameter '{param}': expected type '{expected}', got '{got}'"
+            ),
+            IssueKind::OutOfRange => write!(
+                f,
+                "Parameter '{param}': expected type 'integer', got an integer outside the 64-bit range"
+            ),
+            IssueKind::UnknownParameter => {
+                write!(f, "Unknown parameter: '{param}'")?;
+                match self.suggestion() {
+                    Some(s) => write!(f, "; did you mean '{s}'?"),
+                    None => f.write_str("; it is not declared by this tool"),
+                }
+            }
+            IssueKind::InvalidJson => match &self.detail {
+                Some(Detail::Json(e)) => write!(f, "Arguments are not valid JSON: {e}"),
+                _ => f.write_str("Arguments are not valid JSON"),
+            },
+            IssueKind::NotAnObject => {
+                write!(f, "Arguments must be a JSON object, got '{got}'")
+            }
+        }
+    }
+}
+
+impl Serialize for ValidationIssue {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("ValidationIssue", 5)?;
+        s.serialize_field("kind", &self.kind)?;
+        s.serialize_field("param", &self.param)?;
+        s.serialize_field("expected", &self.expected.map(ParamType::as_str))?;
+        s.serialize_field("got", &self.got.map(ValueKind::as_str))?;
+        s.serialize_field("message", &self.to_string())?;
+        s.end()
+    }
+}

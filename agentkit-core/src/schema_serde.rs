@@ -1,0 +1,179 @@
+//! Loading and saving schemas in the seed's `{"parameters": [...]}` shape.
+//!
+//! Loading is written by hand rather than derived: a derived `Deserialize` stops at the first
+//! problem, and the seed's discipline is to report every one.
+
+use serde_json::{Map, Value};
+
+use crate::error::{SemanticError, SemanticProblem};
+use crate::rules::{self, ParamType, Problem};
+use crate::schema::{Literal, Param, ToolSchema, param_location};
+
+pub(crate) fn schema_from_value(value: Value) -> Result<ToolSchema, SemanticError> {
+    let mut problems = Vec::new();
+    let params = params_from_value(value, "", &mut problems);
+    if !problems.is_empty() {
+        return Err(SemanticError::new(problems));
+    }
+    // Per-parameter rules (names, defaults, duplicates) are `ToolSchema::new`'s.
+    ToolSchema::new(params)
+}
+
+/// Reads the parameter list, pushing structural problems with locations under `prefix`.
+pub(crate) fn params_from_value(
+    value: Value,
+    prefix: &str,
+    problems: &mut Vec<SemanticProblem>,
+) -> Vec<Param> {
+    let at = |location: String| format!("{prefix}{location}");
+    let mut object = match value {
+        Value::Object(object) => object,
+        _ => {
+            problems.push(SemanticProblem::new(
+                at("schema".to_owned()),
+                Problem::InvalidKeyValue {
+                    key: "parameters",
+                    expected: "an object of the form {\"parameters\": [...]}",
+                },
+            ));
+            return Vec::new();
+        }
+    };
+    let list = object.remove("parameters");
+    for key in object.keys() {
+        problems.push(SemanticProblem::new(
+            at("schema".to_owned()),
+            Problem::UnknownKey {
+                found: key.clone(),
+                suggestion: rules::suggest(key, ["parameters"]),
+                allowed: &["parameters"],
+            },
+        ));
+    }
+    let list = match list {
+        None | Some(Value::Null) => return Vec::new(),
+        Some(Value::Array(list)) => list,
+        Some(_) => {
+            problems.push(SemanticProblem::new(
+                at("schema".to_owned()),
+                Problem::InvalidKeyValue {
+                    key: "parameters",
+                    expected: "a list of parameter objects",
+                },
+            ));
+            return Vec::new();
+        }
+    };
+    let mut params = Vec::with_capacity(list.len());
+    for (index, item) in list.into_iter().enumerate() {
+        let name_hint = item.get("name").and_then(Value::as_str).map(str::to_owned);
+        let location = at(param_location(index, name_hint.as_deref()));
+        match param_from_value(item) {
+            Ok(param) => params.push(param),
+            Err(found) => problems.extend(
+                found
+                    .into_iter()
+                    .map(|p| SemanticProblem::new(location.clone(), p)),
+            ),
+        }
+    }
+    params
+}
+
+fn param_from_value(value: Value) -> Result<Param, Vec<Problem>> {
+    let Value::Object(object) = value else {
+        return Err(vec![Problem::InvalidKeyValue {
+            key: "parameters",
+            expected: "a list of objects, one per parameter",
+        }]);
+    };
+    let mut problems = Vec::new();
+    let mut name = None;
+    let mut ty = None;
+    let mut required = None;
+    let mut default = None;
+    let mut description = None;
+    for (key, value) in object {
+        match rules::check_param_key(&key) {
+            Err(p) => problems.push(p),
+            Ok("name") => match value {
+                Value::String(s) => name = Some(s),
+                _ => problems.push(Problem::InvalidKeyValue {
+                    key: "name",
+                    expected: "a string",
+                }),
+            },
+            Ok("type") => match value {
+                Value::String(s) => match s.parse::<ParamType>() {
+                    Ok(t) => ty = Some(t),
+                    Err(p) => problems.push(p),
+                },
+                _ => problems.push(Problem::InvalidKeyValue {
+                    key: "type",
+                    expected: "one of the strings string, integer, float, boolean, list, dictionary",
+                }),
+            },
+            Ok("required") => match value {
+                Value::Bool(b) => required = Some(b),
+                _ => problems.push(Problem::InvalidKeyValue {
+                    key: "required",
+                    expected: "true or false",
+                }),
+            },
+            Ok("default") => default = Some(value),
+            Ok(_) => match value {
+                Value::String(s) => description = Some(s),
+                _ => problems.push(Problem::InvalidKeyValue {
+                    key: "description",
+                    expected: "a string",
+                }),
+            },
+        }
+    }
+    if name.is_none() {
+        problems.push(Problem::MissingKey { key: "name" });
+    }
+    if ty.is_none() && !problems.iter().any(|p| matches!(p, Problem::UnknownType { .. })) {
+        problems.push(Problem::MissingKey { key: "type" });
+    }
+    match (name, ty) {
+        (Some(name), Some(ty)) if problems.is_empty() => {
+            let mut param = if required.unwrap_or(true) {
+                Param::required(name, ty)
+            } else {
+                Param::optional(name, ty)
+            };
+            if let Some(default) = default {
+                param = param.with_default(Literal::from(default));
+            }
+            if let Some(description) = description {
+                param = param.with_description(description);
+            }
+            Ok(param)
+        }
+        _ => Err(problems),
+    }
+}
+
+pub(crate) fn schema_to_value(schema: &ToolSchema) -> Value {
+    let parameters = schema
+        .parameters()
+        .iter()
+        .map(|p| {
+            let mut object = Map::new();
+            object.insert("name".into(), Value::from(p.name()));
+            object.insert("type".into(), Value::from(p.param_type().as_str()));
+            object.insert("required".into(), Value::from(p.is_required()));
+            if let Some(default) = p.default_value() {
+                object.insert("default".into(), default.to_value());
+            }
+            if !p.description().is_empty() {
+                object.insert("description".into(), Value::from(p.description()));
+            }
+            Value::Object(object)
+        })
+        .collect();
+    let mut object = Map::new();
+    object.insert("parameters".into(), Value::Array(parameters));
+    Value::Object(object)
+}

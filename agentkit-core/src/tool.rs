@@ -1,0 +1,448 @@
+//! The [`Tool`] trait and its metadata, the [`ToolSpec`].
+
+use std::borrow::Cow;
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::{Map, Value};
+
+use crate::credentials::Credentials;
+use crate::error::{BoxError, SemanticError, SemanticProblem};
+use crate::rules::{self, NameKind, Problem};
+use crate::schema::{JsonObject, ToolSchema};
+
+/// The version a tool has when none is declared, as in the seed.
+pub const DEFAULT_VERSION: &str = "1.0.0";
+
+/// A tool's metadata: the seed's `TOOL_NAME`, `TOOL_DESCRIPTION`, `TOOL_VERSION`,
+/// `INPUT_SCHEMA`, `OUTPUT_SCHEMA`, `tags` and `credential_names`, as one value.
+///
+/// The registry and executor read it without running tool code. A spec built at run time is
+/// checked by [`ToolSpecBuilder::build`] or [`ToolSpec::from_value`], which report every
+/// problem at once; `#[tool(...)]` builds it as `static` data the compiler has checked.
+///
+/// ```
+/// use agentkit_core::{Param, ParamType, ToolSchema, ToolSpec};
+///
+/// let spec = ToolSpec::builder("fetch_weather")
+///     .description("Look up the current weather for a city.")
+///     .input(ToolSchema::new([Param::required("city", ParamType::String)])?)
+///     .tag("category", "weather")
+///     .credential("weather-api-key")
+///     .build()?;
+/// assert_eq!(spec.name(), "fetch_weather");
+/// assert_eq!(spec.version(), "1.0.0");
+/// assert_eq!(spec.tag("category"), Some("weather"));
+/// # Ok::<(), agentkit_core::SemanticError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSpec {
+    name: Cow<'static, str>,
+    description: Cow<'static, str>,
+    version: Cow<'static, str>,
+    input: Option<ToolSchema>,
+    output: Option<ToolSchema>,
+    tags: Cow<'static, [(Cow<'static, str>, Cow<'static, str>)]>,
+    credentials: Cow<'static, [Cow<'static, str>]>,
+}
+
+impl ToolSpec {
+    /// Starts a spec for a tool called `name`.
+    pub fn builder(name: impl Into<Cow<'static, str>>) -> ToolSpecBuilder {
+        ToolSpecBuilder {
+            spec: ToolSpec {
+                name: name.into(),
+                description: Cow::Borrowed(""),
+                version: Cow::Borrowed(DEFAULT_VERSION),
+                input: None,
+                output: None,
+                tags: Cow::Borrowed(&[]),
+                credentials: Cow::Borrowed(&[]),
+            },
+        }
+    }
+
+    /// Builds a spec from `static` data without checking it; used by `#[tool(...)]`, which
+    /// has already checked every rule at compile time.
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub const fn from_static(
+        name: &'static str,
+        description: &'static str,
+        version: &'static str,
+        input: Option<ToolSchema>,
+        output: Option<ToolSchema>,
+        tags: &'static [(Cow<'static, str>, Cow<'static, str>)],
+        credentials: &'static [Cow<'static, str>],
+    ) -> Self {
+        ToolSpec {
+            name: Cow::Borrowed(name),
+            description: Cow::Borrowed(description),
+            version: Cow::Borrowed(version),
+            input,
+            output,
+            tags: Cow::Borrowed(tags),
+            credentials: Cow::Borrowed(credentials),
+        }
+    }
+
+    /// Loads a spec from JSON data, reporting every problem:
+    ///
+    /// ```
+    /// use agentkit_core::ToolSpec;
+    /// use serde_json::json;
+    ///
+    /// let spec = ToolSpec::from_value(json!({
+    ///     "name": "fetch_weather",
+    ///     "description": "Look up the current weather for a city.",
+    ///     "version": "1.0.0",
+    ///     "input_schema": {"parameters": [{"name": "city", "type": "string"}]},
+    ///     "output_schema": {"parameters": [{"name": "temperature", "type": "float"}]},
+    ///     "tags": {"category": "weather"},
+    ///     "credential_names": ["weather-api-key"]
+    /// }))?;
+    /// assert_eq!(spec.credential_names().collect::<Vec<_>>(), ["weather-api-key"]);
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    pub fn from_value(value: Value) -> Result<Self, SemanticError> {
+        spec_from_value(value)
+    }
+
+    /// Saves the spec as JSON data in the shape [`from_value`](Self::from_value) reads.
+    pub fn to_value(&self) -> Value {
+        let mut object = Map::new();
+        object.insert("name".into(), Value::from(self.name()));
+        object.insert("description".into(), Value::from(self.description()));
+        object.insert("version".into(), Value::from(self.version()));
+        if let Some(input) = &self.input {
+            object.insert("input_schema".into(), input.to_value());
+        }
+        if let Some(output) = &self.output {
+            object.insert("output_schema".into(), output.to_value());
+        }
+        object.insert(
+            "tags".into(),
+            Value::Object(
+                self.tags()
+                    .map(|(k, v)| (k.to_owned(), Value::from(v)))
+                    .collect(),
+            ),
+        );
+        object.insert(
+            "credential_names".into(),
+            self.credential_names().collect::<Vec<_>>().into(),
+        );
+        Value::Object(object)
+    }
+
+    /// The tool's unique name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub(crate) fn name_cow(&self) -> &Cow<'static, str> {
+        &self.name
+    }
+
+    /// The natural-language description sent to the model.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The version, `MAJOR.MINOR.PATCH` (`1.0.0` unless declared).
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// The input schema; `None` means inputs are not validated (the seed's
+    /// `INPUT_SCHEMA = None`).
+    pub fn input_schema(&self) -> Option<&ToolSchema> {
+        self.input.as_ref()
+    }
+
+    /// The output schema; `None` means outputs are not validated.
+    pub fn output_schema(&self) -> Option<&ToolSchema> {
+        self.output.as_ref()
+    }
+
+    /// The tags, as key-value pairs in declaration order.
+    pub fn tags(&self) -> impl ExactSizeIterator<Item = (&str, &str)> {
+        self.tags.iter().map(|(k, v)| (k.as_ref(), v.as_ref()))
+    }
+
+    /// The value of tag `key`.
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+
+    /// The names of the credentials the tool needs, resolved by the executor before each run.
+    pub fn credential_names(&self) -> impl ExactSizeIterator<Item = &str> {
+        self.credentials.iter().map(AsRef::as_ref)
+    }
+
+    /// The JSON Schema of the tool's arguments (see [`ToolSchema::to_json_schema`]); a tool
+    /// without an input schema takes any object.
+    pub fn input_json_schema(&self) -> Value {
+        match &self.input {
+            Some(schema) => schema.to_json_schema(),
+            None => serde_json::json!({"type": "object"}),
+        }
+    }
+
+    fn problems(&self) -> Vec<SemanticProblem> {
+        let mut problems = Vec::new();
+        let mut push = |location: &str, problem: Problem| {
+            problems.push(SemanticProblem::new(location.to_owned(), problem));
+        };
+        if self.name.is_empty() {
+            push("", Problem::MissingToolName);
+        } else if let Err(p) = rules::check_name(NameKind::Tool, &self.name) {
+            push("", p);
+        }
+        if let Err(p) = rules::check_version(&self.version) {
+            push("", p);
+        }
+        for name in rules::find_duplicates(self.credential_names()) {
+            push(
+                "credential_names",
+                Problem::DuplicateCredential {
+                    name: name.to_owned(),
+                },
+            );
+        }
+        if self.credential_names().any(str::is_empty) {
+            push("credential_names", Problem::EmptyCredentialName);
+        }
+        for key in rules::find_duplicates(self.tags().map(|(k, _)| k)) {
+            push("tags", Problem::DuplicateTag { key: key.to_owned() });
+        }
+        problems
+    }
+}
+
+/// Builds a [`ToolSpec`] at run time; see [`ToolSpec::builder`].
+#[derive(Debug, Clone)]
+#[must_use = "call `build` to get the spec"]
+pub struct ToolSpecBuilder {
+    spec: ToolSpec,
+}
+
+impl ToolSpecBuilder {
+    /// Sets the description sent to the model.
+    pub fn description(mut self, description: impl Into<Cow<'static, str>>) -> Self {
+        self.spec.description = description.into();
+        self
+    }
+
+    /// Sets the version (`MAJOR.MINOR.PATCH`).
+    pub fn version(mut self, version: impl Into<Cow<'static, str>>) -> Self {
+        self.spec.version = version.into();
+        self
+    }
+
+    /// Sets the input schema.
+    pub fn input(mut self, schema: ToolSchema) -> Self {
+        self.spec.input = Some(schema);
+        self
+    }
+
+    /// Sets the output schema.
+    pub fn output(mut self, schema: ToolSchema) -> Self {
+        self.spec.output = Some(schema);
+        self
+    }
+
+    /// Adds a tag.
+    pub fn tag(
+        mut self,
+        key: impl Into<Cow<'static, str>>,
+        value: impl Into<Cow<'static, str>>,
+    ) -> Self {
+        self.spec.tags.to_mut().push((key.into(), value.into()));
+        self
+    }
+
+    /// Adds the name of a credential the tool needs.
+    pub fn credential(mut self, name: impl Into<Cow<'static, str>>) -> Self {
+        self.spec.credentials.to_mut().push(name.into());
+        self
+    }
+
+    /// Checks the spec, reporting every problem: name, version, duplicate credentials or tags.
+    pub fn build(self) -> Result<ToolSpec, SemanticError> {
+        let problems = self.spec.problems();
+        if problems.is_empty() {
+            Ok(self.spec)
+        } else {
+            Err(SemanticError::new(problems))
+        }
+    }
+}
+
+fn spec_from_value(value: Value) -> Result<ToolSpec, SemanticError> {
+    const KEYS: &[&str] = &[
+        "name",
+        "description",
+        "version",
+        "input_schema",
+        "output_schema",
+        "tags",
+        "credential_names",
+    ];
+    let mut problems = Vec::new();
+    let Value::Object(object) = value else {
+        return Err(SemanticError::single(Problem::InvalidKeyValue {
+            key: "name",
+            expected: "a tool spec object",
+        }));
+    };
+    let mut builder = ToolSpec::builder("");
+    let mut expect = |key: &'static str, expected: &'static str| {
+        problems.push(SemanticProblem::new(
+            String::new(),
+            Problem::InvalidKeyValue { key, expected },
+        ));
+    };
+    let mut schema_problems = Vec::new();
+    for (key, value) in object {
+        match (key.as_str(), value) {
+            ("name", Value::String(s)) => builder.spec.name = Cow::Owned(s),
+            ("name", _) => expect("name", "a string"),
+            ("description", Value::String(s)) => builder = builder.description(s),
+            ("description", _) => expect("description", "a string"),
+            ("version", Value::String(s)) => builder = builder.version(s),
+            ("version", _) => expect("version", "a string"),
+            ("input_schema" | "output_schema", Value::Null) => {}
+            (direction @ ("input_schema" | "output_schema"), value) => {
+                match ToolSchema::from_value(value) {
+                    Ok(schema) if direction == "input_schema" => builder = builder.input(schema),
+                    Ok(schema) => builder = builder.output(schema),
+                    Err(e) => schema_problems.extend(e.prefixed(direction).into_problems()),
+                }
+            }
+            ("tags", Value::Object(tags)) => {
+                for (k, v) in tags {
+                    match v {
+                        Value::String(v) => builder = builder.tag(k, v),
+                        _ => expect("tags", "an object of string values"),
+                    }
+                }
+            }
+            ("tags", _) => expect("tags", "an object of string values"),
+            ("credential_names", Value::Array(names)) => {
+                for name in names {
+                    match name {
+                        Value::String(name) => builder = builder.credential(name),
+                        _ => expect("credential_names", "a list of strings"),
+                    }
+                }
+            }
+            ("credential_names", _) => expect("credential_names", "a list of strings"),
+            (other, _) => schema_problems.push(SemanticProblem::new(
+                String::new(),
+                Problem::UnknownKey {
+                    found: other.to_owned(),
+                    suggestion: rules::suggest(other, KEYS.iter().copied()),
+                    allowed: KEYS,
+                },
+            )),
+        }
+    }
+    problems.extend(schema_problems);
+    problems.extend(builder.spec.problems());
+    if problems.is_empty() {
+        Ok(builder.spec)
+    } else {
+        Err(SemanticError::new(problems))
+    }
+}
+
+/// A tool an agent can call: metadata plus logic.
+///
+/// The executor is the only path to a tool: it validates the inputs against
+/// [`ToolSpec::input_schema`] (filling defaults), resolves the credentials named by
+/// [`ToolSpec::credential_names`], calls [`execute`](Tool::execute), and validates the output.
+/// So `execute` can rely on its inputs being valid, and never sees a credential it did not ask
+/// for.
+///
+/// Most tools are declared with the `#[tool(...)]` attribute (feature `derive`), which writes
+/// this impl; a hand-written one stays short. Logic without `.await` is written the same way:
+/// an `async fn` that never awaits runs to completion on its first poll.
+///
+/// ```
+/// use agentkit_core::{BoxError, Credentials, JsonObject, Param, ParamType, Tool, ToolSchema, ToolSpec};
+/// use serde_json::json;
+///
+/// struct Add {
+///     spec: ToolSpec,
+/// }
+///
+/// impl Add {
+///     fn new() -> Result<Self, agentkit_core::SemanticError> {
+///         let spec = ToolSpec::builder("add")
+///             .description("Add two integers.")
+///             .input(ToolSchema::new([
+///                 Param::required("a", ParamType::Integer),
+///                 Param::required("b", ParamType::Integer),
+///             ])?)
+///             .output(ToolSchema::new([Param::required("sum", ParamType::Integer)])?)
+///             .build()?;
+///         Ok(Add { spec })
+///     }
+/// }
+///
+/// impl Tool for Add {
+///     fn spec(&self) -> &ToolSpec {
+///         &self.spec
+///     }
+///
+///     async fn execute(&self, inputs: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+///         // Validated: both are present integers.
+///         let sum = inputs["a"].as_i64().unwrap_or(0) + inputs["b"].as_i64().unwrap_or(0);
+///         Ok(json!({ "sum": sum }).as_object().cloned().unwrap_or_default())
+///     }
+/// }
+/// # let _ = Add::new().unwrap();
+/// ```
+pub trait Tool: Send + Sync + 'static {
+    /// The tool's metadata.
+    fn spec(&self) -> &ToolSpec;
+
+    /// Runs the tool on validated `inputs` with the resolved `credentials`.
+    ///
+    /// The returned object is validated against the output schema. An error becomes a
+    /// [`ToolExecutionError`](crate::ToolExecutionError) with the error as its source; so does
+    /// a panic.
+    fn execute(
+        &self,
+        inputs: &JsonObject,
+        credentials: &Credentials,
+    ) -> impl Future<Output = Result<JsonObject, BoxError>> + Send;
+}
+
+pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A type-erased [`Tool`], as the registry stores it.
+pub(crate) trait DynTool: Send + Sync + 'static {
+    fn spec(&self) -> &ToolSpec;
+
+    fn execute_boxed<'a>(
+        &'a self,
+        inputs: &'a JsonObject,
+        credentials: &'a Credentials,
+    ) -> BoxFuture<'a, Result<JsonObject, BoxError>>;
+}
+
+impl<T: Tool> DynTool for T {
+    fn spec(&self) -> &ToolSpec {
+        Tool::spec(self)
+    }
+
+    fn execute_boxed<'a>(
+        &'a self,
+        inputs: &'a JsonObject,
+        credentials: &'a Credentials,
+    ) -> BoxFuture<'a, Result<JsonObject, BoxError>> {
+        Box::pin(Tool::execute(self, inputs, credentials))
+    }
+}

@@ -1,0 +1,1 @@
+../../agentkit-core/src/rules.rs

@@ -1,0 +1,480 @@
+//! Behaviour of the JSON Schema export: the shapes sent to providers (standard and OpenAI
+//! strict), registry declarations in registration order, and agreement between our validator
+//! and a real JSON Schema validator (`jsonschema`) on a corpus and on generated inputs.
+
+mod core_fixtures;
+
+use agentkit_core::{Param, ParamType, ToolRegistry, ToolSchema, ToolSpec};
+use core_fixtures::{FnTool, bare_spec, obj, weather_input_value};
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+
+fn weather() -> ToolSchema {
+    ToolSchema::from_value(weather_input_value()).unwrap()
+}
+
+/// Every type, required and optional, with and without defaults.
+fn all_types() -> ToolSchema {
+    ToolSchema::new([
+        Param::required("s", ParamType::String).with_description("a string"),
+        Param::required("i", ParamType::Integer),
+        Param::optional("f", ParamType::Float).with_default(1.5),
+        Param::optional("b", ParamType::Boolean),
+        Param::optional("l", ParamType::List).with_default(json!([1, "a"])),
+        Param::required("d", ParamType::Dictionary),
+    ])
+    .unwrap()
+}
+
+/// Every type, optional: integer and dictionary with defaults, the others without.
+fn all_optional() -> ToolSchema {
+    ToolSchema::new([
+        Param::optional("s", ParamType::String),
+        Param::optional("i", ParamType::Integer).with_default(3_i64),
+        Param::optional("f", ParamType::Float),
+        Param::optional("b", ParamType::Boolean).with_default(false),
+        Param::optional("l", ParamType::List),
+        Param::optional("d", ParamType::Dictionary).with_default(json!({"k": "v"})),
+    ])
+    .unwrap()
+}
+
+/// Every type, required.
+fn all_required() -> ToolSchema {
+    ToolSchema::new(ParamType::ALL.map(|ty| Param::required(ty.as_str(), ty))).unwrap()
+}
+
+fn schemas() -> Vec<(&'static str, ToolSchema)> {
+    vec![
+        ("weather", weather()),
+        ("all_types", all_types()),
+        ("all_optional", all_optional()),
+        ("all_required", all_required()),
+        ("empty", ToolSchema::empty()),
+    ]
+}
+
+fn ours_accepts(schema: &ToolSchema, input: &Value) -> bool {
+    match input {
+        Value::Object(map) => schema.validate(&mut map.clone()).is_empty(),
+        // Arguments that are not an object fail before validation (see core_dispatch).
+        _ => false,
+    }
+}
+
+/// One value of each kind, and the edge cases the brief names.
+fn probe_values() -> Vec<Value> {
+    vec![
+        Value::Null,
+        json!(true),
+        json!(false),
+        json!(0),
+        json!(1),
+        json!(-7),
+        json!(1.0),
+        json!(-3.0),
+        json!(1.5),
+        json!(-0.25),
+        json!(i64::MAX),
+        json!(i64::MIN),
+        json!(""),
+        json!("text"),
+        json!("1"),
+        json!([]),
+        json!([1, "a", null, [true]]),
+        json!({}),
+        json!({"nested": {"deep": [1.5, null]}}),
+    ]
+}
+
+/// Valid base inputs per schema, then every key set to every probe value, every key
+/// removed, and extra keys added.
+fn corpus(schema: &ToolSchema) -> Vec<Value> {
+    let base = obj(json!({
+        "city": "Paris", "country": "FR", "units": "metric",
+        "s": "x", "i": 2, "f": 0.5, "b": true, "l": [], "d": {},
+        "string": "x", "integer": 2, "float": 0.5, "boolean": true, "list": [], "dictionary": {},
+    }));
+    let keys: Vec<&str> = schema.parameters().iter().map(|p| p.name()).collect();
+    let valid: Map<String, Value> = base
+        .into_iter()
+        .filter(|(k, _)| keys.contains(&k.as_str()))
+        .collect();
+    let mut corpus = vec![Value::Object(valid.clone()), json!({})];
+    for key in &keys {
+        for value in probe_values() {
+            let mut input = valid.clone();
+            input.insert((*key).to_owned(), value);
+            corpus.push(Value::Object(input));
+        }
+        let mut input = valid.clone();
+        input.remove(*key);
+        corpus.push(Value::Object(input));
+    }
+    for extra in ["extra", "citty", "S"] {
+        for value in [Value::Null, json!(1), json!("x")] {
+            let mut input = valid.clone();
+            input.insert(extra.to_owned(), value);
+            corpus.push(Value::Object(input));
+        }
+    }
+    // Not objects at all: both sides refuse.
+    corpus.extend([json!(null), json!([]), json!("{}"), json!(1)]);
+    corpus
+}
+
+fn assert_agreement(name: &str, schema: &ToolSchema, exported: &Value, inputs: &[Value]) {
+    let validator = jsonschema::validator_for(exported)
+        .unwrap_or_else(|e| panic!("{name}: exported schema does not compile: {e}"));
+    let mut disagreements = Vec::new();
+    for input in inputs {
+        let ours = ours_accepts(schema, input);
+        let theirs = validator.is_valid(input);
+        if ours != theirs {
+            disagreements.push(format!("{input} (ours: {ours}, jsonschema: {theirs})"));
+        }
+    }
+    assert!(
+        disagreements.is_empty(),
+        "{name}: {} disagreements:\n{}",
+        disagreements.len(),
+        disagreements.join("\n")
+    );
+}
+
+// ---------------------------------------------------------------- shapes
+
+#[test]
+fn standard_export_of_the_seed_schema() {
+    assert_eq!(
+        weather().to_json_schema(),
+        json!({
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "description": "City name (e.g., 'San Francisco')"},
+                "country": {"type": ["string", "null"], "description": "ISO country code",
+                            "default": "US"},
+                "units": {"type": ["string", "null"],
+                          "description": "'imperial' (Fahrenheit) or 'metric' (Celsius)",
+                          "default": "imperial"},
+            },
+            "required": ["city"],
+            "additionalProperties": false,
+        })
+    );
+}
+
+#[test]
+fn standard_export_maps_every_type_and_default() {
+    assert_eq!(
+        all_types().to_json_schema(),
+        json!({
+            "type": "object",
+            "properties": {
+                "s": {"type": "string", "description": "a string"},
+                "i": {"type": "integer"},
+                "f": {"type": ["number", "null"], "default": 1.5},
+                "b": {"type": ["boolean", "null"]},
+                "l": {"type": ["array", "null"], "default": [1, "a"]},
+                "d": {"type": "object"},
+            },
+            "required": ["s", "i", "d"],
+            "additionalProperties": false,
+        })
+    );
+}
+
+#[test]
+fn strict_export_requires_everything_nullable_optionals_no_defaults() {
+    let strict = weather().to_strict_json_schema();
+    assert_eq!(
+        strict,
+        json!({
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "description": "City name (e.g., 'San Francisco')"},
+                "country": {"type": ["string", "null"], "description": "ISO country code"},
+                "units": {"type": ["string", "null"],
+                          "description": "'imperial' (Fahrenheit) or 'metric' (Celsius)"},
+            },
+            "required": ["city", "country", "units"],
+            "additionalProperties": false,
+        })
+    );
+    for (name, schema) in schemas() {
+        let strict = schema.to_strict_json_schema();
+        let properties = strict["properties"].as_object().unwrap();
+        let required: Vec<&str> = strict["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        let declared: Vec<&str> = schema.parameters().iter().map(|p| p.name()).collect();
+        assert_eq!(
+            required, declared,
+            "{name}: every property is required, in order"
+        );
+        assert!(
+            properties.values().all(|p| p.get("default").is_none()),
+            "{name}: {strict}"
+        );
+        assert_eq!(strict["additionalProperties"], false);
+    }
+}
+
+#[test]
+fn exported_schemas_are_valid_json_schema() {
+    for (name, schema) in schemas() {
+        assert!(
+            jsonschema::meta::is_valid(&schema.to_json_schema()),
+            "{name}"
+        );
+        assert!(
+            jsonschema::meta::is_valid(&schema.to_strict_json_schema()),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn registry_declarations_come_in_registration_order() {
+    let mut registry = ToolRegistry::new();
+    let weather_spec = ToolSpec::builder("fetch_weather")
+        .description("Look up the current weather for a city.")
+        .input(weather())
+        .build()
+        .unwrap();
+    let sum_spec = ToolSpec::builder("add")
+        .description("Add.")
+        .input(all_required())
+        .build()
+        .unwrap();
+    for spec in [sum_spec, bare_spec("zzz_no_schema"), weather_spec] {
+        registry
+            .register(FnTool::new(spec, |_, _| Ok(Default::default())).0)
+            .unwrap();
+    }
+
+    let declarations = registry.declarations();
+    let names: Vec<&str> = declarations.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["add", "zzz_no_schema", "fetch_weather"]);
+    assert_eq!(declarations[0].description, "Add.");
+    assert_eq!(
+        declarations[0].input_schema,
+        all_required().to_json_schema()
+    );
+    assert_eq!(declarations[2].input_schema, weather().to_json_schema());
+    // A tool without an input schema takes any object.
+    assert_eq!(declarations[1].input_schema, json!({"type": "object"}));
+    assert_eq!(
+        serde_json::to_value(&declarations[2]).unwrap(),
+        json!({
+            "name": "fetch_weather",
+            "description": "Look up the current weather for a city.",
+            "input_schema": weather().to_json_schema(),
+        })
+    );
+
+    let strict = registry.strict_declarations();
+    let names: Vec<&str> = strict.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["add", "zzz_no_schema", "fetch_weather"]);
+    assert_eq!(strict[2].input_schema, weather().to_strict_json_schema());
+    assert_eq!(
+        strict[0].input_schema,
+        all_required().to_strict_json_schema()
+    );
+    // Stable from call to call.
+    assert_eq!(registry.declarations(), declarations);
+}
+
+// ---------------------------------------------------------------- agreement
+
+#[test]
+fn validator_and_exported_schema_agree_on_the_corpus() {
+    let mut total = 0;
+    for (name, schema) in schemas() {
+        let inputs = corpus(&schema);
+        total += inputs.len();
+        assert_agreement(name, &schema, &schema.to_json_schema(), &inputs);
+    }
+    assert!(
+        total > 300,
+        "the corpus should be large, it has {total} inputs"
+    );
+}
+
+#[test]
+fn the_corpus_has_both_valid_and_invalid_inputs_for_each_schema() {
+    for (name, schema) in schemas() {
+        let inputs = corpus(&schema);
+        let valid = inputs.iter().filter(|i| ours_accepts(&schema, i)).count();
+        assert!(valid > 0, "{name}");
+        assert!(valid < inputs.len(), "{name}");
+    }
+}
+
+#[test]
+fn validator_and_strict_schema_agree_when_every_key_is_present() {
+    for (name, schema) in schemas() {
+        let keys: Vec<&str> = schema.parameters().iter().map(|p| p.name()).collect();
+        let inputs: Vec<Value> = corpus(&schema)
+            .into_iter()
+            .filter(|input| {
+                input
+                    .as_object()
+                    .is_some_and(|o| keys.iter().all(|k| o.contains_key(*k)))
+            })
+            .collect();
+        assert!(!inputs.is_empty(), "{name}");
+        assert_agreement(name, &schema, &schema.to_strict_json_schema(), &inputs);
+    }
+}
+
+#[test]
+fn specific_decisions_hold_on_both_sides() {
+    let validator = jsonschema::validator_for(&all_types().to_json_schema()).unwrap();
+    let base = json!({"s": "x", "i": 1, "d": {}});
+    let with = |key: &str, value: Value| {
+        let mut input = base.clone();
+        input[key] = value;
+        input
+    };
+    let cases = [
+        (with("i", json!(1.0)), true),   // 1.0 is an integer
+        (with("i", json!(1.5)), false),  // 1.5 is not
+        (with("i", json!(true)), false), // booleans are not numbers
+        (with("f", json!(2)), true),     // an integer is a float
+        (with("f", json!(false)), false),
+        (with("f", Value::Null), true), // null for an optional: absent
+        (with("s", Value::Null), false), // null for a required one: wrong type
+        (with("extra", json!(1)), false), // undeclared argument
+    ];
+    for (input, expected) in cases {
+        assert_eq!(
+            ours_accepts(&all_types(), &input),
+            expected,
+            "ours: {input}"
+        );
+        assert_eq!(validator.is_valid(&input), expected, "jsonschema: {input}");
+    }
+}
+
+/// Integers outside the signed 64-bit range: our validator refuses them (`OutOfRange`), so
+/// the exported schema must too.
+#[test]
+#[ignore = "agentkit-core bug: json_schema.rs exports integers without minimum/maximum, so \
+            JSON Schema accepts integers our validator refuses as OutOfRange"]
+fn validator_and_exported_schema_agree_on_integers_outside_64_bits() {
+    let schema = all_types();
+    let inputs: Vec<Value> = [
+        json!(18_446_744_073_709_551_615_u64),
+        json!(9_223_372_036_854_775_808_u64),
+        json!(1e19),
+        json!(-1e19),
+        json!(1e300),
+    ]
+    .into_iter()
+    .map(|n| json!({"s": "x", "i": n, "d": {}}))
+    .collect();
+    assert_agreement("all_types", &schema, &schema.to_json_schema(), &inputs);
+}
+
+// ---------------------------------------------------------------- generated inputs
+
+fn leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        (-1000_i64..1000).prop_map(|i| json!(i as f64)), // integral floats: 3.0
+        (-1.0e6_f64..1.0e6).prop_map(|f| json!(f)),
+        "[a-z]{0,4}".prop_map(Value::from),
+    ]
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    leaf().prop_recursive(2, 8, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+            prop::collection::btree_map("[a-z]{1,3}", inner, 0..3)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// Objects over `keys` (each present or not) plus the undeclared keys `extra` and `x`.
+fn objects(keys: Vec<&'static str>) -> impl Strategy<Value = Value> {
+    let all: Vec<&'static str> = keys.into_iter().chain(["extra", "x"]).collect();
+    prop::collection::vec(prop::option::weighted(0.7, json_value()), all.len()).prop_map(
+        move |values| {
+            let map: Map<String, Value> = all
+                .iter()
+                .zip(values)
+                .filter_map(|(k, v)| v.map(|v| ((*k).to_owned(), v)))
+                .collect();
+            Value::Object(map)
+        },
+    )
+}
+
+/// Like [`objects`], every declared key present.
+fn complete_objects(keys: Vec<&'static str>) -> impl Strategy<Value = Value> {
+    let n = keys.len();
+    (
+        prop::collection::vec(json_value(), n),
+        prop::option::weighted(0.2, json_value()),
+    )
+        .prop_map(move |(values, extra)| {
+            let mut map: Map<String, Value> = keys
+                .iter()
+                .zip(values)
+                .map(|(k, v)| ((*k).to_owned(), v))
+                .collect();
+            if let Some(extra) = extra {
+                map.insert("extra".to_owned(), extra);
+            }
+            Value::Object(map)
+        })
+}
+
+const KEYS: [&str; 6] = ["s", "i", "f", "b", "l", "d"];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn generated_objects_agree_with_the_standard_schema(input in objects(KEYS.to_vec())) {
+        for schema in [all_types(), all_optional()] {
+            let validator = jsonschema::validator_for(&schema.to_json_schema()).unwrap();
+            prop_assert_eq!(
+                ours_accepts(&schema, &input),
+                validator.is_valid(&input),
+                "input {} against {}", input, schema.to_json_schema()
+            );
+        }
+    }
+
+    #[test]
+    fn generated_complete_objects_agree_with_the_strict_schema(
+        input in complete_objects(KEYS.to_vec())
+    ) {
+        for schema in [all_types(), all_optional()] {
+            let validator = jsonschema::validator_for(&schema.to_strict_json_schema()).unwrap();
+            prop_assert_eq!(
+                ours_accepts(&schema, &input),
+                validator.is_valid(&input),
+                "input {} against {}", input, schema.to_strict_json_schema()
+            );
+        }
+    }
+
+    #[test]
+    fn generated_objects_agree_on_the_seed_schema(
+        input in objects(vec!["city", "country", "units"])
+    ) {
+        let schema = weather();
+        let validator = jsonschema::validator_for(&schema.to_json_schema()).unwrap();
+        prop_assert_eq!(ours_accepts(&schema, &input), validator.is_valid(&input));
+    }
+}

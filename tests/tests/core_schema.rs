@@ -739,3 +739,15 @@ fn tool_names_follow_the_provider_rules() {
         );
     }
 }
+
+/// The validator accepts `2.0` as the integer 2, so a default written `2.0` fits an integer
+/// parameter by the same rule.
+#[test]
+#[ignore = "agentkit-core inconsistency: Literal::from(Value) reads 2.0 as a float, so \
+            check_default refuses a default the validator would accept as an argument"]
+fn an_integral_float_default_fits_an_integer_parameter() {
+    let schema = ToolSchema::from_value(json!({"parameters": [
+        {"name": "n", "type": "integer", "required": false, "default": 2.0},
+    ]}));
+    assert!(schema.is_ok(), "{schema:?}");
+}

@@ -406,3 +406,24 @@ fn validation_is_idempotent() {
     assert!(schema.validate(&mut values).is_empty());
     assert_eq!(values, once);
 }
+
+#[test]
+fn no_type_coercion_happens() {
+    let cases = [
+        (ParamType::Integer, json!("72")),
+        (ParamType::Float, json!("72.5")),
+        (ParamType::Boolean, json!("true")),
+        (ParamType::Boolean, json!(0)),
+        (ParamType::String, json!(5)),
+        (ParamType::String, json!(true)),
+        (ParamType::List, json!("[1, 2]")),
+        (ParamType::Dictionary, json!("{}")),
+        (ParamType::List, json!({"0": "a"})),
+    ];
+    for (ty, value) in cases {
+        let (issues, values) = check(&one("p", ty), json!({ "p": value }));
+        assert_eq!(issues.len(), 1, "{value} as {ty}");
+        assert_eq!(issues[0].kind(), IssueKind::WrongType);
+        assert_eq!(values["p"], value, "{value} as {ty} must be left as given");
+    }
+}

@@ -128,11 +128,28 @@ pub use agentkit_derive::tool;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::typed::execute_typed;
+    pub use crate::{
+        BoxError, Credentials, FromInputs, FromParam, IntoOutput, IntoParam, JsonObject,
+        Literal, Param, ParamType, ParamTypeError, Tool, ToolSchema, ToolSpec, TypedTool,
+    };
     pub use serde_json::{Map, Value};
     pub use std::borrow::Cow;
+    // Traits and their derive macros (one name, two namespaces).
+    pub use std::clone::Clone;
+    pub use std::cmp::PartialEq;
+    pub use std::fmt::Debug;
     pub use std::future::Future;
+    pub use std::marker::Send;
     pub use std::option::Option::{self, None, Some};
+    // Through `std::primitive`, so that a user's `type i64 = ...` cannot shadow them.
+    pub use std::primitive::{bool, f64, i64};
     pub use std::result::Result::{self, Err, Ok};
     pub use std::string::String;
+    pub use std::unreachable;
     pub use std::vec::Vec;
 }
+
+// The README's examples are compiled and run as doctests, so the quick start cannot rot.
+#[cfg(all(doctest, feature = "derive"))]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -46,7 +47,27 @@ use crate::tool::{DynTool, Tool, ToolSpec};
 #[derive(Default, Clone)]
 pub struct ToolRegistry {
     tools: Vec<Arc<dyn DynTool>>,
-    by_name: HashMap<String, usize>,
+    by_name: HashMap<String, usize, BuildHasherDefault<Fnv1a>>,
+}
+
+/// FNV-1a: tool names are short, and every dispatch hashes one, where SipHash's per-call
+/// setup costs more than the lookup. The keys are fixed at registration, so a hostile name
+/// from a model can only make its own lookup slower, not the map.
+#[derive(Default)]
+struct Fnv1a(u64);
+
+impl Hasher for Fnv1a {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut hash = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &byte in bytes {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = hash;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 impl ToolRegistry {

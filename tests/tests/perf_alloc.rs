@@ -1,0 +1,101 @@
+//! Validation of arguments with nothing to fill allocates nothing, and neither does building
+//! a validation issue's message until it is displayed.
+//!
+//! A counting global allocator observes it; speed itself is measured in
+//! `agentkit-core/benches/dispatch.rs`, never here.
+// A global allocator is an `unsafe impl`; this one only forwards to `System` and counts.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use agentkit_core::{Param, ParamType, ToolSchema};
+use serde_json::{Value, json};
+
+struct Counting;
+
+thread_local! {
+    // Per thread, so tests running in parallel do not count each other's allocations.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: every method forwards to `System` with the same arguments; the counter is a
+// thread-local `Cell` whose access does not allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        // SAFETY: forwarded unchanged; the caller upholds `alloc`'s contract.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged; `ptr` came from `System.alloc` above.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        // SAFETY: forwarded unchanged; `ptr` came from `System.alloc` above.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let before = ALLOCATIONS.with(Cell::get);
+    let out = f();
+    (out, ALLOCATIONS.with(Cell::get) - before)
+}
+
+fn seed_schema() -> ToolSchema {
+    ToolSchema::new([
+        Param::required("city", ParamType::String),
+        Param::optional("country", ParamType::String).with_default("US"),
+        Param::optional("units", ParamType::String).with_default("imperial"),
+        Param::optional("days", ParamType::Integer),
+        Param::optional("ratio", ParamType::Float),
+    ])
+    .expect("valid schema")
+}
+
+fn object(value: Value) -> agentkit_core::JsonObject {
+    value.as_object().cloned().expect("an object")
+}
+
+#[test]
+fn validating_complete_arguments_allocates_nothing() {
+    let schema = seed_schema();
+    let mut args = object(json!({
+        "city": "Paris", "country": "FR", "units": "metric", "days": 3, "ratio": 0.5
+    }));
+    let (issues, allocations) = allocations_during(|| schema.validate(&mut args));
+    assert!(issues.is_empty(), "{issues:?}");
+    assert_eq!(allocations, 0, "validation of complete arguments allocated");
+}
+
+#[test]
+fn filling_a_default_allocates_only_the_filled_value() {
+    let schema = seed_schema();
+    let mut args = object(json!({"city": "Paris", "country": "FR"}));
+    let (issues, allocations) = allocations_during(|| schema.validate(&mut args));
+    assert!(issues.is_empty(), "{issues:?}");
+    assert_eq!(args["units"], "imperial");
+    // The key, the value, and at most one map node: no per-call schema work beyond that.
+    assert!(allocations <= 3, "filling one default took {allocations} allocations");
+}
+
+#[test]
+fn issues_render_their_message_only_when_displayed() {
+    let schema = seed_schema();
+    // Nothing to fill: `country` is given and `units` is present, though wrongly typed.
+    let mut args = object(json!({"country": "FR", "units": 5, "days": "three"}));
+    let (issues, allocations) = allocations_during(|| schema.validate(&mut args));
+    assert_eq!(issues.len(), 3, "{issues:?}");
+    // One allocation for the issue list; names come from the schema, messages are not built.
+    assert_eq!(allocations, 1, "collecting issues allocated more than the list");
+    let (message, allocations) = allocations_during(|| issues[1].to_string());
+    assert_eq!(message, "Parameter 'units': expected type 'string', got 'integer'");
+    assert!(allocations >= 1, "displaying renders the message");
+}

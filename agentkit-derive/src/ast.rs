@@ -1,0 +1,508 @@
+//! Stage 2: the typed model of a tool declaration, read from the entry tree of
+//! [`crate::attr`] and the struct it is attached to.
+//!
+//! This stage reports what is wrong with a single key: unknown or repeated keys, values of
+//! the wrong shape, unknown types, parameters without `name` or `type`, and structs the
+//! macro cannot serve. Rules across several keys live in [`crate::check`].
+//!
+//! The model is built even when something is wrong, with whatever could be read, so that
+//! [`crate::fallback`] can still generate the input and output structs and one mistake does
+//! not cascade into errors in the user's `impl ToolHandler`.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::{Data, DeriveInput, Expr, ExprLit, Lit, Meta};
+
+use crate::attr::{self, Entry, Key, Value};
+use crate::ctxt::Ctxt;
+use crate::rules::{self, NameKind, ParamType, Problem, ValueKind};
+use crate::symbol::{
+    self, CRATE, CREDENTIALS, DEFAULT, DESCRIPTION, INPUT, NAME, OUTPUT, REQUIRED, Symbol, TAGS,
+    TYPE, VERSION,
+};
+
+/// A tool declaration: `#[tool(...)]` and its struct.
+pub(crate) struct Tool<'a> {
+    pub(crate) item: &'a DeriveInput,
+    /// Whether `name = ...` is written (even with a value that did not parse).
+    pub(crate) name_written: bool,
+    pub(crate) name: Option<Str>,
+    pub(crate) description: Option<String>,
+    pub(crate) version: Option<Str>,
+    pub(crate) input: Option<Vec<Param>>,
+    pub(crate) output: Option<Vec<Param>>,
+    pub(crate) tags: Vec<(Str, Str)>,
+    pub(crate) credentials: Vec<Str>,
+    /// The path of `agentkit_core` in the user's crate.
+    pub(crate) krate: TokenStream,
+}
+
+/// A string and where it is written.
+pub(crate) struct Str {
+    pub(crate) value: String,
+    pub(crate) span: Span,
+}
+
+/// One parameter declaration `{ name = ..., type = ..., ... }`.
+pub(crate) struct Param {
+    pub(crate) name: Option<Str>,
+    pub(crate) ty: Option<Ty>,
+    /// `required = ...`: the value and where it is written.
+    pub(crate) required: Option<(bool, Span)>,
+    pub(crate) default: Option<DefaultLit>,
+    pub(crate) description: Option<String>,
+}
+
+/// A parameter type as written.
+#[derive(Clone, Copy)]
+pub(crate) struct Ty {
+    pub(crate) ty: ParamType,
+    /// Guessed from a misspelling that is already reported; checks that depend on the type
+    /// skip a guess, the fallback uses it.
+    pub(crate) guessed: bool,
+}
+
+/// A default value and where it is written.
+pub(crate) struct DefaultLit {
+    pub(crate) span: Span,
+    pub(crate) value: DefaultValue,
+}
+
+/// A default value: the JSON values a literal can spell.
+pub(crate) enum DefaultValue {
+    String(String),
+    Integer(i64),
+    Float(f64),
+    Boolean(bool),
+    List(Vec<DefaultLit>),
+    Dictionary(Vec<(String, DefaultLit)>),
+}
+
+impl DefaultValue {
+    pub(crate) fn kind(&self) -> ValueKind {
+        match self {
+            DefaultValue::String(_) => ValueKind::String,
+            DefaultValue::Integer(_) => ValueKind::Integer,
+            DefaultValue::Float(_) => ValueKind::Float,
+            DefaultValue::Boolean(_) => ValueKind::Boolean,
+            DefaultValue::List(_) => ValueKind::List,
+            DefaultValue::Dictionary(_) => ValueKind::Dictionary,
+        }
+    }
+}
+
+impl Param {
+    /// Whether the argument must be present: `required` defaults to `true`, as in the seed.
+    pub(crate) fn is_required(&self) -> bool {
+        self.required.is_none_or(|(required, _)| required)
+    }
+
+    /// The field of the parameter in the generated struct: its name with `-` as `_`, as a raw
+    /// identifier if it is a keyword. `None` if the name is missing or invalid.
+    pub(crate) fn field(&self) -> Option<Ident> {
+        let name = self.name.as_ref()?;
+        rules::check_name(NameKind::Parameter, &name.value).ok()?;
+        let text = name.value.replace('-', "_");
+        let span = Span::call_site();
+        Some(match text.as_str() {
+            // Keywords that cannot be raw identifiers, and `_`.
+            "_" | "self" | "Self" | "super" | "crate" => format_ident!("{}_", text, span = span),
+            // `gen` is reserved in edition 2024 but not a keyword to syn.
+            "gen" => Ident::new_raw(&text, span),
+            _ if syn::parse_str::<Ident>(&text).is_err() => Ident::new_raw(&text, span),
+            _ => Ident::new(&text, span),
+        })
+    }
+}
+
+impl<'a> Tool<'a> {
+    /// Reads the attribute `args` on `item`, reporting every problem with a single key.
+    pub(crate) fn from_ast(cx: &Ctxt, args: TokenStream, item: &'a DeriveInput) -> Self {
+        check_item(cx, item);
+        let mut tool = Tool {
+            item,
+            name_written: false,
+            name: None,
+            description: None,
+            version: None,
+            input: None,
+            output: None,
+            tags: Vec::new(),
+            credentials: Vec::new(),
+            krate: quote!(::agentkit_core),
+        };
+        let mut seen = Seen::default();
+        for Entry { key, value } in attr::parse_entries(cx, args) {
+            let symbol = match rules::check_tool_key(&key.text) {
+                Ok(known) => Symbol::lookup(&symbol::TOOL_KEYS, known)
+                    .expect("symbol::TOOL_KEYS lists every key of rules::TOOL_KEYS"),
+                Err(problem) => {
+                    cx.error(key.span, problem);
+                    continue;
+                }
+            };
+            if symbol == NAME {
+                tool.name_written = true;
+            }
+            if !seen.first(cx, &key) {
+                continue;
+            }
+            let Some(value) = value else { continue };
+            match symbol {
+                NAME => {
+                    tool.name =
+                        string(cx, NAME, value, "a string, e.g. `name = \"fetch_weather\"`");
+                }
+                DESCRIPTION => {
+                    tool.description = string(cx, DESCRIPTION, value, "a string").map(|s| s.value);
+                }
+                VERSION => {
+                    tool.version =
+                        string(cx, VERSION, value, "a string, e.g. `version = \"1.0.0\"`");
+                }
+                INPUT => tool.input = params(cx, INPUT, value),
+                OUTPUT => tool.output = params(cx, OUTPUT, value),
+                TAGS => tool.tags = tags(cx, value),
+                CREDENTIALS => tool.credentials = credentials(cx, value),
+                CRATE => {
+                    if let Some(path) = crate_path(cx, value) {
+                        tool.krate = path;
+                    }
+                }
+                _ => unreachable!("every tool key is handled"),
+            }
+        }
+        if tool.description.is_none() {
+            tool.description = doc_comment(item);
+        }
+        tool
+    }
+
+    /// Whether the generated `Tool` impl can be written for the item: the `Tool` trait needs a
+    /// `'static`, non-generic type, since its spec is one `static`.
+    pub(crate) fn has_generics(&self) -> bool {
+        !self.item.generics.params.is_empty()
+    }
+}
+
+/// The keys already seen in one `{...}` or attribute: the one place that reports a repeated
+/// key, at every level.
+#[derive(Default)]
+struct Seen(Vec<String>);
+
+impl Seen {
+    /// `true` the first time `key` is seen; reports it and returns `false` after that.
+    fn first(&mut self, cx: &Ctxt, key: &Key) -> bool {
+        if self.0.contains(&key.text) {
+            cx.error(
+                key.span,
+                Problem::DuplicateKey {
+                    key: key.text.clone(),
+                },
+            );
+            false
+        } else {
+            self.0.push(key.text.clone());
+            true
+        }
+    }
+
+    fn contains(&self, key: Symbol) -> bool {
+        self.0.iter().any(|seen| seen == key.as_str())
+    }
+}
+
+fn check_item(cx: &Ctxt, item: &DeriveInput) {
+    const SHAPE: &str = "a tool is a struct, such as `pub struct FetchWeather;` or one holding \
+                         its state, such as `pub struct FetchWeather { client: Client }`";
+    match &item.data {
+        Data::Struct(_) => {}
+        Data::Enum(data) => cx.error(
+            data.enum_token.span,
+            format_args!("#[tool] goes on a struct, not an enum: {SHAPE}"),
+        ),
+        Data::Union(data) => cx.error(
+            data.union_token.span,
+            format_args!("#[tool] goes on a struct, not a union: {SHAPE}"),
+        ),
+    }
+    let generics = &item.generics;
+    if generics.lifetimes().next().is_some() {
+        cx.error_spanned_by(
+            generics,
+            "#[tool] cannot serve a struct with a lifetime parameter: a registry keeps its \
+             tools for as long as the agent runs, so a tool must own its data; hold a `String`, \
+             an `Arc<...>` or another owned value instead of a reference",
+        );
+    } else if !generics.params.is_empty() {
+        cx.error_spanned_by(
+            generics,
+            "#[tool] cannot serve a generic struct: the tool's spec is one `static` and its \
+             input and output structs are generated once, so they need one concrete type; make \
+             the fields concrete (a `Box<dyn Trait>` or `Arc<dyn Trait>` field keeps it flexible)",
+        );
+    }
+}
+
+/// The struct's doc comment as a description: lines of a paragraph joined by a space,
+/// paragraphs by a blank line, so that the wrapping of the source does not reach the model.
+fn doc_comment(item: &DeriveInput) -> Option<String> {
+    let mut lines = Vec::new();
+    for attr in &item.attrs {
+        if let Meta::NameValue(nv) = &attr.meta {
+            if nv.path.is_ident("doc") {
+                if let Expr::Lit(ExprLit {
+                    lit: Lit::Str(s), ..
+                }) = &nv.value
+                {
+                    lines.extend(s.value().lines().map(|line| line.trim().to_owned()));
+                }
+            }
+        }
+    }
+    let paragraphs: Vec<String> = lines
+        .split(String::is_empty)
+        .filter(|paragraph| !paragraph.is_empty())
+        .map(|paragraph| paragraph.join(" "))
+        .collect();
+    if paragraphs.is_empty() {
+        None
+    } else {
+        Some(paragraphs.join("\n\n"))
+    }
+}
+
+fn invalid(cx: &Ctxt, span: Span, key: Symbol, expected: &'static str) {
+    cx.error(
+        span,
+        Problem::InvalidKeyValue {
+            key: key.as_str(),
+            expected,
+        },
+    );
+}
+
+fn string(cx: &Ctxt, key: Symbol, value: Value, expected: &'static str) -> Option<Str> {
+    match value {
+        Value::Lit(Lit::Str(s)) => Some(Str {
+            value: s.value(),
+            span: s.span(),
+        }),
+        other => {
+            invalid(cx, other.span(), key, expected);
+            None
+        }
+    }
+}
+
+fn crate_path(cx: &Ctxt, value: Value) -> Option<TokenStream> {
+    const EXPECTED: &str = "the path of agentkit-core as your crate names it, \
+                            e.g. `crate = \"agentkit\"`";
+    match value {
+        Value::Lit(Lit::Str(s)) => match s.parse::<syn::Path>() {
+            Ok(path) => Some(quote!(#path)),
+            Err(_) => {
+                invalid(cx, s.span(), CRATE, EXPECTED);
+                None
+            }
+        },
+        other => {
+            invalid(cx, other.span(), CRATE, EXPECTED);
+            None
+        }
+    }
+}
+
+fn tags(cx: &Ctxt, value: Value) -> Vec<(Str, Str)> {
+    const EXPECTED: &str = "a map of strings, e.g. `tags = { category = \"weather\" }`";
+    let Value::Map(_, entries) = value else {
+        invalid(cx, value.span(), TAGS, EXPECTED);
+        return Vec::new();
+    };
+    entries
+        .into_iter()
+        .filter_map(|Entry { key, value }| {
+            let value = string(cx, TAGS, value?, EXPECTED)?;
+            Some((
+                Str {
+                    value: key.text,
+                    span: key.span,
+                },
+                value,
+            ))
+        })
+        .collect()
+}
+
+fn credentials(cx: &Ctxt, value: Value) -> Vec<Str> {
+    const EXPECTED: &str = "a list of credential names, e.g. `credentials = [\"weather-api-key\"]`";
+    let Value::List(_, items) = value else {
+        invalid(cx, value.span(), CREDENTIALS, EXPECTED);
+        return Vec::new();
+    };
+    items
+        .into_iter()
+        .filter_map(|item| string(cx, CREDENTIALS, item, EXPECTED))
+        .collect()
+}
+
+fn params(cx: &Ctxt, key: Symbol, value: Value) -> Option<Vec<Param>> {
+    const EXPECTED: &str = "a list of parameters, e.g. `[{ name = \"city\", type = string }, ...]`";
+    let Value::List(_, items) = value else {
+        invalid(cx, value.span(), key, EXPECTED);
+        return None;
+    };
+    Some(
+        items
+            .into_iter()
+            .filter_map(|item| match item {
+                Value::Map(span, entries) => Some(param(cx, span, entries)),
+                other => {
+                    invalid(cx, other.span(), key, EXPECTED);
+                    None
+                }
+            })
+            .collect(),
+    )
+}
+
+fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
+    let mut param = Param {
+        name: None,
+        ty: None,
+        required: None,
+        default: None,
+        description: None,
+    };
+    let mut seen = Seen::default();
+    for Entry { key, value } in entries {
+        let symbol = match rules::check_param_key(&key.text) {
+            Ok(known) => Symbol::lookup(&symbol::PARAM_KEYS, known)
+                .expect("symbol::PARAM_KEYS lists every key of rules::PARAM_KEYS"),
+            Err(problem) => {
+                cx.error(key.span, problem);
+                continue;
+            }
+        };
+        if !seen.first(cx, &key) {
+            continue;
+        }
+        let Some(value) = value else { continue };
+        match symbol {
+            NAME => param.name = string(cx, NAME, value, "a string, e.g. `name = \"city\"`"),
+            TYPE => param.ty = param_type(cx, value),
+            REQUIRED => match value {
+                Value::Lit(Lit::Bool(b)) => param.required = Some((b.value, b.span)),
+                other => invalid(cx, other.span(), REQUIRED, "`true` or `false`"),
+            },
+            DEFAULT => param.default = default(cx, value),
+            DESCRIPTION => {
+                param.description = string(cx, DESCRIPTION, value, "a string").map(|s| s.value);
+            }
+            _ => unreachable!("every parameter key is handled"),
+        }
+    }
+    for key in [NAME, TYPE] {
+        if !seen.contains(key) {
+            cx.error(span, Problem::MissingKey { key: key.as_str() });
+        }
+    }
+    param
+}
+
+fn param_type(cx: &Ctxt, value: Value) -> Option<Ty> {
+    const EXPECTED: &str = "one of string, integer, float, boolean, list, dictionary, \
+                            written without quotes, e.g. `type = string`";
+    match value {
+        Value::Ident(ident) => {
+            let span = ident.span();
+            match ident.to_string().parse::<ParamType>() {
+                Ok(ty) => Some(Ty { ty, guessed: false }),
+                Err(problem) => {
+                    let guess = match &problem {
+                        Problem::UnknownType { suggestion, .. } => {
+                            suggestion.and_then(ParamType::from_name)
+                        }
+                        _ => None,
+                    };
+                    cx.error(span, problem);
+                    guess.map(|ty| Ty { ty, guessed: true })
+                }
+            }
+        }
+        Value::Lit(Lit::Str(s)) => {
+            invalid(cx, s.span(), TYPE, EXPECTED);
+            ParamType::from_name(&s.value()).map(|ty| Ty { ty, guessed: true })
+        }
+        other => {
+            invalid(cx, other.span(), TYPE, EXPECTED);
+            None
+        }
+    }
+}
+
+fn default(cx: &Ctxt, value: Value) -> Option<DefaultLit> {
+    const EXPECTED: &str = "a literal: a string, a number, `true`, `false`, a list `[...]` \
+                            or a dictionary `{ key = value }`";
+    let span = value.span();
+    let value = match value {
+        Value::Lit(Lit::Str(s)) => DefaultValue::String(s.value()),
+        Value::Lit(Lit::Bool(b)) => DefaultValue::Boolean(b.value),
+        Value::Lit(Lit::Int(i)) => DefaultValue::Integer(integer(cx, &i, false)?),
+        Value::Neg(_, Lit::Int(i)) => DefaultValue::Integer(integer(cx, &i, true)?),
+        Value::Lit(Lit::Float(f)) => DefaultValue::Float(float(cx, &f, false)?),
+        Value::Neg(_, Lit::Float(f)) => DefaultValue::Float(float(cx, &f, true)?),
+        Value::List(_, items) => DefaultValue::List(
+            items
+                .into_iter()
+                .filter_map(|item| default(cx, item))
+                .collect(),
+        ),
+        Value::Map(_, entries) => {
+            let mut seen = Seen::default();
+            DefaultValue::Dictionary(
+                entries
+                    .into_iter()
+                    .filter(|entry| seen.first(cx, &entry.key))
+                    .filter_map(|Entry { key, value }| Some((key.text, default(cx, value?)?)))
+                    .collect(),
+            )
+        }
+        other => {
+            invalid(cx, other.span(), DEFAULT, EXPECTED);
+            return None;
+        }
+    };
+    Some(DefaultLit { span, value })
+}
+
+fn integer(cx: &Ctxt, lit: &syn::LitInt, negative: bool) -> Option<i64> {
+    if !lit.suffix().is_empty() {
+        invalid(cx, lit.span(), DEFAULT, "a number without a type suffix");
+        return None;
+    }
+    let value = lit
+        .base10_digits()
+        .parse::<i128>()
+        .ok()
+        .map(|n| if negative { -n } else { n })
+        .and_then(|n| i64::try_from(n).ok());
+    if value.is_none() {
+        invalid(cx, lit.span(), DEFAULT, "an integer in the 64-bit range");
+    }
+    value
+}
+
+fn float(cx: &Ctxt, lit: &syn::LitFloat, negative: bool) -> Option<f64> {
+    if !lit.suffix().is_empty() {
+        invalid(cx, lit.span(), DEFAULT, "a number without a type suffix");
+        return None;
+    }
+    match lit.base10_parse::<f64>() {
+        Ok(f) if f.is_finite() => Some(if negative { -f } else { f }),
+        _ => {
+            invalid(cx, lit.span(), DEFAULT, "a finite number");
+            None
+        }
+    }
+}

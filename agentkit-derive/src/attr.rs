@@ -1,0 +1,188 @@
+//! Stage 1: the attribute's tokens as a tree of `key = value` entries.
+//!
+//! The tree is parsed by hand, one comma-separated entry at a time, instead of with a single
+//! `syn::parse::Parse` impl: a syntax error then costs only the entry it is in, and the
+//! rest of the attribute is still read and checked, so one build reports every mistake.
+//! What the keys mean is the next stage's business ([`crate::ast`]).
+
+use proc_macro2::{Delimiter, Ident, Span, TokenStream, TokenTree};
+use syn::ext::IdentExt as _;
+
+use crate::ctxt::Ctxt;
+
+/// `key = value`.
+pub(crate) struct Entry {
+    pub(crate) key: Key,
+    /// `None` when the value did not parse; that error is already reported.
+    pub(crate) value: Option<Value>,
+}
+
+/// The key of an entry: an identifier (keywords such as `type` and `crate` included) or a
+/// string literal (for tag keys such as `"x-team"`).
+pub(crate) struct Key {
+    pub(crate) text: String,
+    pub(crate) span: Span,
+}
+
+/// A value: a literal, an identifier, a list `[...]` or a map `{ key = value, ... }`.
+pub(crate) enum Value {
+    Lit(syn::Lit),
+    /// A negative number: the span of the `-`, and the number.
+    Neg(Span, syn::Lit),
+    Ident(Ident),
+    /// The span of the whole `[...]`, and the items.
+    List(Span, Vec<Value>),
+    /// The span of the whole `{...}`, and the entries.
+    Map(Span, Vec<Entry>),
+}
+
+impl Value {
+    /// Where the value is written; for a negative number, the `-`.
+    pub(crate) fn span(&self) -> Span {
+        match self {
+            Value::Lit(lit) => lit.span(),
+            Value::Neg(minus, _) => *minus,
+            Value::Ident(ident) => ident.span(),
+            Value::List(span, _) | Value::Map(span, _) => *span,
+        }
+    }
+}
+
+/// Parses `key = value, key = value, ...`; entries that do not parse are reported and left
+/// out.
+pub(crate) fn parse_entries(cx: &Ctxt, tokens: TokenStream) -> Vec<Entry> {
+    split_commas(tokens)
+        .into_iter()
+        .filter_map(|chunk| parse_entry(cx, &chunk))
+        .collect()
+}
+
+fn parse_entry(cx: &Ctxt, tokens: &[TokenTree]) -> Option<Entry> {
+    let key = match &tokens[0] {
+        TokenTree::Ident(ident) => Key {
+            text: ident.unraw().to_string(),
+            span: ident.span(),
+        },
+        TokenTree::Literal(literal) => match syn::Lit::new(literal.clone()) {
+            syn::Lit::Str(s) => Key {
+                text: s.value(),
+                span: s.span(),
+            },
+            _ => {
+                cx.error(literal.span(), "expected a key, such as `name`");
+                return None;
+            }
+        },
+        other => {
+            cx.error(other.span(), "expected a key, such as `name`");
+            return None;
+        }
+    };
+    match tokens.get(1) {
+        Some(TokenTree::Punct(eq)) if eq.as_char() == '=' => {
+            let value = if tokens.len() > 2 {
+                parse_value(cx, &tokens[2..])
+            } else {
+                cx.error(
+                    eq.span(),
+                    format_args!("expected a value after `{} =`", key.text),
+                );
+                None
+            };
+            Some(Entry { key, value })
+        }
+        Some(other) => {
+            cx.error(
+                other.span(),
+                format_args!("expected `=` after `{}`", key.text),
+            );
+            Some(Entry { key, value: None })
+        }
+        None => {
+            cx.error(
+                key.span,
+                format_args!("expected `= value` after `{}`", key.text),
+            );
+            Some(Entry { key, value: None })
+        }
+    }
+}
+
+fn parse_value(cx: &Ctxt, tokens: &[TokenTree]) -> Option<Value> {
+    let (value, rest) = match tokens {
+        [
+            TokenTree::Punct(minus),
+            TokenTree::Literal(literal),
+            rest @ ..,
+        ] if minus.as_char() == '-' => (
+            Value::Neg(minus.span(), syn::Lit::new(literal.clone())),
+            rest,
+        ),
+        [TokenTree::Literal(literal), rest @ ..] => {
+            (Value::Lit(syn::Lit::new(literal.clone())), rest)
+        }
+        [TokenTree::Ident(ident), rest @ ..] if ident == "true" || ident == "false" => (
+            Value::Lit(syn::Lit::Bool(syn::LitBool::new(
+                ident == "true",
+                ident.span(),
+            ))),
+            rest,
+        ),
+        [TokenTree::Ident(ident), rest @ ..] => (Value::Ident(ident.clone()), rest),
+        [TokenTree::Group(group), rest @ ..] => {
+            let span = group.span();
+            let value = match group.delimiter() {
+                Delimiter::Bracket => Value::List(
+                    span,
+                    split_commas(group.stream())
+                        .iter()
+                        .filter_map(|item| parse_value(cx, item))
+                        .collect(),
+                ),
+                Delimiter::Brace => Value::Map(span, parse_entries(cx, group.stream())),
+                // An invisible group comes from a `macro_rules!` fragment: look inside.
+                Delimiter::None => {
+                    let inner: Vec<TokenTree> = group.stream().into_iter().collect();
+                    if inner.is_empty() {
+                        cx.error(span, "expected a value");
+                        return None;
+                    }
+                    parse_value(cx, &inner)?
+                }
+                Delimiter::Parenthesis => {
+                    cx.error(
+                        span,
+                        "expected a value: a literal, a name, a list `[...]` or a map `{ key = value }`",
+                    );
+                    return None;
+                }
+            };
+            (value, rest)
+        }
+        [other, ..] => {
+            cx.error(
+                other.span(),
+                "expected a value: a literal, a name, a list `[...]` or a map `{ key = value }`",
+            );
+            return None;
+        }
+        [] => unreachable!("chunks are never empty"),
+    };
+    if let Some(extra) = rest.first() {
+        cx.error(extra.span(), format_args!("expected `,` before `{extra}`"));
+    }
+    Some(value)
+}
+
+/// Splits a stream at its top-level commas, dropping empty pieces (a trailing comma).
+fn split_commas(tokens: TokenStream) -> Vec<Vec<TokenTree>> {
+    let mut chunks = vec![Vec::new()];
+    for token in tokens {
+        match &token {
+            TokenTree::Punct(p) if p.as_char() == ',' => chunks.push(Vec::new()),
+            _ => chunks.last_mut().expect("never empty").push(token),
+        }
+    }
+    chunks.retain(|chunk| !chunk.is_empty());
+    chunks
+}

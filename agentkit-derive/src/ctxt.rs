@@ -1,0 +1,61 @@
+//! The error accumulator: every stage reports into one [`Ctxt`], so a build shows every
+//! mistake in the attribute at once instead of the first.
+
+use std::cell::RefCell;
+use std::fmt::Display;
+use std::thread;
+
+use proc_macro2::Span;
+use quote::ToTokens;
+
+/// Collects errors while the attribute is parsed and checked.
+///
+/// It must be consumed by [`Ctxt::check`]: dropping it unchecked panics, since that would
+/// silently lose errors (serde_derive's `Ctxt` does the same).
+pub(crate) struct Ctxt {
+    errors: RefCell<Option<Vec<syn::Error>>>,
+}
+
+impl Ctxt {
+    pub(crate) fn new() -> Self {
+        Ctxt {
+            errors: RefCell::new(Some(Vec::new())),
+        }
+    }
+
+    /// Reports `message` at `span`.
+    pub(crate) fn error(&self, span: Span, message: impl Display) {
+        self.push(syn::Error::new(span, message));
+    }
+
+    /// Reports `message` over the whole of `tokens` (first to last token).
+    pub(crate) fn error_spanned_by(&self, tokens: impl ToTokens, message: impl Display) {
+        self.push(syn::Error::new_spanned(tokens.into_token_stream(), message));
+    }
+
+    fn push(&self, error: syn::Error) {
+        self.errors
+            .borrow_mut()
+            .as_mut()
+            .expect("Ctxt used after check")
+            .push(error);
+    }
+
+    /// Consumes the context: `Err` with every error reported, in order.
+    pub(crate) fn check(self) -> Result<(), Vec<syn::Error>> {
+        let errors = self.errors.borrow_mut().take().expect("Ctxt checked twice");
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+impl Drop for Ctxt {
+    fn drop(&mut self) {
+        if !thread::panicking() && self.errors.borrow().is_some() {
+            panic!("forgot to check for errors");
+        }
+    }
+}

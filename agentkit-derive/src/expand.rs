@@ -1,0 +1,354 @@
+//! Stage 4: the generated code, for a declaration without mistakes.
+//!
+//! Every path goes through `<crate>::__private`, so the expansion works whatever the user
+//! has in scope (`mod core {}`, a `Result` alias) and under a renamed dependency. The spec is
+//! `static` data built with `const fn`s: describing the tool costs nothing at run time.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::DeriveInput;
+
+use crate::ast::{DefaultLit, DefaultValue, Param, Tool};
+use crate::check;
+use crate::ctxt::Ctxt;
+use crate::fallback;
+use crate::rules::ParamType;
+
+/// `#[tool(args)] item`.
+pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    let input = match syn::parse2::<DeriveInput>(item.clone()) {
+        Ok(input) => input,
+        Err(error) => {
+            let error = syn::Error::new(
+                error.span(),
+                "#[tool] goes on a struct, such as `pub struct FetchWeather;`",
+            )
+            .into_compile_error();
+            return quote!(#item #error);
+        }
+    };
+    let cx = Ctxt::new();
+    let tool = Tool::from_ast(&cx, args, &input);
+    check::check(&cx, &tool);
+    match cx.check() {
+        Ok(()) => {
+            let typed = typed(&tool);
+            let tool_impl = tool_impl(&tool, &spec(&tool));
+            quote!(#item #typed #tool_impl)
+        }
+        Err(errors) => fallback::expand(&tool, &item, &errors),
+    }
+}
+
+impl Tool<'_> {
+    /// `<crate>::__private`.
+    pub(crate) fn private(&self) -> TokenStream {
+        let krate = &self.krate;
+        quote!(#krate::__private)
+    }
+
+    fn tool_name(&self) -> String {
+        self.name
+            .as_ref()
+            .map_or_else(|| self.item.ident.to_string(), |name| name.value.clone())
+    }
+}
+
+/// The `Tool` impl, with `spec_body` as the body of `spec`.
+pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream {
+    let p = tool.private();
+    let ident = &tool.item.ident;
+    // Spanned on the struct's name, so that a missing `impl ToolHandler` is reported there.
+    let execute_typed = quote_spanned!(ident.span()=> #p::execute_typed);
+    quote! {
+        #[automatically_derived]
+        impl #p::Tool for #ident {
+            fn spec(&self) -> &#p::ToolSpec {
+                #spec_body
+            }
+
+            fn execute(
+                &self,
+                inputs: &#p::JsonObject,
+                credentials: &#p::Credentials,
+            ) -> impl #p::Future<Output = #p::Result<#p::JsonObject, #p::BoxError>> + #p::Send {
+                #execute_typed(self, inputs, credentials)
+            }
+        }
+    }
+}
+
+/// The body of `Tool::spec`: the spec as `static` data.
+fn spec(tool: &Tool<'_>) -> TokenStream {
+    let p = tool.private();
+    let name = tool.tool_name();
+    let description = tool.description.as_deref().unwrap_or("");
+    let version = tool.version.as_ref().map_or("1.0.0", |v| v.value.as_str());
+    // The parameters get `static`s of their own: a `&[Param::from_static(..)]` inside the
+    // spec's initializer would be a temporary, which a `static` cannot borrow.
+    let schema = |params: &Option<Vec<Param>>, array: &str| match params {
+        Some(params) => {
+            let array = Ident::new(array, Span::call_site());
+            let len = params.len();
+            let params = params.iter().map(|param| param_value(&p, param));
+            (
+                quote!(static #array: [#p::Param; #len] = [#(#params),*];),
+                quote!(#p::Some(#p::ToolSchema::from_static(&#array))),
+            )
+        }
+        None => (quote!(), quote!(#p::None)),
+    };
+    let (input_static, input) = schema(&tool.input, "INPUT");
+    let (output_static, output) = schema(&tool.output, "OUTPUT");
+    let tags = tool.tags.iter().map(|(key, value)| {
+        let (key, value) = (&key.value, &value.value);
+        quote!((#p::Cow::Borrowed(#key), #p::Cow::Borrowed(#value)))
+    });
+    let credentials = tool.credentials.iter().map(|c| {
+        let c = &c.value;
+        quote!(#p::Cow::Borrowed(#c))
+    });
+    quote! {
+        #input_static
+        #output_static
+        static SPEC: #p::ToolSpec = #p::ToolSpec::from_static(
+            #name,
+            #description,
+            #version,
+            #input,
+            #output,
+            &[#(#tags),*],
+            &[#(#credentials),*],
+        );
+        &SPEC
+    }
+}
+
+fn param_value(p: &TokenStream, param: &Param) -> TokenStream {
+    let name = param.name.as_ref().map_or("", |n| n.value.as_str());
+    let ty = param_type(param.ty.map_or(ParamType::String, |t| t.ty));
+    let required = param.is_required();
+    let default = match &param.default {
+        Some(default) => {
+            let default = literal(p, default);
+            quote!(#p::Some(#default))
+        }
+        None => quote!(#p::None),
+    };
+    let description = param.description.as_deref().unwrap_or("");
+    quote! {
+        #p::Param::from_static(#name, #p::ParamType::#ty, #required, #default, #description)
+    }
+}
+
+fn param_type(ty: ParamType) -> Ident {
+    let variant = match ty {
+        ParamType::String => "String",
+        ParamType::Integer => "Integer",
+        ParamType::Float => "Float",
+        ParamType::Boolean => "Boolean",
+        ParamType::List => "List",
+        ParamType::Dictionary => "Dictionary",
+    };
+    Ident::new(variant, Span::call_site())
+}
+
+/// A default as a `const` `Literal` expression.
+fn literal(p: &TokenStream, default: &DefaultLit) -> TokenStream {
+    match &default.value {
+        DefaultValue::String(s) => quote!(#p::Literal::String(#p::Cow::Borrowed(#s))),
+        DefaultValue::Integer(i) => {
+            // A `-` and an unsigned literal: a negative literal token is not portable.
+            let digits = Literal::u64_unsuffixed(i.unsigned_abs());
+            let minus = (*i < 0).then(|| quote!(-));
+            quote!(#p::Literal::Integer(#minus #digits))
+        }
+        DefaultValue::Float(f) => {
+            let digits = Literal::f64_unsuffixed(f.abs());
+            let minus = f.is_sign_negative().then(|| quote!(-));
+            quote!(#p::Literal::Float(#minus #digits))
+        }
+        DefaultValue::Boolean(b) => quote!(#p::Literal::Boolean(#b)),
+        DefaultValue::List(items) => {
+            let items = items.iter().map(|item| literal(p, item));
+            quote!(#p::Literal::List(#p::Cow::Borrowed(&[#(#items),*])))
+        }
+        DefaultValue::Dictionary(entries) => {
+            let entries = entries.iter().map(|(key, value)| {
+                let value = literal(p, value);
+                quote!((#p::Cow::Borrowed(#key), #value))
+            });
+            quote!(#p::Literal::Dictionary(#p::Cow::Borrowed(&[#(#entries),*])))
+        }
+    }
+}
+
+/// The typed input and output structs, their conversions, and the `TypedTool` impl.
+///
+/// Also used by the fallback, with whatever parameters could be read, so the user's
+/// `impl ToolHandler` still finds its types.
+pub(crate) fn typed(tool: &Tool<'_>) -> TokenStream {
+    let p = tool.private();
+    let ident = &tool.item.ident;
+    let (input_ty, input_items) = match &tool.input {
+        Some(params) => {
+            let name = format_ident!("{}Input", ident, span = Span::call_site());
+            let items = input_struct(tool, &name, params);
+            (quote!(#name), items)
+        }
+        None => (quote!(#p::JsonObject), quote!()),
+    };
+    let (output_ty, output_items) = match &tool.output {
+        Some(params) => {
+            let name = format_ident!("{}Output", ident, span = Span::call_site());
+            let items = output_struct(tool, &name, params);
+            (quote!(#name), items)
+        }
+        None => (quote!(#p::JsonObject), quote!()),
+    };
+    let (impl_generics, ty_generics, where_clause) = tool.item.generics.split_for_impl();
+    quote! {
+        #input_items
+        #output_items
+
+        #[automatically_derived]
+        impl #impl_generics #p::TypedTool for #ident #ty_generics #where_clause {
+            type Input = #input_ty;
+            type Output = #output_ty;
+        }
+    }
+}
+
+/// A field of a generated struct.
+struct Field<'a> {
+    ident: Ident,
+    name: &'a str,
+    ty: TokenStream,
+    doc: String,
+}
+
+/// The fields for `params`, skipping those whose name or type is unknown (only in the
+/// fallback) and any repeated field.
+fn fields<'a>(p: &TokenStream, params: &'a [Param], what: &str) -> Vec<Field<'a>> {
+    let mut fields: Vec<Field<'a>> = Vec::new();
+    for param in params {
+        let (Some(ident), Some(name), Some(ty)) = (param.field(), &param.name, param.ty) else {
+            continue;
+        };
+        if fields.iter().any(|f| f.ident == ident) {
+            continue;
+        }
+        let rust = match ty.ty {
+            ParamType::String => quote!(#p::String),
+            ParamType::Integer => quote!(#p::i64),
+            ParamType::Float => quote!(#p::f64),
+            ParamType::Boolean => quote!(#p::bool),
+            ParamType::List => quote!(#p::Vec<#p::Value>),
+            ParamType::Dictionary => quote!(#p::Map<#p::String, #p::Value>),
+        };
+        let optional = !param.is_required() && param.default.is_none();
+        let ty = if optional {
+            quote!(#p::Option<#rust>)
+        } else {
+            rust
+        };
+        let doc = match param.description.as_deref() {
+            Some(description) if !description.is_empty() => description.to_owned(),
+            _ => format!("The `{}` {what}.", name.value),
+        };
+        fields.push(Field {
+            ident,
+            name: &name.value,
+            ty,
+            doc,
+        });
+    }
+    fields
+}
+
+fn struct_def(tool: &Tool<'_>, name: &Ident, fields: &[Field<'_>], doc: &str) -> TokenStream {
+    let p = tool.private();
+    let vis = &tool.item.vis;
+    let fields = fields.iter().map(|Field { ident, ty, doc, .. }| {
+        quote! {
+            #[doc = #doc]
+            #vis #ident: #ty,
+        }
+    });
+    quote! {
+        #[doc = #doc]
+        // A parameter named in camelCase keeps its name as the field's.
+        #[allow(non_snake_case)]
+        #[derive(#p::Debug, #p::Clone, #p::PartialEq)]
+        #vis struct #name {
+            #(#fields)*
+        }
+    }
+}
+
+fn input_struct(tool: &Tool<'_>, name: &Ident, params: &[Param]) -> TokenStream {
+    let p = tool.private();
+    let fields = fields(&p, params, "parameter");
+    let doc = format!(
+        "The validated inputs of the `{}` tool, generated by `#[tool]` on `{}`.",
+        tool.tool_name(),
+        tool.item.ident
+    );
+    let def = struct_def(tool, name, &fields, &doc);
+    // `inputs` is unused when there is no parameter.
+    let inputs = if fields.is_empty() {
+        quote!(_)
+    } else {
+        quote!(inputs)
+    };
+    let reads = fields.iter().map(
+        |Field { ident, name, .. }| quote!(#ident: #p::FromParam::from_param(inputs, #name)?,),
+    );
+    quote! {
+        #def
+
+        #[automatically_derived]
+        impl #p::FromInputs for #name {
+            fn from_inputs(#inputs: &#p::JsonObject) -> #p::Result<Self, #p::ParamTypeError> {
+                #p::Ok(Self { #(#reads)* })
+            }
+        }
+    }
+}
+
+fn output_struct(tool: &Tool<'_>, name: &Ident, params: &[Param]) -> TokenStream {
+    let p = tool.private();
+    let fields = fields(&p, params, "output");
+    let doc = format!(
+        "The outputs of the `{}` tool, generated by `#[tool]` on `{}`.",
+        tool.tool_name(),
+        tool.item.ident
+    );
+    let def = struct_def(tool, name, &fields, &doc);
+    let body = if fields.is_empty() {
+        quote!(#p::JsonObject::new())
+    } else {
+        let writes = fields.iter().map(|Field { ident, name, .. }| {
+            quote! {
+                if let #p::Some(value) = #p::IntoParam::into_value(self.#ident) {
+                    output.insert(#p::String::from(#name), value);
+                }
+            }
+        });
+        quote! {
+            let mut output = #p::JsonObject::new();
+            #(#writes)*
+            output
+        }
+    };
+    quote! {
+        #def
+
+        #[automatically_derived]
+        impl #p::IntoOutput for #name {
+            fn into_output(self) -> #p::JsonObject {
+                #body
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! Stage 5: the expansion when the declaration has mistakes.
+//!
+//! Besides the errors, it emits the struct unchanged, the typed input and output structs
+//! with every parameter that could be read, and a `Tool` impl whose `spec` is never reached:
+//! so the rest of the user's code (`impl ToolHandler`, `registry.register(..)`) still
+//! type-checks, and each mistake shows up as one error rather than twenty (thiserror's
+//! `fallback.rs` does the same).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ast::Tool;
+use crate::expand;
+
+pub(crate) fn expand(tool: &Tool<'_>, item: &TokenStream, errors: &[syn::Error]) -> TokenStream {
+    let errors = errors.iter().map(syn::Error::to_compile_error);
+    let typed = expand::typed(tool);
+    // A `Tool` impl needs a non-generic type; for a generic struct the error says so.
+    let tool_impl = if tool.has_generics() {
+        quote!()
+    } else {
+        let p = tool.private();
+        expand::tool_impl(
+            tool,
+            &quote!(#p::unreachable!("#[tool] reported errors for this tool")),
+        )
+    };
+    quote! {
+        #item
+        #(#errors)*
+        #typed
+        #tool_impl
+    }
+}

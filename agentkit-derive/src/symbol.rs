@@ -1,0 +1,71 @@
+//! The keys of `#[tool(...)]` and of a parameter declaration, as constants.
+//!
+//! Parsing compares identifiers against these rather than against string literals scattered
+//! through the code, so a key is spelled once. The lists agree with the shared rule set
+//! (`rules::TOOL_KEYS`, `rules::PARAM_KEYS`), which words the messages; a test keeps them
+//! in step.
+
+use std::fmt;
+
+/// A key of the attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Symbol(&'static str);
+
+pub(crate) const NAME: Symbol = Symbol("name");
+pub(crate) const DESCRIPTION: Symbol = Symbol("description");
+pub(crate) const VERSION: Symbol = Symbol("version");
+pub(crate) const INPUT: Symbol = Symbol("input");
+pub(crate) const OUTPUT: Symbol = Symbol("output");
+pub(crate) const TAGS: Symbol = Symbol("tags");
+pub(crate) const CREDENTIALS: Symbol = Symbol("credentials");
+pub(crate) const CRATE: Symbol = Symbol("crate");
+
+pub(crate) const TYPE: Symbol = Symbol("type");
+pub(crate) const REQUIRED: Symbol = Symbol("required");
+pub(crate) const DEFAULT: Symbol = Symbol("default");
+
+/// The keys of `#[tool(...)]`, in the order the documentation lists them.
+pub(crate) const TOOL_KEYS: [Symbol; 8] = [
+    NAME,
+    DESCRIPTION,
+    VERSION,
+    INPUT,
+    OUTPUT,
+    TAGS,
+    CREDENTIALS,
+    CRATE,
+];
+
+/// The keys of a parameter declaration `{ name = ..., type = ... }`, as in the seed.
+pub(crate) const PARAM_KEYS: [Symbol; 5] = [NAME, TYPE, REQUIRED, DEFAULT, DESCRIPTION];
+
+impl Symbol {
+    /// Finds the symbol spelled `key` among `keys`.
+    pub(crate) fn lookup(keys: &[Symbol], key: &str) -> Option<Symbol> {
+        keys.iter().copied().find(|symbol| symbol.0 == key)
+    }
+
+    pub(crate) const fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+impl fmt::Display for Symbol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules;
+
+    #[test]
+    fn keys_agree_with_the_shared_rules() {
+        let tool: Vec<&str> = TOOL_KEYS.iter().map(|s| s.as_str()).collect();
+        assert_eq!(tool, rules::TOOL_KEYS);
+        let param: Vec<&str> = PARAM_KEYS.iter().map(|s| s.as_str()).collect();
+        assert_eq!(param, rules::PARAM_KEYS);
+    }
+}

@@ -1,0 +1,11 @@
+//! Compile-fail and compile-pass cases of `#[tool(...)]`.
+//!
+//! One mistake per file in `ui/fail/`, named after it; refresh the expected output with
+//! `TRYBUILD=overwrite cargo test -p agentkit-tests --test ui`, then read every `.stderr`.
+
+#[test]
+fn ui() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("ui/fail/*.rs");
+    t.pass("ui/pass/*.rs");
+}

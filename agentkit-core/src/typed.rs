@@ -181,7 +181,8 @@ pub trait TypedTool {
 #[diagnostic::on_unimplemented(
     message = "the tool `{Self}` has no logic: `ToolHandler` is not implemented for it",
     label = "`#[tool]` declares this tool, but its logic is missing",
-    note = "write the logic in an impl: `impl ToolHandler for {Self} {{ async fn run(&self, input: <{Self} as TypedTool>::Input, credentials: &Credentials) -> Result<<{Self} as TypedTool>::Output, BoxError> {{ ... }} }}`"
+    note = "write the logic in an impl: `impl ToolHandler for {Self} {{ async fn run(&self, input: {Self}Input, credentials: &Credentials) -> Result<{Self}Output, BoxError> {{ ... }} }}`",
+    note = "without `input = [...]` in #[tool], the input is a `JsonObject`; likewise without `output = [...]`"
 )]
 pub trait ToolHandler: TypedTool + Send + Sync + 'static {
     /// Runs the tool on its validated, typed inputs.

@@ -58,8 +58,17 @@ impl Tool<'_> {
 pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream {
     let p = tool.private();
     let ident = &tool.item.ident;
-    // Spanned on the struct's name, so that a missing `impl ToolHandler` is reported there.
-    let execute_typed = quote_spanned!(ident.span()=> #p::execute_typed);
+    // Spanned on the struct's name, so that a missing `impl ToolHandler` is reported there
+    // (once: the call and the returned future need it, and identical errors are merged).
+    let execute = quote_spanned! {ident.span()=>
+        fn execute(
+            &self,
+            inputs: &#p::JsonObject,
+            credentials: &#p::Credentials,
+        ) -> impl #p::Future<Output = #p::Result<#p::JsonObject, #p::BoxError>> + #p::Send {
+            #p::execute_typed(self, inputs, credentials)
+        }
+    };
     quote! {
         #[automatically_derived]
         impl #p::Tool for #ident {
@@ -67,13 +76,7 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
                 #spec_body
             }
 
-            fn execute(
-                &self,
-                inputs: &#p::JsonObject,
-                credentials: &#p::Credentials,
-            ) -> impl #p::Future<Output = #p::Result<#p::JsonObject, #p::BoxError>> + #p::Send {
-                #execute_typed(self, inputs, credentials)
-            }
+            #execute
         }
     }
 }

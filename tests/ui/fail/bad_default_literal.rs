@@ -1,0 +1,19 @@
+use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
+
+#[tool(
+    name = "fetch_weather",
+    input = [
+        { name = "city", type = string },
+        { name = "units", type = string, required = false, default = imperial },
+    ],
+)]
+pub struct FetchWeather;
+
+impl ToolHandler for FetchWeather {
+    async fn run(&self, input: FetchWeatherInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+        let _ = input.units;
+        Ok(JsonObject::new())
+    }
+}
+
+fn main() {}

@@ -1,0 +1,17 @@
+use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
+
+#[tool(
+    name = "fetch_weather",
+    descripton = "Look up the current weather for a city.",
+    input = [{ name = "city", type = string }],
+)]
+pub struct FetchWeather;
+
+impl ToolHandler for FetchWeather {
+    async fn run(&self, input: FetchWeatherInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+        let _ = input.city;
+        Ok(JsonObject::new())
+    }
+}
+
+fn main() {}

@@ -255,7 +255,7 @@ fn doc_comment(item: &DeriveInput) -> Option<String> {
                     lit: Lit::Str(s), ..
                 }) = &nv.value
                 {
-                    lines.extend(s.value().lines().map(|line| line.trim().to_owned()));
+                    lines.extend(s.value().split('\n').map(|line| line.trim().to_owned()));
                 }
             }
         }

@@ -1,0 +1,85 @@
+//! The expansion names everything through absolute paths: it compiles without warnings next to
+//! a user's `mod core`, `mod std`, and items that shadow prelude names, and in a module
+//! without the prelude at all.
+#![deny(warnings, missing_docs, unused_qualifications)]
+#![deny(clippy::pedantic)]
+
+use agentkit_core::{BoxError, Credentials, ToolHandler, tool};
+
+#[allow(dead_code)]
+mod core {}
+#[allow(dead_code)]
+mod std {}
+#[allow(dead_code)]
+mod serde_json {}
+
+#[allow(dead_code)]
+type Result = ();
+#[allow(dead_code)]
+type Option = ();
+#[allow(dead_code, non_camel_case_types)]
+type i64 = ();
+#[allow(dead_code)]
+struct String;
+#[allow(dead_code)]
+struct Vec;
+#[allow(dead_code)]
+trait Clone {}
+#[allow(dead_code)]
+trait Debug {}
+#[allow(dead_code, non_snake_case)]
+fn Some() {}
+#[allow(dead_code, non_snake_case)]
+fn Ok() {}
+#[allow(dead_code, non_snake_case)]
+fn None() {}
+
+/// A tool declared among shadowed names.
+#[tool(
+    name = "shadowed",
+    input = [
+        { name = "n", type = integer, required = false, default = 1 },
+        { name = "tag", type = string, required = false },
+        { name = "items", type = list, required = false, default = [1, "x"] },
+    ],
+    output = [{ name = "n", type = integer }, { name = "tag", type = string, required = false }],
+    tags = { kind = "test" },
+    credentials = ["key"],
+)]
+pub struct Shadowed;
+
+impl ToolHandler for Shadowed {
+    async fn run(
+        &self,
+        input: ShadowedInput,
+        _: &Credentials,
+    ) -> ::core::result::Result<ShadowedOutput, BoxError> {
+        let _ = input.items;
+        ::core::result::Result::Ok(ShadowedOutput { n: input.n, tag: input.tag })
+    }
+}
+
+mod no_prelude {
+    #![no_implicit_prelude]
+
+    use ::agentkit_core::{BoxError, Credentials, ToolHandler, tool};
+
+    /// A tool declared where the prelude is not in scope.
+    #[tool(name = "bare", input = [{ name = "flag", type = boolean }], output = [])]
+    pub struct Bare;
+
+    impl ToolHandler for Bare {
+        async fn run(
+            &self,
+            input: BareInput,
+            _: &Credentials,
+        ) -> ::core::result::Result<BareOutput, BoxError> {
+            let _ = input.flag;
+            ::core::result::Result::Ok(BareOutput {})
+        }
+    }
+}
+
+fn main() {
+    let _ = (Shadowed, no_prelude::Bare);
+}

@@ -1,0 +1,28 @@
+//! Without `input` or `output`, the tool takes and returns raw JSON objects, unvalidated.
+
+use agentkit_core::{BoxError, Credentials, JsonObject, Tool, ToolHandler, tool};
+
+#[tool(name = "echo", description = "Echo the arguments.")]
+pub struct Echo;
+
+impl ToolHandler for Echo {
+    async fn run(&self, input: JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+        Ok(input)
+    }
+}
+
+/// Empty schemas are schemas too: no parameter accepted, none returned.
+#[tool(name = "tick", input = [], output = [])]
+pub struct Tick;
+
+impl ToolHandler for Tick {
+    async fn run(&self, _: TickInput, _: &Credentials) -> Result<TickOutput, BoxError> {
+        Ok(TickOutput {})
+    }
+}
+
+fn main() {
+    assert!(Echo.spec().input_schema().is_none());
+    assert!(Echo.spec().output_schema().is_none());
+    assert_eq!(Tick.spec().input_schema().unwrap().parameters().len(), 0);
+}

@@ -1,0 +1,20 @@
+//! `crate = "..."`: agentkit-core under another name.
+
+extern crate agentkit_core as ak;
+
+use ak::{BoxError, Credentials, JsonObject, Tool, ToolHandler};
+
+#[ak::tool(crate = "ak", name = "ping", input = [{ name = "host", type = string }])]
+pub struct Ping;
+
+impl ToolHandler for Ping {
+    async fn run(&self, input: PingInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+        let mut out = JsonObject::new();
+        out.insert("host".into(), input.host.into());
+        Ok(out)
+    }
+}
+
+fn main() {
+    assert_eq!(Ping.spec().name(), "ping");
+}

@@ -1,0 +1,87 @@
+//! Generated code is clean under the workspace lints, `clippy::pedantic` and
+//! `#![deny(warnings)]`-style builds (CI runs clippy with `-D warnings` on this file), next
+//! to user items that shadow `core`, `std` and prelude names.
+#![warn(clippy::pedantic)]
+#![deny(missing_docs, unused_qualifications)]
+
+use agentkit_core::{BoxError, Credentials, JsonObject, Tool, ToolHandler, tool};
+
+#[allow(dead_code)]
+mod core {}
+#[allow(dead_code)]
+mod std {}
+
+#[allow(dead_code)]
+type Result = ();
+#[allow(dead_code)]
+type Option = ();
+#[allow(dead_code, non_snake_case)]
+fn Some() {}
+#[allow(dead_code, non_snake_case)]
+fn Ok() {}
+
+/// Public, at the root: its generated structs are public too, with documented fields.
+#[tool(
+    name = "flags",
+    input = [
+        { name = "a", type = boolean },
+        { name = "b", type = boolean },
+        { name = "c", type = boolean },
+        { name = "d", type = boolean, required = false, default = false },
+        { name = "camelCase", type = string, required = false },
+        { name = "big", type = float, required = false, default = 12345678901.5 },
+        { name = "huge", type = integer, required = false, default = -9223372036854775808 },
+    ],
+    output = [{ name = "count", type = integer }],
+)]
+pub struct Flags;
+
+impl ToolHandler for Flags {
+    async fn run(
+        &self,
+        input: FlagsInput,
+        _: &Credentials,
+    ) -> ::core::result::Result<FlagsOutput, BoxError> {
+        let count = [input.a, input.b, input.c, input.d]
+            .into_iter()
+            .filter(|flag| *flag)
+            .count();
+        let _ = (input.camelCase, input.big, input.huge);
+        ::core::result::Result::Ok(FlagsOutput {
+            count: i64::try_from(count)?,
+        })
+    }
+}
+
+mod private {
+    use agentkit_core::{BoxError, Credentials, ToolHandler, tool};
+
+    /// Private, in a module: its generated structs and fields are private too (no
+    /// `unreachable_pub`), and usable from this module.
+    #[tool(name = "private_tool", input = [{ name = "x", type = string }, { name = "unused", type = string, required = false }])]
+    pub(crate) struct PrivateTool {
+        pub(crate) prefix: String,
+    }
+
+    impl ToolHandler for PrivateTool {
+        async fn run(
+            &self,
+            input: PrivateToolInput,
+            _: &Credentials,
+        ) -> Result<agentkit_core::JsonObject, BoxError> {
+            let mut out = agentkit_core::JsonObject::new();
+            out.insert("x".into(), format!("{}{}", self.prefix, input.x).into());
+            Ok(out)
+        }
+    }
+}
+
+#[test]
+fn shadowed_names_do_not_reach_the_expansion() {
+    assert_eq!(Flags.spec().name(), "flags");
+    let tool = private::PrivateTool {
+        prefix: "p-".into(),
+    };
+    assert_eq!(tool.spec().name(), "private_tool");
+    let _: fn(JsonObject) -> JsonObject = |o| o;
+}

@@ -69,7 +69,7 @@ impl From<&str> for Secret {
 ///
 /// let creds = Credentials::from_iter([("weather-api-key", Secret::new("sk-123"))]);
 /// assert_eq!(creds.get("weather-api-key").map(Secret::expose), Some("sk-123"));
-/// assert_eq!(format!("{creds:?}"), r#"Credentials { "weather-api-key": [REDACTED] }"#);
+/// assert_eq!(format!("{creds:?}"), r#"Credentials {"weather-api-key": [REDACTED]}"#);
 /// ```
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Credentials {
@@ -93,9 +93,13 @@ impl Credentials {
     }
 
     /// The credential called `name`, or an error naming it, for use with `?` inside a tool.
-    pub fn require(&self, name: &str) -> Result<&Secret, crate::CredentialError> {
-        self.get(name)
-            .ok_or_else(|| crate::CredentialError::missing(name))
+    ///
+    /// The executor resolves every credential a tool declares before running it, so this
+    /// fails only for a name the tool did not declare.
+    pub fn require(&self, name: &str) -> Result<&Secret, UndeclaredCredential> {
+        self.get(name).ok_or_else(|| UndeclaredCredential {
+            name: name.to_owned(),
+        })
     }
 
     /// The names held, in resolution order.
@@ -138,6 +142,22 @@ impl fmt::Debug for Credentials {
         f.debug_map()
             .entries(self.entries.iter().map(|(n, _)| (n, Redacted)))
             .finish()
+    }
+}
+
+/// A tool asked for a credential it did not declare; the error of [`Credentials::require`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "credential '{name}' was not resolved for this tool: add it to the tool's credential names"
+)]
+pub struct UndeclaredCredential {
+    name: String,
+}
+
+impl UndeclaredCredential {
+    /// The credential's name.
+    pub fn name(&self) -> &str {
+        &self.name
     }
 }
 

@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::rules::ParamType;
 use crate::schema::ToolSchema;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +27,12 @@ pub(crate) fn export(schema: &ToolSchema, style: Style) -> Value {
             json!([ty, "null"])
         };
         property.insert("type".into(), ty);
+        if param.param_type() == ParamType::Integer {
+            // The validator refuses integers outside `i64`; say so, so that the exported
+            // schema accepts exactly what the validator accepts.
+            property.insert("minimum".into(), Value::from(i64::MIN));
+            property.insert("maximum".into(), Value::from(i64::MAX));
+        }
         if !param.description().is_empty() {
             property.insert("description".into(), Value::from(param.description()));
         }

@@ -100,6 +100,7 @@ pub use block_on::block_on;
 pub use call::ToolCall;
 pub use credentials::{
     CredentialProvider, Credentials, EnvCredentials, InMemoryCredentials, NoCredentials, Secret,
+    UndeclaredCredential,
 };
 pub use error::{
     BoxError, CredentialError, Direction, Error, ErrorKind, SemanticError, SemanticProblem,

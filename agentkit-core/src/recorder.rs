@@ -166,7 +166,8 @@ impl Replay {
         let mut registry = ToolRegistry::new();
         for spec in original.specs() {
             let tool = ReplayTool {
-                spec: spec.clone(),
+                // A replay needs no credentials: the outputs are recorded.
+                spec: spec.without_credentials(),
                 recordings: Arc::clone(&self.recordings),
             };
             // Names in `original` are unique, so registration cannot fail.

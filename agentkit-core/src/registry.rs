@@ -206,10 +206,9 @@ pub struct ToolDeclaration {
 
 impl ToolDeclaration {
     fn new(spec: &ToolSpec, style: SchemaStyle) -> Self {
-        let input_schema = match (spec.input_schema(), style) {
-            (Some(schema), SchemaStyle::Standard) => schema.to_json_schema(),
-            (Some(schema), SchemaStyle::Strict) => schema.to_strict_json_schema(),
-            (None, _) => spec.input_json_schema(),
+        let input_schema = match style {
+            SchemaStyle::Standard => spec.input_json_schema(),
+            SchemaStyle::Strict => spec.input_strict_json_schema(),
         };
         ToolDeclaration {
             name: spec.name().to_owned(),

@@ -90,7 +90,17 @@ impl From<Value> for Literal {
             Value::Bool(b) => Literal::Boolean(b),
             Value::Number(n) => match n.as_i64() {
                 Some(i) => Literal::Integer(i),
-                None => Literal::Float(n.as_f64().unwrap_or(f64::NAN)),
+                // An integral float in range is an integer, as `validate` and JSON Schema
+                // count it; a larger number can only be a float.
+                None => {
+                    let f = n.as_f64().unwrap_or(f64::NAN);
+                    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+                    if f.fract() == 0.0 && f >= i64::MIN as f64 && f < i64::MAX as f64 {
+                        Literal::Integer(f as i64)
+                    } else {
+                        Literal::Float(f)
+                    }
+                }
             },
             Value::String(s) => Literal::String(Cow::Owned(s)),
             Value::Array(items) => {
@@ -298,24 +308,7 @@ impl ToolSchema {
     /// fit their type and only on optional parameters.
     pub fn new(parameters: impl IntoIterator<Item = Param>) -> Result<Self, SemanticError> {
         let parameters: Vec<Param> = parameters.into_iter().collect();
-        let mut problems = Vec::new();
-        for (index, param) in parameters.iter().enumerate() {
-            let location = param_location(index, Some(param.name()));
-            problems.extend(
-                param
-                    .problems()
-                    .into_iter()
-                    .map(|p| SemanticProblem::new(location.clone(), p)),
-            );
-        }
-        for name in rules::find_duplicates(parameters.iter().map(Param::name)) {
-            problems.push(SemanticProblem::new(
-                "parameters".to_owned(),
-                Problem::DuplicateParameter {
-                    name: name.to_owned(),
-                },
-            ));
-        }
+        let problems = rule_problems(parameters.iter().enumerate());
         if problems.is_empty() {
             Ok(ToolSchema {
                 parameters: Cow::Owned(parameters),
@@ -463,7 +456,12 @@ impl ToolSchema {
     ///     "type": "object",
     ///     "properties": {
     ///         "city": {"type": "string", "description": "City name"},
-    ///         "days": {"type": ["integer", "null"], "default": 1},
+    ///         "days": {
+    ///             "type": ["integer", "null"],
+    ///             "minimum": i64::MIN,
+    ///             "maximum": i64::MAX,
+    ///             "default": 1,
+    ///         },
     ///     },
     ///     "required": ["city"],
     ///     "additionalProperties": false,
@@ -501,6 +499,32 @@ impl<'de> Deserialize<'de> for ToolSchema {
         let value = Value::deserialize(deserializer)?;
         ToolSchema::from_value(value).map_err(D::Error::custom)
     }
+}
+
+/// The rule problems of well-formed parameters, located by their index in the declaration:
+/// names, defaults, duplicates.
+pub(crate) fn rule_problems<'a>(
+    parameters: impl Iterator<Item = (usize, &'a Param)> + Clone,
+) -> Vec<SemanticProblem> {
+    let mut problems = Vec::new();
+    for (index, param) in parameters.clone() {
+        let location = param_location(index, Some(param.name()));
+        problems.extend(
+            param
+                .problems()
+                .into_iter()
+                .map(|p| SemanticProblem::new(location.clone(), p)),
+        );
+    }
+    for name in rules::find_duplicates(parameters.map(|(_, p)| p.name())) {
+        problems.push(SemanticProblem::new(
+            "parameters".to_owned(),
+            Problem::DuplicateParameter {
+                name: name.to_owned(),
+            },
+        ));
+    }
+    problems
 }
 
 pub(crate) fn param_location(index: usize, name: Option<&str>) -> String {

@@ -12,11 +12,16 @@ use crate::schema::{Literal, Param, ToolSchema, param_location};
 pub(crate) fn schema_from_value(value: Value) -> Result<ToolSchema, SemanticError> {
     let mut problems = Vec::new();
     let params = params_from_value(value, "", &mut problems);
-    if !problems.is_empty() {
-        return Err(SemanticError::new(problems));
+    // The rules run on every parameter that parsed, so a schema with a structural mistake
+    // still has its other mistakes reported in the same error.
+    problems.extend(crate::schema::rule_problems(
+        params.iter().map(|(index, param)| (*index, param)),
+    ));
+    if problems.is_empty() {
+        ToolSchema::new(params.into_iter().map(|(_, param)| param))
+    } else {
+        Err(SemanticError::new(problems))
     }
-    // Per-parameter rules (names, defaults, duplicates) are `ToolSchema::new`'s.
-    ToolSchema::new(params)
 }
 
 /// Reads the parameter list, pushing structural problems with locations under `prefix`.
@@ -24,7 +29,7 @@ pub(crate) fn params_from_value(
     value: Value,
     prefix: &str,
     problems: &mut Vec<SemanticProblem>,
-) -> Vec<Param> {
+) -> Vec<(usize, Param)> {
     let at = |location: String| format!("{prefix}{location}");
     let mut object = match value {
         Value::Object(object) => object,
@@ -69,7 +74,7 @@ pub(crate) fn params_from_value(
         let name_hint = item.get("name").and_then(Value::as_str).map(str::to_owned);
         let location = at(param_location(index, name_hint.as_deref()));
         match param_from_value(item) {
-            Ok(param) => params.push(param),
+            Ok(param) => params.push((index, param)),
             Err(found) => problems.extend(
                 found
                     .into_iter()

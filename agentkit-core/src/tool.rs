@@ -189,6 +189,21 @@ impl ToolSpec {
         }
     }
 
+    pub(crate) fn without_credentials(&self) -> ToolSpec {
+        ToolSpec {
+            credentials: Cow::Borrowed(&[]),
+            ..self.clone()
+        }
+    }
+
+    pub(crate) fn input_strict_json_schema(&self) -> Value {
+        match &self.input {
+            Some(schema) => schema.to_strict_json_schema(),
+            // OpenAI's strict mode accepts only closed objects.
+            None => ToolSchema::empty().to_strict_json_schema(),
+        }
+    }
+
     fn problems(&self) -> Vec<SemanticProblem> {
         let mut problems = Vec::new();
         let mut push = |location: &str, problem: Problem| {

@@ -166,14 +166,52 @@ pub trait TypedTool {
 
 /// The logic of a tool declared with `#[tool(...)]`, written by hand on typed values.
 ///
-/// ```ignore
-/// impl ToolHandler for FetchWeather {
-///     async fn run(&self, input: FetchWeatherInput, credentials: &Credentials)
-///         -> Result<FetchWeatherOutput, BoxError>
-///     {
-///         /* ... */
+/// `#[tool(...)]` generates the input and output structs and the [`TypedTool`] impl; what is
+/// left to write is this impl. Spelled out without the macro, the pieces are:
+///
+/// ```
+/// use agentkit_core::{
+///     BoxError, Credentials, FromInputs, FromParam, IntoOutput, JsonObject, ParamTypeError,
+///     ToolHandler, TypedTool,
+/// };
+///
+/// struct Greet;
+/// struct GreetInput { name: String, shout: Option<bool> }
+///
+/// impl FromInputs for GreetInput {
+///     fn from_inputs(inputs: &JsonObject) -> Result<Self, ParamTypeError> {
+///         Ok(GreetInput {
+///             name: FromParam::from_param(inputs, "name")?,
+///             shout: FromParam::from_param(inputs, "shout")?,
+///         })
 ///     }
 /// }
+///
+/// impl TypedTool for Greet {
+///     type Input = GreetInput;
+///     type Output = JsonObject;
+/// }
+///
+/// // The part you write by hand:
+/// impl ToolHandler for Greet {
+///     async fn run(&self, input: GreetInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+///         let mut greeting = format!("Hello, {}!", input.name);
+///         if input.shout == Some(true) {
+///             greeting = greeting.to_uppercase();
+///         }
+///         let mut output = JsonObject::new();
+///         output.insert("greeting".into(), greeting.into());
+///         Ok(output)
+///     }
+/// }
+///
+/// let inputs = serde_json::json!({"name": "Ada"}).as_object().cloned().unwrap();
+/// let output = agentkit_core::block_on(async {
+///     let input = GreetInput::from_inputs(&inputs)?;
+///     Greet.run(input, &Credentials::new()).await
+/// })?;
+/// assert_eq!(output["greeting"], "Hello, Ada!");
+/// # Ok::<(), BoxError>(())
 /// ```
 ///
 /// A body without `.await` is fine: it runs to completion on the first poll. Blocking work

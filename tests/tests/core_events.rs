@@ -439,8 +439,7 @@ fn replay_from_a_json_fixture() {
 /// side effects of the real tools"; the replaying registry copies the specs, credential names
 /// included, so a replay executor without the credentials refuses every call.
 #[test]
-#[ignore = "agentkit-core bug: Replay::registry_for keeps credential_names, so replay needs the \
-            real credentials"]
+
 fn replay_does_not_need_the_credentials() {
     let (executor, recorder, _, registry) = recorded_setup();
     let _r =

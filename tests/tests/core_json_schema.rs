@@ -172,7 +172,7 @@ fn standard_export_maps_every_type_and_default() {
             "type": "object",
             "properties": {
                 "s": {"type": "string", "description": "a string"},
-                "i": {"type": "integer"},
+                "i": {"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX},
                 "f": {"type": ["number", "null"], "default": 1.5},
                 "b": {"type": ["boolean", "null"]},
                 "l": {"type": ["array", "null"], "default": [1, "a"]},
@@ -363,8 +363,7 @@ fn specific_decisions_hold_on_both_sides() {
 /// Integers outside the signed 64-bit range: our validator refuses them (`OutOfRange`), so
 /// the exported schema must too.
 #[test]
-#[ignore = "agentkit-core bug: json_schema.rs exports integers without minimum/maximum, so \
-            JSON Schema accepts integers our validator refuses as OutOfRange"]
+
 fn validator_and_exported_schema_agree_on_integers_outside_64_bits() {
     let schema = all_types();
     let inputs: Vec<Value> = [

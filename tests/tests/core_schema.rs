@@ -421,8 +421,7 @@ fn an_integer_default_fits_a_float_parameter() {
 /// type, unknown type, unknown key) and rule ones (duplicate, misfit default, required with
 /// default, bad name) together must all be reported.
 #[test]
-#[ignore = "agentkit-core bug: ToolSchema::from_value drops rule problems when a structural \
-            problem exists (schema_serde.rs returns before ToolSchema::new's checks)"]
+
 fn mixed_structural_and_rule_problems_are_all_reported() {
     let err = schema_err(json!({"parameters": [
         {"type": "string"},                                                         // missing name
@@ -743,8 +742,7 @@ fn tool_names_follow_the_provider_rules() {
 /// The validator accepts `2.0` as the integer 2, so a default written `2.0` fits an integer
 /// parameter by the same rule.
 #[test]
-#[ignore = "agentkit-core inconsistency: Literal::from(Value) reads 2.0 as a float, so \
-            check_default refuses a default the validator would accept as an argument"]
+
 fn an_integral_float_default_fits_an_integer_parameter() {
     let schema = ToolSchema::from_value(json!({"parameters": [
         {"name": "n", "type": "integer", "required": false, "default": 2.0},

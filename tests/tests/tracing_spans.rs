@@ -108,8 +108,7 @@ fn capture(calls: &[ToolCall]) -> Vec<String> {
             let _ = block_on(executor.dispatch(call));
         }
     });
-    let lines = log.0.lock().unwrap().clone();
-    lines
+    log.0.lock().unwrap().clone()
 }
 
 #[test]

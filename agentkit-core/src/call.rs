@@ -20,7 +20,11 @@ pub struct ToolCall {
 
 impl ToolCall {
     /// A call of tool `name` with id `id` and the JSON argument string `arguments`.
-    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: impl Into<String>) -> Self {
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: impl Into<String>,
+    ) -> Self {
         ToolCall {
             id: id.into(),
             name: name.into(),

@@ -206,8 +206,9 @@ impl ToolValidationError {
 /// A tool that failed while running: the seed's `ToolExecutionError`.
 ///
 /// The cause is kept as [`source`](std::error::Error::source): the tool's own error, a
-/// [`ToolPanic`] when the tool panicked, or a [`CredentialError`] when a credential it needs
-/// could not be resolved (the tool is then not run).
+/// [`ToolPanic`] when the tool panicked, a [`ToolTimeout`] when it ran past its deadline, or a
+/// [`CredentialError`] when a credential it needs could not be resolved (the tool is then not
+/// run).
 #[derive(Debug, thiserror::Error)]
 #[error("tool '{tool_name}' failed: {source}")]
 pub struct ToolExecutionError {
@@ -240,6 +241,11 @@ impl ToolExecutionError {
         self.source.is::<ToolPanic>()
     }
 
+    /// Whether the tool ran past its deadline (and was cancelled).
+    pub fn is_timeout(&self) -> bool {
+        self.source.is::<ToolTimeout>()
+    }
+
     /// Whether a credential could not be resolved (and the tool was not run).
     pub fn is_credential(&self) -> bool {
         self.source.is::<CredentialError>()
@@ -268,6 +274,13 @@ impl ToolPanic {
         &self.message
     }
 }
+
+/// A tool that did not finish before its deadline; the cause of a [`ToolExecutionError`].
+///
+/// See [`ToolExecutor::dispatch_until`](crate::ToolExecutor::dispatch_until).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the tool did not finish before its deadline")]
+pub struct ToolTimeout;
 
 /// A credential that could not be resolved; the cause of a [`ToolExecutionError`].
 ///
@@ -392,6 +405,8 @@ pub enum ErrorKind {
     Panic,
     /// A credential could not be resolved.
     Credential,
+    /// The tool ran past its deadline.
+    Timeout,
     /// No such tool.
     UnknownTool,
     /// A declaration was refused.
@@ -407,6 +422,7 @@ impl ErrorKind {
             ErrorKind::Execution => "execution",
             ErrorKind::Panic => "panic",
             ErrorKind::Credential => "credential",
+            ErrorKind::Timeout => "timeout",
             ErrorKind::UnknownTool => "unknown_tool",
             ErrorKind::Semantic => "semantic",
         }
@@ -427,6 +443,7 @@ impl Error {
             Error::Validation(_) => ErrorKind::OutputValidation,
             Error::Execution(e) if e.is_panic() => ErrorKind::Panic,
             Error::Execution(e) if e.is_credential() => ErrorKind::Credential,
+            Error::Execution(e) if e.is_timeout() => ErrorKind::Timeout,
             Error::Execution(_) => ErrorKind::Execution,
             Error::UnknownTool(_) => ErrorKind::UnknownTool,
             Error::Semantic(_) => ErrorKind::Semantic,
@@ -451,6 +468,10 @@ impl Error {
             }
             Error::Validation(e) => format!(
                 "Error: tool '{}' failed: it produced an invalid result.",
+                e.tool_name()
+            ),
+            Error::Execution(e) if e.is_timeout() => format!(
+                "Error: tool '{}' did not finish in time and was cancelled.",
                 e.tool_name()
             ),
             Error::Execution(e) if e.is_panic() || e.is_credential() => {

@@ -15,7 +15,8 @@ use serde_json::Value;
 use crate::call::ToolCall;
 use crate::credentials::{CredentialProvider, Credentials, NoCredentials};
 use crate::error::{
-    CredentialError, Direction, Error, ToolExecutionError, ToolPanic, ToolValidationError,
+    CredentialError, Direction, Error, ToolExecutionError, ToolPanic, ToolTimeout,
+    ToolValidationError,
 };
 use crate::events::{ToolEvent, ToolObserver};
 use crate::registry::ToolRegistry;
@@ -116,6 +117,9 @@ enum Arguments<'a> {
     Object(JsonObject),
 }
 
+/// A future whose completion ends a tool's run with a timeout.
+type Deadline<'a> = Option<Pin<Box<dyn Future<Output = ()> + Send + 'a>>>;
+
 impl ToolExecutor {
     /// An executor over `registry`, without credentials or observers.
     pub fn new(registry: ToolRegistry) -> Self {
@@ -146,8 +150,54 @@ impl ToolExecutor {
     /// An unknown tool name fails with an [`UnknownToolError`](crate::UnknownToolError)
     /// naming the nearest registered tools.
     pub async fn dispatch(&self, call: &ToolCall) -> ToolResult {
-        self.run(call.name(), call.id(), Arguments::Json(call.arguments()))
-            .await
+        self.run(
+            call.name(),
+            call.id(),
+            Arguments::Json(call.arguments()),
+            None,
+        )
+        .await
+    }
+
+    /// Like [`dispatch`](Self::dispatch), but the tool's run ends when `deadline` completes
+    /// first: the call then fails with a [`ToolExecutionError`] caused by a [`ToolTimeout`],
+    /// and the tool's future is dropped (cancelled).
+    ///
+    /// The deadline is any future, so the executor stays independent of async runtimes:
+    /// pass your runtime's sleep, such as `tokio::time::sleep(Duration::from_secs(10))`, or
+    /// a cancellation signal.
+    ///
+    /// ```
+    /// use agentkit_core::{ErrorKind, ToolCall, ToolExecutor, ToolRegistry, block_on};
+    /// # use agentkit_core::{BoxError, Credentials, JsonObject, Tool, ToolSpec};
+    /// # struct Hang(ToolSpec);
+    /// # impl Tool for Hang {
+    /// #     fn spec(&self) -> &ToolSpec { &self.0 }
+    /// #     async fn execute(&self, _: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+    /// #         std::future::pending().await
+    /// #     }
+    /// # }
+    /// # let mut registry = ToolRegistry::new();
+    /// # registry.register(Hang(ToolSpec::builder("hang").build()?))?;
+    /// let executor = ToolExecutor::new(registry);
+    /// let call = ToolCall::new("call_1", "hang", "{}");
+    /// // A deadline that has already passed.
+    /// let result = block_on(executor.dispatch_until(&call, std::future::ready(())));
+    /// assert_eq!(result.error().map(|e| e.kind()), Some(ErrorKind::Timeout));
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    pub async fn dispatch_until(
+        &self,
+        call: &ToolCall,
+        deadline: impl Future<Output = ()> + Send,
+    ) -> ToolResult {
+        self.run(
+            call.name(),
+            call.id(),
+            Arguments::Json(call.arguments()),
+            Some(Box::pin(deadline)),
+        )
+        .await
     }
 
     /// Like [`dispatch`](Self::dispatch), in strict mode: a failure is returned as the typed
@@ -166,15 +216,26 @@ impl ToolExecutor {
 
     /// Runs `tool_name` on already-parsed `inputs`; result mode.
     pub async fn execute(&self, tool_name: &str, inputs: JsonObject) -> ToolResult {
-        self.run(tool_name, "", Arguments::Object(inputs)).await
+        self.run(tool_name, "", Arguments::Object(inputs), None)
+            .await
     }
 
     /// Like [`execute`](Self::execute), in strict mode.
-    pub async fn try_execute(&self, tool_name: &str, inputs: JsonObject) -> Result<ToolResult, Error> {
+    pub async fn try_execute(
+        &self,
+        tool_name: &str,
+        inputs: JsonObject,
+    ) -> Result<ToolResult, Error> {
         strict(self.execute(tool_name, inputs).await)
     }
 
-    async fn run(&self, tool_name: &str, call_id: &str, arguments: Arguments<'_>) -> ToolResult {
+    async fn run(
+        &self,
+        tool_name: &str,
+        call_id: &str,
+        arguments: Arguments<'_>,
+        deadline: Deadline<'_>,
+    ) -> ToolResult {
         #[cfg(feature = "tracing")]
         {
             use tracing::Instrument as _;
@@ -187,7 +248,7 @@ impl ToolExecutor {
                 error.r#type = tracing::field::Empty,
             );
             let result = self
-                .run_inner(tool_name, call_id, arguments)
+                .run_inner(tool_name, call_id, arguments, deadline)
                 .instrument(span.clone())
                 .await;
             if let Some(error) = result.error() {
@@ -201,7 +262,8 @@ impl ToolExecutor {
             result
         }
         #[cfg(not(feature = "tracing"))]
-        self.run_inner(tool_name, call_id, arguments).await
+        self.run_inner(tool_name, call_id, arguments, deadline)
+            .await
     }
 
     async fn run_inner(
@@ -209,6 +271,7 @@ impl ToolExecutor {
         tool_name: &str,
         call_id: &str,
         arguments: Arguments<'_>,
+        deadline: Deadline<'_>,
     ) -> ToolResult {
         let start = Instant::now();
         self.emit(&ToolEvent::Started { tool_name, call_id });
@@ -226,12 +289,13 @@ impl ToolExecutor {
             Arguments::Json(text) => match parse_arguments(text) {
                 Ok(inputs) => inputs,
                 Err(issue) => {
-                    let error = ToolValidationError::new(spec.name(), Direction::Input, vec![issue]);
+                    let error =
+                        ToolValidationError::new(spec.name(), Direction::Input, vec![issue]);
                     return self.finish(name, call_id, None, Err(error.into()), start);
                 }
             },
         };
-        let outcome = self.run_tool(&**tool, spec, &mut inputs).await;
+        let outcome = self.run_tool(&**tool, spec, &mut inputs, deadline).await;
         self.finish(name, call_id, Some(&inputs), outcome, start)
     }
 
@@ -241,6 +305,7 @@ impl ToolExecutor {
         tool: &dyn DynTool,
         spec: &ToolSpec,
         inputs: &mut JsonObject,
+        deadline: Deadline<'_>,
     ) -> Result<JsonObject, Error> {
         if let Some(schema) = spec.input_schema() {
             let issues = schema.validate_with(inputs, self.unknown_arguments);
@@ -250,16 +315,34 @@ impl ToolExecutor {
         }
         let credentials = self.resolve_credentials(spec)?;
         let inputs = &*inputs;
-        let mut output = match catch_unwind(AssertUnwindSafe(|| tool.execute_boxed(inputs, &credentials))) {
-            Ok(future) => CatchUnwind(future).await,
-            Err(panic) => Err(panic),
-        }
-        .map_err(|panic| ToolExecutionError::new(spec.name(), ToolPanic::from_payload(&*panic)))?
-        .map_err(|cause| ToolExecutionError::new(spec.name(), cause))?;
+        let run = match catch_unwind(AssertUnwindSafe(|| {
+            tool.execute_boxed(inputs, &credentials)
+        })) {
+            Ok(future) => CatchUnwind(future),
+            Err(panic) => {
+                return Err(
+                    ToolExecutionError::new(spec.name(), ToolPanic::from_payload(&*panic)).into(),
+                );
+            }
+        };
+        let finished = match deadline {
+            None => run.await,
+            Some(deadline) => match (Race { run, deadline }).await {
+                Some(finished) => finished,
+                None => return Err(ToolExecutionError::new(spec.name(), ToolTimeout).into()),
+            },
+        };
+        let mut output = finished
+            .map_err(|panic| {
+                ToolExecutionError::new(spec.name(), ToolPanic::from_payload(&*panic))
+            })?
+            .map_err(|cause| ToolExecutionError::new(spec.name(), cause))?;
         if let Some(schema) = spec.output_schema() {
             let issues = schema.validate(&mut output);
             if !issues.is_empty() {
-                return Err(ToolValidationError::new(spec.name(), Direction::Output, issues).into());
+                return Err(
+                    ToolValidationError::new(spec.name(), Direction::Output, issues).into(),
+                );
             }
         }
         Ok(output)
@@ -271,7 +354,10 @@ impl ToolExecutor {
             let secret = match self.credentials.resolve(name) {
                 Ok(Some(secret)) => secret,
                 Ok(None) => {
-                    return Err(ToolExecutionError::new(spec.name(), CredentialError::missing(name)));
+                    return Err(ToolExecutionError::new(
+                        spec.name(),
+                        CredentialError::missing(name),
+                    ));
                 }
                 Err(cause) => {
                     return Err(ToolExecutionError::new(
@@ -356,6 +442,26 @@ impl<F: Future + Unpin> Future for CatchUnwind<F> {
     }
 }
 
+/// Polls a tool's run and its deadline; `None` when the deadline comes first.
+struct Race<R, D> {
+    run: R,
+    deadline: D,
+}
+
+impl<R: Future + Unpin, D: Future<Output = ()> + Unpin> Future for Race<R, D> {
+    type Output = Option<R::Output>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        if let Poll::Ready(output) = Pin::new(&mut self.run).poll(cx) {
+            return Poll::Ready(Some(output));
+        }
+        match Pin::new(&mut self.deadline).poll(cx) {
+            Poll::Ready(()) => Poll::Ready(None),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
 /// Polls every future until all are done; outputs in input order.
 struct JoinAll<F: Future> {
     slots: Vec<Slot<F>>,
@@ -417,8 +523,16 @@ mod tests {
         assert!(parse_arguments("  ").unwrap().is_empty());
         assert_eq!(parse_arguments(r#"{"a":1}"#).unwrap()["a"], 1);
         let issue = parse_arguments("[1]").unwrap_err();
-        assert_eq!(issue.to_string(), "Arguments must be a JSON object, got 'list'");
+        assert_eq!(
+            issue.to_string(),
+            "Arguments must be a JSON object, got 'list'"
+        );
         let issue = parse_arguments("{\"a\":").unwrap_err();
-        assert!(issue.to_string().starts_with("Arguments are not valid JSON: "), "{issue}");
+        assert!(
+            issue
+                .to_string()
+                .starts_with("Arguments are not valid JSON: "),
+            "{issue}"
+        );
     }
 }

@@ -104,7 +104,7 @@ pub use credentials::{
 };
 pub use error::{
     BoxError, CredentialError, Direction, Error, ErrorKind, SemanticError, SemanticProblem,
-    ToolExecutionError, ToolPanic, ToolValidationError, UnknownToolError,
+    ToolExecutionError, ToolPanic, ToolTimeout, ToolValidationError, UnknownToolError,
 };
 pub use events::{ToolEvent, ToolObserver};
 pub use executor::{ToolExecutor, ToolExecutorBuilder};
@@ -130,8 +130,8 @@ pub use agentkit_derive::tool;
 pub mod __private {
     pub use crate::typed::execute_typed;
     pub use crate::{
-        BoxError, Credentials, FromInputs, FromParam, IntoOutput, IntoParam, JsonObject,
-        Literal, Param, ParamType, ParamTypeError, Tool, ToolSchema, ToolSpec, TypedTool,
+        BoxError, Credentials, FromInputs, FromParam, IntoOutput, IntoParam, JsonObject, Literal,
+        Param, ParamType, ParamTypeError, Tool, ToolSchema, ToolSpec, TypedTool,
     };
     pub use serde_json::{Map, Value};
     pub use std::borrow::Cow;

@@ -58,7 +58,11 @@ struct Fnv1a(u64);
 
 impl Hasher for Fnv1a {
     fn write(&mut self, bytes: &[u8]) {
-        let mut hash = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        let mut hash = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
         for &byte in bytes {
             hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
         }
@@ -179,7 +183,10 @@ impl ToolRegistry {
 impl fmt::Debug for ToolRegistry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ToolRegistry")
-            .field("tools", &self.specs().map(ToolSpec::name).collect::<Vec<_>>())
+            .field(
+                "tools",
+                &self.specs().map(ToolSpec::name).collect::<Vec<_>>(),
+            )
             .finish()
     }
 }

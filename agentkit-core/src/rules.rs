@@ -348,7 +348,10 @@ impl fmt::Display for Problem {
                 write!(f, "invalid {} '{name}': {reason}", kind.noun())
             }
             Problem::MissingKey { key } => {
-                write!(f, "missing '{key}': every parameter needs a name and a type")
+                write!(
+                    f,
+                    "missing '{key}': every parameter needs a name and a type"
+                )
             }
             Problem::UnknownKey {
                 found,
@@ -367,7 +370,9 @@ impl fmt::Display for Problem {
                 if let Some(s) = suggestion {
                     write!(f, "; did you mean '{s}'?")
                 } else {
-                    f.write_str("; expected one of: string, integer, float, boolean, list, dictionary")
+                    f.write_str(
+                        "; expected one of: string, integer, float, boolean, list, dictionary",
+                    )
                 }
             }
             Problem::InvalidKeyValue { key, expected } => {
@@ -538,9 +543,7 @@ where
     candidates
         .into_iter()
         .map(|candidate| (edit_distance(input, candidate), candidate))
-        .filter(|(distance, candidate)| {
-            *distance <= limit || candidate.eq_ignore_ascii_case(input)
-        })
+        .filter(|(distance, candidate)| *distance <= limit || candidate.eq_ignore_ascii_case(input))
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, candidate)| candidate)
 }
@@ -613,7 +616,10 @@ mod tests {
         assert_eq!(suggest("strnig", types()), Some("string"));
         assert_eq!(suggest("Boolean", types()), Some("boolean"));
         assert_eq!(suggest("int", types()), None);
-        assert_eq!(suggest("requred", PARAM_KEYS.iter().copied()), Some("required"));
+        assert_eq!(
+            suggest("requred", PARAM_KEYS.iter().copied()),
+            Some("required")
+        );
         assert_eq!(edit_distance("ab", "ba"), 1);
         assert_eq!(edit_distance("", "abc"), 3);
     }
@@ -639,9 +645,15 @@ mod tests {
     #[test]
     fn messages_read_well() {
         let p = "intger".parse::<ParamType>().unwrap_err();
-        assert_eq!(p.to_string(), "unknown type 'intger'; did you mean 'integer'?");
+        assert_eq!(
+            p.to_string(),
+            "unknown type 'intger'; did you mean 'integer'?"
+        );
         let p = check_param_key("requred").unwrap_err();
-        assert_eq!(p.to_string(), "unknown key 'requred'; did you mean 'required'?");
+        assert_eq!(
+            p.to_string(),
+            "unknown key 'requred'; did you mean 'required'?"
+        );
         assert_eq!(find_duplicates(["a", "b", "a", "a"]), vec!["a"]);
     }
 }

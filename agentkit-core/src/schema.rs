@@ -70,7 +70,9 @@ impl Literal {
             Literal::Integer(i) => Value::from(*i),
             // A non-finite float has no JSON form; such a default cannot be declared (the
             // macro and `From<Value>` only produce finite ones), so `null` is unreachable.
-            Literal::Float(f) => serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
+            Literal::Float(f) => {
+                serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number)
+            }
             Literal::String(s) => Value::String(s.as_ref().to_owned()),
             Literal::List(items) => Value::Array(items.iter().map(Literal::to_value).collect()),
             Literal::Dictionary(entries) => Value::Object(

@@ -138,7 +138,11 @@ fn param_from_value(value: Value) -> Result<Param, Vec<Problem>> {
     if name.is_none() {
         problems.push(Problem::MissingKey { key: "name" });
     }
-    if ty.is_none() && !problems.iter().any(|p| matches!(p, Problem::UnknownType { .. })) {
+    if ty.is_none()
+        && !problems
+            .iter()
+            .any(|p| matches!(p, Problem::UnknownType { .. }))
+    {
         problems.push(Problem::MissingKey { key: "type" });
     }
     match (name, ty) {

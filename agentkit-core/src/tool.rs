@@ -229,7 +229,12 @@ impl ToolSpec {
             push("credential_names", Problem::EmptyCredentialName);
         }
         for key in rules::find_duplicates(self.tags().map(|(k, _)| k)) {
-            push("tags", Problem::DuplicateTag { key: key.to_owned() });
+            push(
+                "tags",
+                Problem::DuplicateTag {
+                    key: key.to_owned(),
+                },
+            );
         }
         problems
     }

@@ -83,7 +83,10 @@ fn filling_a_default_allocates_only_the_filled_value() {
     assert!(issues.is_empty(), "{issues:?}");
     assert_eq!(args["units"], "imperial");
     // The key, the value, and at most one map node: no per-call schema work beyond that.
-    assert!(allocations <= 3, "filling one default took {allocations} allocations");
+    assert!(
+        allocations <= 3,
+        "filling one default took {allocations} allocations"
+    );
 }
 
 #[test]
@@ -94,8 +97,14 @@ fn issues_render_their_message_only_when_displayed() {
     let (issues, allocations) = allocations_during(|| schema.validate(&mut args));
     assert_eq!(issues.len(), 3, "{issues:?}");
     // One allocation for the issue list; names come from the schema, messages are not built.
-    assert_eq!(allocations, 1, "collecting issues allocated more than the list");
+    assert_eq!(
+        allocations, 1,
+        "collecting issues allocated more than the list"
+    );
     let (message, allocations) = allocations_during(|| issues[1].to_string());
-    assert_eq!(message, "Parameter 'units': expected type 'string', got 'integer'");
+    assert_eq!(
+        message,
+        "Parameter 'units': expected type 'string', got 'integer'"
+    );
     assert!(allocations >= 1, "displaying renders the message");
 }

@@ -74,7 +74,11 @@ impl Tool for Lookup {
         &self.0
     }
 
-    async fn execute(&self, inputs: &JsonObject, creds: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn execute(
+        &self,
+        inputs: &JsonObject,
+        creds: &Credentials,
+    ) -> Result<JsonObject, BoxError> {
         creds.require("api-key")?;
         if inputs["query"] == "fail" {
             return Err("upstream unavailable".into());
@@ -113,20 +117,32 @@ fn capture(calls: &[ToolCall]) -> Vec<String> {
 
 #[test]
 fn a_call_opens_an_execute_tool_span_with_genai_attributes() {
-    let lines = capture(&[ToolCall::new("call_7", "lookup", r#"{"query": "weather in Paris"}"#)]);
+    let lines = capture(&[ToolCall::new(
+        "call_7",
+        "lookup",
+        r#"{"query": "weather in Paris"}"#,
+    )]);
     let span = lines
         .iter()
         .find(|l| l.starts_with("span execute_tool:"))
         .unwrap_or_else(|| panic!("no execute_tool span in {lines:#?}"));
     assert!(span.contains("otel.name=execute_tool lookup"), "{span}");
-    assert!(span.contains("gen_ai.operation.name=execute_tool"), "{span}");
+    assert!(
+        span.contains("gen_ai.operation.name=execute_tool"),
+        "{span}"
+    );
     assert!(span.contains("gen_ai.tool.name=lookup"), "{span}");
     assert!(span.contains("gen_ai.tool.call.id=call_7"), "{span}");
     assert!(
-        lines.iter().any(|l| l.contains("histogram.agent.tool.execution.duration=")),
+        lines
+            .iter()
+            .any(|l| l.contains("histogram.agent.tool.execution.duration=")),
         "{lines:#?}"
     );
-    assert!(!lines.iter().any(|l| l.starts_with("record:")), "a success records no error");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("record:")),
+        "a success records no error"
+    );
 }
 
 #[test]
@@ -138,7 +154,10 @@ fn a_failure_records_its_kind_and_nothing_is_leaked() {
     let records: Vec<&String> = lines.iter().filter(|l| l.starts_with("record:")).collect();
     assert_eq!(records.len(), 2, "{lines:#?}");
     assert!(records[0].contains("error.type=execution"), "{records:?}");
-    assert!(records[1].contains("error.type=input_validation"), "{records:?}");
+    assert!(
+        records[1].contains("error.type=input_validation"),
+        "{records:?}"
+    );
     for line in &lines {
         assert!(!line.contains(SECRET), "secret in trace: {line}");
         assert!(!line.contains("fail\""), "argument value in trace: {line}");

@@ -43,8 +43,7 @@ use crate::tool::{DynTool, ToolSpec};
 ///
 /// The executor is runtime-agnostic: its calls are plain futures. Await them on any runtime,
 /// or use [`block_on`](crate::block_on) from synchronous code. To time out or cancel a call,
-/// drop its future (for instance with your runtime's `timeout`): the tool's future is dropped
-/// with it.
+/// give it a deadline with [`dispatch_until`](Self::dispatch_until), or drop its future.
 ///
 /// ```
 /// use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};

@@ -21,10 +21,233 @@ mod symbol;
 
 use proc_macro::TokenStream;
 
-/// Declares a tool on a struct: its spec, checked by the compiler, and typed input and output
-/// structs for its logic.
+/// Declares a tool on a struct: its spec, checked by the compiler and stored as `static` data,
+/// and typed input and output structs for its logic, which you write by hand.
 ///
-/// See the crate documentation of `agentkit-core` for how tools are registered and run.
+/// Use it through `agentkit-core` with the `derive` feature
+/// (`agentkit-core = { version = "0.1", features = ["derive"] }`), as
+/// `agentkit_core::tool`.
+///
+/// ```rust
+/// use agentkit_core::{BoxError, Credentials, ToolHandler, tool};
+///
+/// #[tool(
+///     name = "fetch_weather",
+///     description = "Look up the current weather for a city.",
+///     input = [
+///         { name = "city", type = string, description = "City name (e.g., 'San Francisco')" },
+///         { name = "country", type = string, required = false, default = "US" },
+///         { name = "units", type = string, required = false, default = "imperial" },
+///     ],
+///     output = [
+///         { name = "city", type = string },
+///         { name = "temperature", type = float },
+///         { name = "units", type = string },
+///     ],
+///     tags = { category = "weather" },
+///     credentials = ["weather-api-key"],
+/// )]
+/// pub struct FetchWeather;
+///
+/// impl ToolHandler for FetchWeather {
+///     async fn run(
+///         &self,
+///         input: FetchWeatherInput,
+///         credentials: &Credentials,
+///     ) -> Result<FetchWeatherOutput, BoxError> {
+///         let _key = credentials.require("weather-api-key")?;
+///         Ok(FetchWeatherOutput { city: input.city, temperature: 72.0, units: input.units })
+///     }
+/// }
+/// ```
+///
+/// For `FetchWeather`, the attribute generates:
+///
+/// - `impl Tool for FetchWeather`: `spec()` returns a `static` `ToolSpec` (no parsing and no
+///   allocation at run time); `execute` converts the validated inputs to `FetchWeatherInput`,
+///   calls your `ToolHandler::run`, and converts the `FetchWeatherOutput` back to JSON;
+/// - `pub struct FetchWeatherInput { pub city: String, pub country: String, pub units: String }`
+///   and `pub struct FetchWeatherOutput { .. }`, with the struct's visibility, documented
+///   fields, and `Debug`, `Clone` and `PartialEq`;
+/// - `impl TypedTool for FetchWeather`, naming the two structs.
+///
+/// The struct itself is left as written. Register the tool with `ToolRegistry::register`
+/// and call it through a `ToolExecutor`, which validates inputs (filling defaults), resolves
+/// credentials and validates outputs before and after your `run`.
+///
+/// # Syntax
+///
+/// `#[tool(key = value, ...)]`, with these keys, in any order:
+///
+/// | key | value | if absent |
+/// |---|---|---|
+/// | `name` | string: `^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$` | compile error: a tool needs a name |
+/// | `description` | string | the struct's doc comment (lines joined by a space, paragraphs by a blank line), else `""` |
+/// | `version` | string, `MAJOR.MINOR.PATCH` | `"1.0.0"` |
+/// | `input` | list of parameters `[{ ... }, ...]` | inputs are not validated; `run` gets a `JsonObject` |
+/// | `output` | list of parameters | outputs are not validated; `run` returns a `JsonObject` |
+/// | `tags` | map of strings: `{ category = "weather", "x-team" = "data" }` | no tags |
+/// | `credentials` | list of strings: `["weather-api-key"]` | no credentials |
+/// | `crate` | string: the path of agentkit-core in your crate, e.g. `"agentkit"` | `::agentkit_core` |
+///
+/// A parameter is `{ key = value, ... }` with the seed's keys:
+///
+/// | key | value | if absent |
+/// |---|---|---|
+/// | `name` | string, same rules as a tool name | compile error |
+/// | `type` | `string`, `integer`, `float`, `boolean`, `list` or `dictionary`, without quotes | compile error |
+/// | `required` | `true` or `false` | `true` |
+/// | `default` | a literal of the parameter's type; only with `required = false` | no default |
+/// | `description` | string | `""` |
+///
+/// Each parameter becomes a field of the input or output struct, named after the parameter
+/// with `-` replaced by `_` (a keyword becomes a raw identifier: `type` is `r#type`):
+///
+/// | `type` | required, or with a default | optional without a default |
+/// |---|---|---|
+/// | `string` | `String` | `Option<String>` |
+/// | `integer` | `i64` | `Option<i64>` |
+/// | `float` | `f64` | `Option<f64>` |
+/// | `boolean` | `bool` | `Option<bool>` |
+/// | `list` | `Vec<serde_json::Value>` | `Option<Vec<serde_json::Value>>` |
+/// | `dictionary` | `serde_json::Map<String, Value>` | `Option<serde_json::Map<String, Value>>` |
+///
+/// Default literals: strings, integers and floats (negative too; an integer fits a `float`),
+/// `true` and `false`, lists `[...]` and dictionaries `{ key = value }` (keys are names or
+/// strings), nested as deep as you like. They are `static` data too.
+///
+/// ```rust
+/// use agentkit_core::{BoxError, Credentials, JsonObject, ToolHandler, tool};
+///
+/// #[tool(
+///     name = "plot",
+///     input = [
+///         { name = "title", type = string, required = false, default = "Untitled" },
+///         { name = "offset", type = integer, required = false, default = -1 },
+///         { name = "scale", type = float, required = false, default = 2 },
+///         { name = "grid", type = boolean, required = false, default = true },
+///         { name = "series", type = list, required = false, default = [1, 2.5, "n/a"] },
+///         { name = "style", type = dictionary, required = false, default = { color = "red", "line-width" = 2 } },
+///     ],
+/// )]
+/// pub struct Plot;
+///
+/// impl ToolHandler for Plot {
+///     async fn run(&self, input: PlotInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+///         let _ = (input.title, input.offset, input.scale, input.grid, input.series, input.style);
+///         Ok(JsonObject::new())
+///     }
+/// }
+/// ```
+///
+/// # State and async logic
+///
+/// The struct may hold state (a client, a configuration); `run` takes `&self`. It is an
+/// `async fn`; logic that never awaits runs to completion on its first poll.
+///
+/// ```rust
+/// use std::sync::Arc;
+///
+/// use agentkit_core::{BoxError, Credentials, ToolHandler, tool};
+///
+/// /// Search the product catalogue.
+/// #[tool(
+///     name = "search_products",
+///     input = [
+///         { name = "query", type = string },
+///         { name = "limit", type = integer, required = false, default = 10 },
+///         { name = "in-stock", type = boolean, required = false },
+///     ],
+///     output = [{ name = "results", type = list }],
+/// )]
+/// pub struct SearchProducts {
+///     catalogue: Arc<Vec<String>>,
+/// }
+///
+/// impl ToolHandler for SearchProducts {
+///     async fn run(
+///         &self,
+///         input: SearchProductsInput,
+///         _: &Credentials,
+///     ) -> Result<SearchProductsOutput, BoxError> {
+///         // `in-stock` is the field `in_stock`; an optional parameter without a default is an `Option`.
+///         let _only_in_stock: Option<bool> = input.in_stock;
+///         let limit = usize::try_from(input.limit)?;
+///         let hits = std::future::ready(self.catalogue.iter().filter(|p| p.contains(&input.query))).await;
+///         Ok(SearchProductsOutput { results: hits.take(limit).map(|p| p.as_str().into()).collect() })
+///     }
+/// }
+/// ```
+///
+/// # Without a schema
+///
+/// Without `input`, the tool takes any JSON object, unvalidated (the seed's
+/// `INPUT_SCHEMA = None`); without `output`, its output is not validated.
+///
+/// ```rust
+/// use agentkit_core::{BoxError, Credentials, JsonObject, ToolHandler, tool};
+///
+/// #[tool(name = "echo", description = "Return the arguments unchanged.")]
+/// pub struct Echo;
+///
+/// impl ToolHandler for Echo {
+///     async fn run(&self, input: JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+///         Ok(input)
+///     }
+/// }
+/// ```
+///
+/// # Renamed dependency
+///
+/// The generated code reaches agentkit-core only through absolute paths, by default
+/// `::agentkit_core`. If your crate names it differently, say so with `crate`:
+///
+/// ```rust
+/// // Cargo.toml: agentkit = { package = "agentkit-core", version = "0.1", features = ["derive"] }
+/// extern crate agentkit_core as agentkit; // (stands in for the renamed dependency)
+///
+/// use agentkit::{BoxError, Credentials, JsonObject, ToolHandler};
+///
+/// #[agentkit::tool(crate = "agentkit", name = "ping")]
+/// pub struct Ping;
+///
+/// impl ToolHandler for Ping {
+///     async fn run(&self, input: JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+///         Ok(input)
+///     }
+/// }
+/// ```
+///
+/// # What the compiler catches
+///
+/// Every mistake in the attribute is a compile error on the token that is wrong, and all of
+/// them are reported in one build. The messages are those of the run-time `SemanticError`
+/// for a spec loaded from JSON, from the same rule set.
+///
+/// | mistake | for example | error |
+/// |---|---|---|
+/// | no tool name | `#[tool(description = "...")]` | a tool name is required |
+/// | malformed name | `name = "fetch weather"` | invalid tool name 'fetch weather': ' ' at position 5 is not allowed; ... |
+/// | unknown key | `requred = false` | unknown key 'requred'; did you mean 'required'? |
+/// | key written twice | `type = string, type = integer` | duplicate key 'type' |
+/// | unknown type | `type = intger` | unknown type 'intger'; did you mean 'integer'? |
+/// | type in quotes | `type = "string"` | 'type' takes one of string, integer, ... written without quotes |
+/// | parameter without `name` or `type` | `{ name = "city" }` | missing 'type': every parameter needs a name and a type |
+/// | malformed parameter name | `name = "zip code"` | invalid parameter name 'zip code': ... |
+/// | parameter declared twice | two `{ name = "city", ... }` | duplicate parameter 'city' |
+/// | two names, one field | `"max-days"` and `"max_days"` | parameters 'max-days' and 'max_days' would both be the field `max_days` ... |
+/// | default of the wrong type | `type = integer, default = "3"` | parameter 'days': default of type 'string' does not fit the declared type 'integer' |
+/// | default on a required parameter | `required = true, default = "US"` (or no `required`) | parameter 'country' is required and has a default, which would never be used; ... |
+/// | not a literal | `default = imperial` | 'default' takes a literal: ... |
+/// | malformed version | `version = "1.0"` | version '1.0' is not MAJOR.MINOR.PATCH (for example '1.0.0') |
+/// | credential named twice | `credentials = ["key", "key"]` | duplicate credential 'key' |
+/// | tag set twice | `tags = { team = "a", team = "b" }` | duplicate tag 'team' |
+/// | not a struct | `#[tool] enum E {}` | #[tool] goes on a struct, not an enum: ... |
+/// | generic struct | `struct S<T>` or `struct S<'a>` | #[tool] cannot serve a generic struct: ... |
+/// | no logic | no `impl ToolHandler for S` | the tool `S` has no logic: `ToolHandler` is not implemented for it |
+///
+/// When the attribute has a mistake, the struct and its input and output structs are still
+/// generated, so the rest of your code compiles and each mistake is one error.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool(args.into(), item.into()).into()

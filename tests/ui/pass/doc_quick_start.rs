@@ -1,0 +1,37 @@
+//! The example of the same name in agentkit-derive's documentation.
+
+use agentkit_core::{BoxError, Credentials, ToolHandler, tool};
+
+#[tool(
+    name = "fetch_weather",
+    description = "Look up the current weather for a city.",
+    input = [
+        { name = "city", type = string, description = "City name (e.g., 'San Francisco')" },
+        { name = "country", type = string, required = false, default = "US" },
+        { name = "units", type = string, required = false, default = "imperial" },
+    ],
+    output = [
+        { name = "city", type = string },
+        { name = "temperature", type = float },
+        { name = "units", type = string },
+    ],
+    tags = { category = "weather" },
+    credentials = ["weather-api-key"],
+)]
+pub struct FetchWeather;
+
+impl ToolHandler for FetchWeather {
+    async fn run(
+        &self,
+        input: FetchWeatherInput,
+        credentials: &Credentials,
+    ) -> Result<FetchWeatherOutput, BoxError> {
+        let _key = credentials.require("weather-api-key")?;
+        Ok(FetchWeatherOutput { city: input.city, temperature: 72.0, units: input.units })
+    }
+}
+
+fn main() {
+    use agentkit_core::Tool;
+    assert_eq!(FetchWeather.spec().name(), "fetch_weather");
+}

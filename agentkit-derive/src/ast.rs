@@ -506,3 +506,48 @@ fn float(cx: &Ctxt, lit: &syn::LitFloat, negative: bool) -> Option<f64> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn param(name: &str) -> Param {
+        Param {
+            name: Some(Str {
+                value: name.to_owned(),
+                span: Span::call_site(),
+            }),
+            ty: None,
+            required: None,
+            default: None,
+            description: None,
+        }
+    }
+
+    #[test]
+    fn fields_are_rust_identifiers() {
+        let field = |name: &str| param(name).field().map(|f| f.to_string());
+        assert_eq!(field("city").as_deref(), Some("city"));
+        assert_eq!(field("max-days").as_deref(), Some("max_days"));
+        assert_eq!(field("type").as_deref(), Some("r#type"));
+        assert_eq!(field("gen").as_deref(), Some("r#gen"));
+        assert_eq!(field("self").as_deref(), Some("self_"));
+        assert_eq!(field("_").as_deref(), Some("__"));
+        assert_eq!(field("zip code"), None);
+    }
+
+    #[test]
+    fn doc_comments_join_lines_and_keep_paragraphs() {
+        let item: DeriveInput = syn::parse_quote! {
+            /// First line
+            /// continues.
+            ///
+            /// Second paragraph.
+            struct S;
+        };
+        assert_eq!(
+            doc_comment(&item).as_deref(),
+            Some("First line continues.\n\nSecond paragraph.")
+        );
+    }
+}

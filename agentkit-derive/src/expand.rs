@@ -355,3 +355,48 @@ fn output_struct(tool: &Tool<'_>, name: &Ident, params: &[Param]) -> TokenStream
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    fn expand(args: proc_macro2::TokenStream) -> String {
+        super::tool(
+            args,
+            quote!(
+                pub struct S;
+            ),
+        )
+        .to_string()
+    }
+
+    #[test]
+    fn a_valid_declaration_expands_without_errors() {
+        let out = expand(quote!(name = "s", input = [{ name = "x", type = integer }]));
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(out.contains("SInput"), "{out}");
+        assert!(out.contains("static SPEC"), "{out}");
+    }
+
+    #[test]
+    fn every_mistake_is_reported_with_a_stub() {
+        let out = expand(quote!(
+            name = "s s",
+            version = "1",
+            input = [{ name = "x", type = intger }, { name = "x", type = string }]
+        ));
+        assert_eq!(out.matches("compile_error").count(), 4, "{out}");
+        // The typed structs survive, with the misspelt type guessed.
+        assert!(out.contains("SInput"), "{out}");
+        assert!(out.contains("i64"), "{out}");
+        assert!(out.contains("unreachable"), "{out}");
+    }
+
+    #[test]
+    fn a_syntax_error_costs_only_its_entry() {
+        let out =
+            expand(quote!(name = "s", version "1.0.0", input = [{ name = "x", type = string }]));
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+        assert!(out.contains("SInput"), "{out}");
+    }
+}

@@ -28,6 +28,10 @@ use serde_json::{Map, Value, json};
         { name = "def_l", type = list, required = false, default = ["a", 1, 2.5, false, [1, 2]] },
         { name = "def_d", type = dictionary, required = false, default = { unit = "C", "max-days" = 7, nested = { deep = [true] } } },
         { name = "type", type = string, required = false },
+        { name = "self", type = string, required = false },
+        { name = "gen", type = string, required = false },
+        { name = "async", type = string, required = false },
+        { name = "_", type = string, required = false },
     ],
 )]
 pub struct Everything;
@@ -37,7 +41,9 @@ impl ToolHandler for Everything {
         let EverythingInput {
             s, i, f, b, l, d, opt_s, opt_i, opt_f, opt_b, opt_l, opt_d,
             def_s, def_i, def_f, def_f_int, def_b, def_l, def_d, r#type,
+            self_, r#gen, r#async, __,
         } = input;
+        let _: [Option<String>; 4] = [self_, r#gen, r#async, __];
         let _: (String, i64, f64, bool, Vec<Value>, Map<String, Value>) = (s, i, f, b, l, d);
         let _: (Option<String>, Option<i64>, Option<f64>, Option<bool>) = (opt_s, opt_i, opt_f, opt_b);
         let _: (Option<Vec<Value>>, Option<Map<String, Value>>) = (opt_l, opt_d);

@@ -65,6 +65,13 @@ fn parse_only(bencher: Bencher<'_, '_>, arguments: &str) {
     bencher.bench(|| serde_json::from_str::<Value>(black_box(arguments)));
 }
 
+/// Parsing, with the parsed value dropped inside the measurement, as dispatch must drop the
+/// arguments it parsed (divan drops returned values outside it).
+#[divan::bench(args = CASES)]
+fn parse_and_drop(bencher: Bencher<'_, '_>, arguments: &str) {
+    bencher.bench(|| drop(serde_json::from_str::<Value>(black_box(arguments))));
+}
+
 #[divan::bench(args = CASES)]
 fn dispatch(bencher: Bencher<'_, '_>, arguments: &str) {
     let executor = executor();

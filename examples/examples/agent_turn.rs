@@ -117,7 +117,11 @@ fn model_turn() -> Vec<ToolCall> {
         ToolCall::new("call_3", "fetch_weather", r#"{"country": "FR"}"#),
         ToolCall::new("call_4", "fetch_weather", r#"{"city": "Oslo", "units": 5}"#),
         ToolCall::new("call_5", "fetch_wether", r#"{"city": "Rome"}"#),
-        ToolCall::new("call_6", "convert_currency", r#"{"amount": 10, "from": "EUR""#),
+        ToolCall::new(
+            "call_6",
+            "convert_currency",
+            r#"{"amount": 10, "from": "EUR""#,
+        ),
         ToolCall::new(
             "call_7",
             "convert_currency",

@@ -1,6 +1,7 @@
 //! The typed errors: the seed's `SemanticError`, `ToolValidationError` and
 //! `ToolExecutionError`, the [`UnknownToolError`] of dispatch, and the umbrella [`Error`].
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::rules::Problem;
@@ -151,7 +152,7 @@ impl fmt::Display for Direction {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{}", DisplayValidation(self))]
 pub struct ToolValidationError {
-    tool_name: String,
+    tool_name: Cow<'static, str>,
     direction: Direction,
     errors: Vec<ValidationIssue>,
 }
@@ -176,7 +177,7 @@ impl fmt::Display for DisplayValidation<'_> {
 impl ToolValidationError {
     /// Builds the error; `errors` should not be empty.
     pub fn new(
-        tool_name: impl Into<String>,
+        tool_name: impl Into<Cow<'static, str>>,
         direction: Direction,
         errors: Vec<ValidationIssue>,
     ) -> Self {
@@ -212,14 +213,14 @@ impl ToolValidationError {
 #[derive(Debug, thiserror::Error)]
 #[error("tool '{tool_name}' failed: {source}")]
 pub struct ToolExecutionError {
-    tool_name: String,
+    tool_name: Cow<'static, str>,
     #[source]
     source: BoxError,
 }
 
 impl ToolExecutionError {
     /// Wraps the cause of a failure of `tool_name`.
-    pub fn new(tool_name: impl Into<String>, source: impl Into<BoxError>) -> Self {
+    pub fn new(tool_name: impl Into<Cow<'static, str>>, source: impl Into<BoxError>) -> Self {
         ToolExecutionError {
             tool_name: tool_name.into(),
             source: source.into(),

@@ -288,8 +288,11 @@ impl ToolExecutor {
             Arguments::Json(text) => match parse_arguments(text) {
                 Ok(inputs) => inputs,
                 Err(issue) => {
-                    let error =
-                        ToolValidationError::new(spec.name(), Direction::Input, vec![issue]);
+                    let error = ToolValidationError::new(
+                        spec.name_cow().clone(),
+                        Direction::Input,
+                        vec![issue],
+                    );
                     return self.finish(name, call_id, None, Err(error.into()), start);
                 }
             },
@@ -309,7 +312,12 @@ impl ToolExecutor {
         if let Some(schema) = spec.input_schema() {
             let issues = schema.validate_with(inputs, self.unknown_arguments);
             if !issues.is_empty() {
-                return Err(ToolValidationError::new(spec.name(), Direction::Input, issues).into());
+                return Err(ToolValidationError::new(
+                    spec.name_cow().clone(),
+                    Direction::Input,
+                    issues,
+                )
+                .into());
             }
         }
         let credentials = self.resolve_credentials(spec)?;
@@ -319,29 +327,38 @@ impl ToolExecutor {
         })) {
             Ok(future) => CatchUnwind(future),
             Err(panic) => {
-                return Err(
-                    ToolExecutionError::new(spec.name(), ToolPanic::from_payload(&*panic)).into(),
-                );
+                return Err(ToolExecutionError::new(
+                    spec.name_cow().clone(),
+                    ToolPanic::from_payload(&*panic),
+                )
+                .into());
             }
         };
         let finished = match deadline {
             None => run.await,
             Some(deadline) => match (Race { run, deadline }).await {
                 Some(finished) => finished,
-                None => return Err(ToolExecutionError::new(spec.name(), ToolTimeout).into()),
+                None => {
+                    return Err(
+                        ToolExecutionError::new(spec.name_cow().clone(), ToolTimeout).into(),
+                    );
+                }
             },
         };
         let mut output = finished
             .map_err(|panic| {
-                ToolExecutionError::new(spec.name(), ToolPanic::from_payload(&*panic))
+                ToolExecutionError::new(spec.name_cow().clone(), ToolPanic::from_payload(&*panic))
             })?
-            .map_err(|cause| ToolExecutionError::new(spec.name(), cause))?;
+            .map_err(|cause| ToolExecutionError::new(spec.name_cow().clone(), cause))?;
         if let Some(schema) = spec.output_schema() {
             let issues = schema.validate(&mut output);
             if !issues.is_empty() {
-                return Err(
-                    ToolValidationError::new(spec.name(), Direction::Output, issues).into(),
-                );
+                return Err(ToolValidationError::new(
+                    spec.name_cow().clone(),
+                    Direction::Output,
+                    issues,
+                )
+                .into());
             }
         }
         Ok(output)
@@ -354,13 +371,13 @@ impl ToolExecutor {
                 Ok(Some(secret)) => secret,
                 Ok(None) => {
                     return Err(ToolExecutionError::new(
-                        spec.name(),
+                        spec.name_cow().clone(),
                         CredentialError::missing(name),
                     ));
                 }
                 Err(cause) => {
                     return Err(ToolExecutionError::new(
-                        spec.name(),
+                        spec.name_cow().clone(),
                         CredentialError::failed(name, cause),
                     ));
                 }

@@ -149,13 +149,7 @@ impl ToolExecutor {
     /// An unknown tool name fails with an [`UnknownToolError`](crate::UnknownToolError)
     /// naming the nearest registered tools.
     pub async fn dispatch(&self, call: &ToolCall) -> ToolResult {
-        self.run(
-            call.name(),
-            call.id(),
-            Arguments::Json(call.arguments()),
-            None,
-        )
-        .await
+        self.dispatch_with(call, None).await
     }
 
     /// Like [`dispatch`](Self::dispatch), but the tool's run ends when `deadline` completes
@@ -190,13 +184,12 @@ impl ToolExecutor {
         call: &ToolCall,
         deadline: impl Future<Output = ()> + Send,
     ) -> ToolResult {
-        self.run(
-            call.name(),
-            call.id(),
-            Arguments::Json(call.arguments()),
-            Some(Box::pin(deadline)),
-        )
-        .await
+        self.dispatch_with(call, Some(Box::pin(deadline))).await
+    }
+
+    async fn dispatch_with(&self, call: &ToolCall, deadline: Deadline<'_>) -> ToolResult {
+        let arguments = Arguments::Json(call.arguments());
+        self.run(call.name(), call.id(), arguments, deadline).await
     }
 
     /// Like [`dispatch`](Self::dispatch), in strict mode: a failure is returned as the typed

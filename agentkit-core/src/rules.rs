@@ -289,6 +289,13 @@ pub enum Problem {
         /// The tool name.
         name: String,
     },
+    /// A declaration given as JSON data that is not an object.
+    NotAnObject {
+        /// What was expected, such as "a tool spec".
+        what: &'static str,
+        /// An example of the expected shape.
+        example: &'static str,
+    },
     /// A declaration given as JSON text that does not parse.
     InvalidJson {
         /// The parser's message.
@@ -408,6 +415,9 @@ impl fmt::Display for Problem {
                 "a tool named '{name}' is already registered; tool names must be unique"
             ),
             Problem::InvalidJson { message } => write!(f, "not valid JSON: {message}"),
+            Problem::NotAnObject { what, example } => {
+                write!(f, "{what} must be a JSON object, such as {example}")
+            }
         }
     }
 }

@@ -36,9 +36,9 @@ pub(crate) fn params_from_value(
         _ => {
             problems.push(SemanticProblem::new(
                 at("schema".to_owned()),
-                Problem::InvalidKeyValue {
-                    key: "parameters",
-                    expected: "an object of the form {\"parameters\": [...]}",
+                Problem::NotAnObject {
+                    what: "a schema",
+                    example: r#"{"parameters": [{"name": "city", "type": "string"}]}"#,
                 },
             ));
             return Vec::new();

@@ -311,9 +311,9 @@ fn spec_from_value(value: Value) -> Result<ToolSpec, SemanticError> {
     ];
     let mut problems = Vec::new();
     let Value::Object(object) = value else {
-        return Err(SemanticError::single(Problem::InvalidKeyValue {
-            key: "name",
-            expected: "a tool spec object",
+        return Err(SemanticError::single(Problem::NotAnObject {
+            what: "a tool spec",
+            example: r#"{"name": "fetch_weather", "input_schema": {"parameters": [...]}}"#,
         }));
     };
     let mut builder = ToolSpec::builder("");

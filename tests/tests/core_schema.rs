@@ -749,3 +749,18 @@ fn an_integral_float_default_fits_an_integer_parameter() {
     ]}));
     assert!(schema.is_ok(), "{schema:?}");
 }
+
+#[test]
+fn data_that_is_not_an_object_says_what_shape_is_expected() {
+    let err = ToolSchema::from_value(json!(["city"])).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"invalid tool declaration: schema: a schema must be a JSON object, such as {"parameters": [{"name": "city", "type": "string"}]}"#
+    );
+    let err = agentkit_core::ToolSpec::from_value(json!("fetch_weather")).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("invalid tool declaration: a tool spec must be a JSON object, such as {"),
+        "{err}"
+    );
+}

@@ -13,6 +13,15 @@ pub(crate) enum Style {
     OpenAiStrict,
 }
 
+/// The validator refuses integers outside `i64`; the bounds say so, so that the exported
+/// schema accepts exactly what the validator accepts.
+fn bound_integers(property: &mut Map<String, Value>, ty: ParamType) {
+    if ty == ParamType::Integer {
+        property.insert("minimum".into(), Value::from(i64::MIN));
+        property.insert("maximum".into(), Value::from(i64::MAX));
+    }
+}
+
 pub(crate) fn export(schema: &ToolSchema, style: Style) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
@@ -27,11 +36,12 @@ pub(crate) fn export(schema: &ToolSchema, style: Style) -> Value {
             json!([ty, "null"])
         };
         property.insert("type".into(), ty);
-        if param.param_type() == ParamType::Integer {
-            // The validator refuses integers outside `i64`; say so, so that the exported
-            // schema accepts exactly what the validator accepts.
-            property.insert("minimum".into(), Value::from(i64::MIN));
-            property.insert("maximum".into(), Value::from(i64::MAX));
+        bound_integers(&mut property, param.param_type());
+        if let Some(items) = param.items() {
+            let mut item = Map::new();
+            item.insert("type".into(), Value::from(items.json_schema_type()));
+            bound_integers(&mut item, items);
+            property.insert("items".into(), Value::Object(item));
         }
         if !param.description().is_empty() {
             property.insert("description".into(), Value::from(param.description()));

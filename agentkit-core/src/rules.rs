@@ -183,7 +183,14 @@ impl NameKind {
 pub const MAX_NAME_LEN: usize = 64;
 
 /// The keys a parameter declaration may have, as in the seed.
-pub const PARAM_KEYS: &[&str] = &["name", "type", "required", "default", "description"];
+pub const PARAM_KEYS: &[&str] = &[
+    "name",
+    "type",
+    "required",
+    "default",
+    "description",
+    "items",
+];
 
 /// The keys a `#[tool(...)]` attribute may have.
 pub const TOOL_KEYS: &[&str] = &[
@@ -260,6 +267,24 @@ pub enum Problem {
         /// The declared type.
         expected: ParamType,
         /// The kind of the default.
+        got: ValueKind,
+    },
+    /// `items` on a parameter that is not a list.
+    ItemsOnNonList {
+        /// The parameter.
+        name: String,
+        /// Its declared type.
+        ty: ParamType,
+    },
+    /// An item of a list default that is not of the declared item type.
+    DefaultItemMismatch {
+        /// The parameter.
+        name: String,
+        /// The item's position in the default.
+        index: usize,
+        /// The declared item type.
+        expected: ParamType,
+        /// The kind of the item.
         got: ValueKind,
     },
     /// `required = true` together with a default, which could never apply.
@@ -396,6 +421,19 @@ impl fmt::Display for Problem {
                 f,
                 "parameter '{name}': default of type '{got}' does not fit the declared type '{expected}'"
             ),
+            Problem::ItemsOnNonList { name, ty } => write!(
+                f,
+                "parameter '{name}': 'items' declares the type of a list's items, but this parameter is a '{ty}'"
+            ),
+            Problem::DefaultItemMismatch {
+                name,
+                index,
+                expected,
+                got,
+            } => write!(
+                f,
+                "parameter '{name}': default item {index} of type '{got}' does not fit the declared item type '{expected}'"
+            ),
             Problem::RequiredWithDefault { name } => write!(
                 f,
                 "parameter '{name}' is required and has a default, which would never be used; \
@@ -498,6 +536,37 @@ pub fn check_default(
         }
     }
     problems
+}
+
+/// Checks a parameter's `items` (the type of a list's items) and the items of its default.
+///
+/// `default_items` are the kinds of the default's items, when the default is a list.
+pub fn check_items(
+    name: &str,
+    ty: ParamType,
+    items: Option<ParamType>,
+    default_items: &[ValueKind],
+) -> Vec<Problem> {
+    let Some(items) = items else {
+        return Vec::new();
+    };
+    if ty != ParamType::List {
+        return vec![Problem::ItemsOnNonList {
+            name: name.to_owned(),
+            ty,
+        }];
+    }
+    default_items
+        .iter()
+        .enumerate()
+        .filter(|(_, got)| !items.accepts(**got))
+        .map(|(index, got)| Problem::DefaultItemMismatch {
+            name: name.to_owned(),
+            index,
+            expected: items,
+            got: *got,
+        })
+        .collect()
 }
 
 /// Looks up a key of a parameter declaration.

@@ -175,6 +175,7 @@ pub struct Param {
     required: bool,
     default: Option<Literal>,
     description: Cow<'static, str>,
+    items: Option<ParamType>,
 }
 
 impl Param {
@@ -186,6 +187,7 @@ impl Param {
             required: true,
             default: None,
             description: Cow::Borrowed(""),
+            items: None,
         }
     }
 
@@ -211,6 +213,29 @@ impl Param {
         self
     }
 
+    /// Declares the type of every item of a list parameter (the seed's lists are untyped).
+    ///
+    /// Validation then checks each item, and the JSON Schema says `"items": {"type": ...}`,
+    /// which OpenAI's strict mode requires of every array.
+    ///
+    /// ```
+    /// use agentkit_core::{Param, ParamType, ToolSchema};
+    /// use serde_json::json;
+    ///
+    /// let schema = ToolSchema::new([
+    ///     Param::required("tags", ParamType::List).with_items(ParamType::String),
+    /// ])?;
+    /// let mut args = json!({"tags": ["a", 2]}).as_object().cloned().unwrap();
+    /// let issues = schema.validate(&mut args);
+    /// assert_eq!(issues[0].to_string(), "Parameter 'tags[1]': expected type 'string', got 'integer'");
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    #[must_use]
+    pub const fn with_items(mut self, items: ParamType) -> Self {
+        self.items = Some(items);
+        self
+    }
+
     /// Builds a parameter in a `const` context; used by `#[tool(...)]`, which has already
     /// checked every rule at compile time.
     #[doc(hidden)]
@@ -227,6 +252,7 @@ impl Param {
             required,
             default,
             description: Cow::Borrowed(description),
+            items: None,
         }
     }
 
@@ -250,6 +276,11 @@ impl Param {
         self.default.as_ref()
     }
 
+    /// The type of a list's items, when declared.
+    pub fn items(&self) -> Option<ParamType> {
+        self.items
+    }
+
     /// The description (empty when none was given).
     pub fn description(&self) -> &str {
         &self.description
@@ -269,6 +300,16 @@ impl Param {
             self.ty,
             self.required,
             self.default.as_ref().map(Literal::kind),
+        ));
+        let default_items: Vec<ValueKind> = match &self.default {
+            Some(Literal::List(items)) => items.iter().map(Literal::kind).collect(),
+            _ => Vec::new(),
+        };
+        problems.extend(rules::check_items(
+            &self.name,
+            self.ty,
+            self.items,
+            &default_items,
         ));
         problems
     }
@@ -557,14 +598,50 @@ pub(crate) fn value_kind(value: &Value) -> ValueKind {
 }
 
 fn check_value(param: &Param, value: &mut Value, issues: &mut Vec<ValidationIssue>) {
-    if param.ty == ParamType::Integer {
+    match check_type(param.ty, value) {
+        Ok(()) => {}
+        Err(Mismatch::WrongType(got)) => {
+            issues.push(ValidationIssue::wrong_type(
+                param.name.clone(),
+                param.ty,
+                got,
+            ));
+            return;
+        }
+        Err(Mismatch::OutOfRange) => {
+            issues.push(ValidationIssue::out_of_range(param.name.clone()));
+            return;
+        }
+    }
+    if let (Some(items), Value::Array(values)) = (param.items, value) {
+        for (index, item) in values.iter_mut().enumerate() {
+            // The path is built only for a wrong item: a valid list allocates nothing.
+            let path = || Cow::Owned(format!("{}[{index}]", param.name));
+            match check_type(items, item) {
+                Ok(()) => {}
+                Err(Mismatch::WrongType(got)) => {
+                    issues.push(ValidationIssue::wrong_type(path(), items, got));
+                }
+                Err(Mismatch::OutOfRange) => issues.push(ValidationIssue::out_of_range(path())),
+            }
+        }
+    }
+}
+
+enum Mismatch {
+    WrongType(ValueKind),
+    OutOfRange,
+}
+
+/// Checks `value` against `ty`, normalising an integral float to an integer in place.
+fn check_type(ty: ParamType, value: &mut Value) -> Result<(), Mismatch> {
+    if ty == ParamType::Integer {
         if let Value::Number(n) = value {
             if n.is_i64() {
-                return;
+                return Ok(());
             }
             if n.is_u64() {
-                issues.push(ValidationIssue::out_of_range(param));
-                return;
+                return Err(Mismatch::OutOfRange);
             }
             // `1.0` is an integer in JSON (and JSON Schema); normalise it in place so tool code
             // can read it with `as_i64`. `1.5` stays a float and is refused below.
@@ -575,16 +652,17 @@ fn check_value(param: &Param, value: &mut Value, issues: &mut Vec<ValidationIssu
                 #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
                 if f >= i64::MIN as f64 && f < i64::MAX as f64 {
                     *value = Value::from(f as i64);
-                } else {
-                    issues.push(ValidationIssue::out_of_range(param));
+                    return Ok(());
                 }
-                return;
+                return Err(Mismatch::OutOfRange);
             }
         }
     }
     let got = value_kind(value);
-    if !param.ty.accepts(got) {
-        issues.push(ValidationIssue::wrong_type(param, got));
+    if ty.accepts(got) {
+        Ok(())
+    } else {
+        Err(Mismatch::WrongType(got))
     }
 }
 
@@ -670,19 +748,23 @@ impl ValidationIssue {
         }
     }
 
-    fn wrong_type(param: &Param, got: ValueKind) -> Self {
+    fn wrong_type(param: Cow<'static, str>, expected: ParamType, got: ValueKind) -> Self {
         ValidationIssue {
             kind: IssueKind::WrongType,
+            param: Some(param),
+            expected: Some(expected),
             got: Some(got),
-            ..ValidationIssue::missing(param)
+            detail: None,
         }
     }
 
-    fn out_of_range(param: &Param) -> Self {
+    fn out_of_range(param: Cow<'static, str>) -> Self {
         ValidationIssue {
             kind: IssueKind::OutOfRange,
+            param: Some(param),
+            expected: Some(ParamType::Integer),
             got: Some(ValueKind::Integer),
-            ..ValidationIssue::missing(param)
+            detail: None,
         }
     }
 
@@ -724,7 +806,8 @@ impl ValidationIssue {
         self.kind
     }
 
-    /// The parameter concerned; `None` for problems with the whole argument string.
+    /// The parameter concerned, with the item's index for an item of a list (`tags[1]`);
+    /// `None` for problems with the whole argument string.
     pub fn param(&self) -> Option<&str> {
         self.param.as_deref()
     }

@@ -98,6 +98,7 @@ fn param_from_value(value: Value) -> Result<Param, Vec<Problem>> {
     let mut required = None;
     let mut default = None;
     let mut description = None;
+    let mut items = None;
     for (key, value) in object {
         match rules::check_param_key(&key) {
             Err(p) => problems.push(p),
@@ -126,6 +127,16 @@ fn param_from_value(value: Value) -> Result<Param, Vec<Problem>> {
                 }),
             },
             Ok("default") => default = Some(value),
+            Ok("items") => match value {
+                Value::String(s) => match s.parse::<ParamType>() {
+                    Ok(t) => items = Some(t),
+                    Err(p) => problems.push(p),
+                },
+                _ => problems.push(Problem::InvalidKeyValue {
+                    key: "items",
+                    expected: "one of the strings string, integer, float, boolean, list, dictionary",
+                }),
+            },
             Ok(_) => match value {
                 Value::String(s) => description = Some(s),
                 _ => problems.push(Problem::InvalidKeyValue {
@@ -158,6 +169,9 @@ fn param_from_value(value: Value) -> Result<Param, Vec<Problem>> {
             if let Some(description) = description {
                 param = param.with_description(description);
             }
+            if let Some(items) = items {
+                param = param.with_items(items);
+            }
             Ok(param)
         }
         _ => Err(problems),
@@ -178,6 +192,9 @@ pub(crate) fn schema_to_value(schema: &ToolSchema) -> Value {
             }
             if !p.description().is_empty() {
                 object.insert("description".into(), Value::from(p.description()));
+            }
+            if let Some(items) = p.items() {
+                object.insert("items".into(), Value::from(items.as_str()));
             }
             Value::Object(object)
         })

@@ -14,6 +14,10 @@
 //! | `list` | `Vec<Value>` | `Option<Vec<Value>>` |
 //! | `dictionary` | `Map<String, Value>` | `Option<Map<String, Value>>` |
 //!
+//! A list with declared items (`items = string`, ...) is a `Vec` of the item type:
+//! `Vec<String>`, `Vec<i64>`, `Vec<f64>`, `Vec<bool>`, `Vec<Vec<Value>>` or
+//! `Vec<Map<String, Value>>`.
+//!
 //! The conversions are the [`FromParam`] and [`IntoParam`] traits, which hand-written tools
 //! can use too.
 //!
@@ -112,6 +116,38 @@ param_impls! {
     bool => Boolean, |v| v.as_bool();
     Vec<Value> => List, |v| v.as_array().cloned();
     Map<String, Value> => Dictionary, |v| v.as_object().cloned();
+}
+
+/// Lists whose items have a declared type (`items = string`, ...).
+macro_rules! list_impls {
+    ($($item:ty, |$v:ident| $from:expr;)*) => {$(
+        impl FromParam for Vec<$item> {
+            const PARAM_TYPE: ParamType = ParamType::List;
+
+            fn from_value(value: Option<&Value>) -> Option<Self> {
+                value?
+                    .as_array()?
+                    .iter()
+                    .map(|$v| $from)
+                    .collect()
+            }
+        }
+
+        impl IntoParam for Vec<$item> {
+            fn into_value(self) -> Option<Value> {
+                Some(Value::Array(self.into_iter().map(Value::from).collect()))
+            }
+        }
+    )*};
+}
+
+list_impls! {
+    String, |v| v.as_str().map(str::to_owned);
+    i64, |v| v.as_i64();
+    f64, |v| v.as_f64();
+    bool, |v| v.as_bool();
+    Vec<Value>, |v| v.as_array().cloned();
+    Map<String, Value>, |v| v.as_object().cloned();
 }
 
 impl<T: FromParam> FromParam for Option<T> {

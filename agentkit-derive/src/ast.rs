@@ -17,8 +17,8 @@ use crate::attr::{self, Entry, Key, Value};
 use crate::ctxt::Ctxt;
 use crate::rules::{self, NameKind, ParamType, Problem, ValueKind};
 use crate::symbol::{
-    self, CRATE, CREDENTIALS, DEFAULT, DESCRIPTION, INPUT, NAME, OUTPUT, REQUIRED, Symbol, TAGS,
-    TYPE, VERSION,
+    self, CRATE, CREDENTIALS, DEFAULT, DESCRIPTION, INPUT, ITEMS, NAME, OUTPUT, REQUIRED, Symbol,
+    TAGS, TYPE, VERSION,
 };
 
 /// A tool declaration: `#[tool(...)]` and its struct.
@@ -51,6 +51,8 @@ pub(crate) struct Param {
     pub(crate) required: Option<(bool, Span)>,
     pub(crate) default: Option<DefaultLit>,
     pub(crate) description: Option<String>,
+    /// `items = ...`: the type of a list's items, and where it is written.
+    pub(crate) items: Option<(Ty, Span)>,
 }
 
 /// A parameter type as written.
@@ -373,6 +375,7 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
         required: None,
         default: None,
         description: None,
+        items: None,
     };
     let mut seen = Seen::default();
     for Entry { key, value } in entries {
@@ -390,7 +393,11 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
         let Some(value) = value else { continue };
         match symbol {
             NAME => param.name = string(cx, NAME, value, "a string, e.g. `name = \"city\"`"),
-            TYPE => param.ty = param_type(cx, value),
+            TYPE => param.ty = param_type(cx, TYPE, value),
+            ITEMS => {
+                let span = value.span();
+                param.items = param_type(cx, ITEMS, value).map(|ty| (ty, span));
+            }
             REQUIRED => match value {
                 Value::Lit(Lit::Bool(b)) => param.required = Some((b.value, b.span)),
                 other => invalid(cx, other.span(), REQUIRED, "`true` or `false`"),
@@ -410,9 +417,16 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
     param
 }
 
-fn param_type(cx: &Ctxt, value: Value) -> Option<Ty> {
+fn param_type(cx: &Ctxt, key: Symbol, value: Value) -> Option<Ty> {
     const EXPECTED: &str = "one of string, integer, float, boolean, list, dictionary, \
                             written without quotes, e.g. `type = string`";
+    const EXPECTED_ITEMS: &str = "one of string, integer, float, boolean, list, dictionary, \
+                                  written without quotes, e.g. `items = string`";
+    let expected = if key == ITEMS {
+        EXPECTED_ITEMS
+    } else {
+        EXPECTED
+    };
     match value {
         Value::Ident(ident) => {
             let span = ident.span();
@@ -431,11 +445,11 @@ fn param_type(cx: &Ctxt, value: Value) -> Option<Ty> {
             }
         }
         Value::Lit(Lit::Str(s)) => {
-            invalid(cx, s.span(), TYPE, EXPECTED);
+            invalid(cx, s.span(), key, expected);
             ParamType::from_name(&s.value()).map(|ty| Ty { ty, guessed: true })
         }
         other => {
-            invalid(cx, other.span(), TYPE, EXPECTED);
+            invalid(cx, other.span(), key, expected);
             None
         }
     }
@@ -521,6 +535,7 @@ mod tests {
             required: None,
             default: None,
             description: None,
+            items: None,
         }
     }
 

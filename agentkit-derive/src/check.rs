@@ -7,9 +7,9 @@
 
 use proc_macro2::Span;
 
-use crate::ast::{Param, Str, Tool};
+use crate::ast::{DefaultLit, DefaultValue, Param, Str, Tool};
 use crate::ctxt::Ctxt;
-use crate::rules::{self, NameKind, Problem};
+use crate::rules::{self, NameKind, Problem, ValueKind};
 
 /// Reports every problem of `tool` that spans several keys.
 pub(crate) fn check(cx: &Ctxt, tool: &Tool<'_>) {
@@ -61,12 +61,39 @@ pub(crate) fn check(cx: &Ctxt, tool: &Tool<'_>) {
     }
 }
 
+/// `items` only on a list, and a list default whose items are of that type; a wrong item is
+/// reported on the item.
+fn check_items(cx: &Ctxt, name: &str, param: &Param) {
+    let (Some(ty), Some((items, items_span))) = (param.ty, param.items) else {
+        return;
+    };
+    if ty.guessed || items.guessed {
+        return;
+    }
+    let default_items: Vec<(ValueKind, Span)> = match &param.default {
+        Some(DefaultLit {
+            value: DefaultValue::List(values),
+            ..
+        }) => values.iter().map(|v| (v.value.kind(), v.span)).collect(),
+        _ => Vec::new(),
+    };
+    let kinds: Vec<ValueKind> = default_items.iter().map(|(kind, _)| *kind).collect();
+    for problem in rules::check_items(name, ty.ty, Some(items.ty), &kinds) {
+        let span = match &problem {
+            Problem::DefaultItemMismatch { index, .. } => default_items[*index].1,
+            _ => items_span,
+        };
+        cx.error(span, problem);
+    }
+}
+
 fn check_params(cx: &Ctxt, tool: &Tool<'_>, params: &[Param]) {
     for param in params {
         let Some(name) = &param.name else { continue };
         if let Err(problem) = rules::check_name(NameKind::Parameter, &name.value) {
             cx.error(name.span, problem);
         }
+        check_items(cx, &name.value, param);
         let (Some(ty), Some(default)) = (param.ty, &param.default) else {
             continue;
         };

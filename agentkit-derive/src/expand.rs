@@ -139,8 +139,25 @@ fn param_value(p: &TokenStream, param: &Param) -> TokenStream {
         None => quote!(#p::None),
     };
     let description = param.description.as_deref().unwrap_or("");
+    let items = param.items.map(|(items, _)| {
+        let items = param_type(items.ty);
+        quote!(.with_items(#p::ParamType::#items))
+    });
     quote! {
         #p::Param::from_static(#name, #p::ParamType::#ty, #required, #default, #description)
+            #items
+    }
+}
+
+/// The Rust type of a value of `ty` in the generated input and output structs.
+fn rust_type(p: &TokenStream, ty: ParamType) -> TokenStream {
+    match ty {
+        ParamType::String => quote!(#p::String),
+        ParamType::Integer => quote!(#p::i64),
+        ParamType::Float => quote!(#p::f64),
+        ParamType::Boolean => quote!(#p::bool),
+        ParamType::List => quote!(#p::Vec<#p::Value>),
+        ParamType::Dictionary => quote!(#p::Map<#p::String, #p::Value>),
     }
 }
 
@@ -241,13 +258,12 @@ fn fields<'a>(p: &TokenStream, params: &'a [Param], what: &str) -> Vec<Field<'a>
         if fields.iter().any(|f| f.ident == ident) {
             continue;
         }
-        let rust = match ty.ty {
-            ParamType::String => quote!(#p::String),
-            ParamType::Integer => quote!(#p::i64),
-            ParamType::Float => quote!(#p::f64),
-            ParamType::Boolean => quote!(#p::bool),
-            ParamType::List => quote!(#p::Vec<#p::Value>),
-            ParamType::Dictionary => quote!(#p::Map<#p::String, #p::Value>),
+        let rust = match (ty.ty, param.items) {
+            (ParamType::List, Some((items, _))) => {
+                let item = rust_type(p, items.ty);
+                quote!(#p::Vec<#item>)
+            }
+            (ty, _) => rust_type(p, ty),
         };
         let optional = !param.is_required() && param.default.is_none();
         let ty = if optional {

@@ -99,6 +99,7 @@ use proc_macro::TokenStream;
 /// | `required` | `true` or `false` | `true` |
 /// | `default` | a literal of the parameter's type; only with `required = false` | no default |
 /// | `description` | string | `""` |
+/// | `items` | with `type = list`: the type of every item, e.g. `items = string` | items are not checked |
 ///
 /// Each parameter becomes a field of the input or output struct, named after the parameter
 /// with `-` replaced by `_` (a keyword becomes a raw identifier: `type` is `r#type`):
@@ -111,6 +112,9 @@ use proc_macro::TokenStream;
 /// | `boolean` | `bool` | `Option<bool>` |
 /// | `list` | `Vec<serde_json::Value>` | `Option<Vec<serde_json::Value>>` |
 /// | `dictionary` | `serde_json::Map<String, Value>` | `Option<serde_json::Map<String, Value>>` |
+///
+/// A list with `items` is a `Vec` of the item's type: `items = string` gives `Vec<String>`,
+/// `items = integer` gives `Vec<i64>`, and so on.
 ///
 /// Default literals: strings, integers and floats (negative too; an integer fits a `float`),
 /// `true` and `false`, lists `[...]` and dictionaries `{ key = value }` (keys are names or
@@ -239,6 +243,8 @@ use proc_macro::TokenStream;
 /// | default of the wrong type | `type = integer, default = "3"` | parameter 'days': default of type 'string' does not fit the declared type 'integer' |
 /// | default on a required parameter | `required = true, default = "US"` (or no `required`) | parameter 'country' is required and has a default, which would never be used; ... |
 /// | not a literal | `default = imperial` | 'default' takes a literal: ... |
+/// | `items` on a non-list | `type = string, items = string` | parameter 'city': 'items' declares the type of a list's items, but this parameter is a 'string' |
+/// | default item of the wrong type | `items = string, default = ["web", 2]` | parameter 'sources': default item 1 of type 'integer' does not fit the declared item type 'string' |
 /// | malformed version | `version = "1.0"` | version '1.0' is not MAJOR.MINOR.PATCH (for example '1.0.0') |
 /// | credential named twice | `credentials = ["key", "key"]` | duplicate credential 'key' |
 /// | tag set twice | `tags = { team = "a", team = "b" }` | duplicate tag 'team' |

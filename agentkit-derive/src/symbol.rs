@@ -23,6 +23,7 @@ pub(crate) const CRATE: Symbol = Symbol("crate");
 pub(crate) const TYPE: Symbol = Symbol("type");
 pub(crate) const REQUIRED: Symbol = Symbol("required");
 pub(crate) const DEFAULT: Symbol = Symbol("default");
+pub(crate) const ITEMS: Symbol = Symbol("items");
 
 /// The keys of `#[tool(...)]`, in the order the documentation lists them.
 pub(crate) const TOOL_KEYS: [Symbol; 8] = [
@@ -37,7 +38,7 @@ pub(crate) const TOOL_KEYS: [Symbol; 8] = [
 ];
 
 /// The keys of a parameter declaration `{ name = ..., type = ... }`, as in the seed.
-pub(crate) const PARAM_KEYS: [Symbol; 5] = [NAME, TYPE, REQUIRED, DEFAULT, DESCRIPTION];
+pub(crate) const PARAM_KEYS: [Symbol; 6] = [NAME, TYPE, REQUIRED, DEFAULT, DESCRIPTION, ITEMS];
 
 impl Symbol {
     /// Finds the symbol spelled `key` among `keys`.

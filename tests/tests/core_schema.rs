@@ -313,7 +313,7 @@ fn structural_problems_are_all_reported_with_locations() {
                 Problem::UnknownKey {
                     found: "requred".into(),
                     suggestion: Some("required"),
-                    allowed: &["name", "type", "required", "default", "description"],
+                    allowed: agentkit_core::rules::PARAM_KEYS,
                 }
             ),
         ]

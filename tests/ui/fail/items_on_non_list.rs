@@ -1,0 +1,18 @@
+use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
+
+#[tool(
+    name = "fetch_forecast",
+    input = [
+        { name = "city", type = string, items = string },
+    ],
+)]
+pub struct FetchForecast;
+
+impl ToolHandler for FetchForecast {
+    async fn run(&self, input: FetchForecastInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+        let _ = input.city;
+        Ok(JsonObject::new())
+    }
+}
+
+fn main() {}

@@ -1,0 +1,18 @@
+use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
+
+#[tool(
+    name = "search",
+    input = [
+        { name = "sources", type = list, items = strng },
+    ],
+)]
+pub struct Search;
+
+impl ToolHandler for Search {
+    async fn run(&self, input: SearchInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+        let _ = input.sources;
+        Ok(JsonObject::new())
+    }
+}
+
+fn main() {}

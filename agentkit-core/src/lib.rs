@@ -120,6 +120,11 @@ pub use typed::{
     FromInputs, FromParam, IntoOutput, IntoParam, ParamTypeError, ToolHandler, TypedTool,
 };
 
+/// The `serde_json` this crate's values come from ([`JsonObject`] is its `Map`), re-exported
+/// so that tool code can name `Value` without a second, possibly different, version.
+#[doc(no_inline)]
+pub use serde_json;
+
 /// The `#[tool(...)]` attribute: declares a [`Tool`] on a struct, with a schema the compiler
 /// checks. See the `agentkit-derive` crate for the syntax.
 #[cfg(feature = "derive")]

@@ -180,13 +180,20 @@ impl ToolSpec {
         self.credentials.iter().map(AsRef::as_ref)
     }
 
-    /// The JSON Schema of the tool's arguments (see [`ToolSchema::to_json_schema`]); a tool
-    /// without an input schema takes any object.
+    /// The JSON Schema of the tool's arguments (see [`ToolSchema::to_json_schema`]), as
+    /// Anthropic's `input_schema` and MCP's `inputSchema` expect it; a tool without an input
+    /// schema takes any object.
     pub fn input_json_schema(&self) -> Value {
         match &self.input {
             Some(schema) => schema.to_json_schema(),
             None => serde_json::json!({"type": "object"}),
         }
+    }
+
+    /// The JSON Schema of the tool's output (see [`ToolSchema::to_json_schema`]), as MCP's
+    /// `outputSchema` expects it; `None` when no output schema is declared.
+    pub fn output_json_schema(&self) -> Option<Value> {
+        self.output.as_ref().map(ToolSchema::to_json_schema)
     }
 
     pub(crate) fn without_credentials(&self) -> ToolSpec {

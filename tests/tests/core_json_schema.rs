@@ -477,3 +477,19 @@ proptest! {
         prop_assert_eq!(ours_accepts(&schema, &input), validator.is_valid(&input));
     }
 }
+
+#[test]
+fn the_output_json_schema_is_exported_for_mcp() {
+    let spec = agentkit_core::ToolSpec::builder("weather")
+        .input(weather())
+        .output(all_types())
+        .build()
+        .unwrap();
+    assert_eq!(
+        spec.output_json_schema(),
+        Some(all_types().to_json_schema())
+    );
+    let without = agentkit_core::ToolSpec::builder("ping").build().unwrap();
+    assert_eq!(without.output_json_schema(), None);
+    assert_eq!(without.input_json_schema(), json!({"type": "object"}));
+}

@@ -520,6 +520,10 @@ impl ToolSchema {
     ///
     /// A model following it sends `null` for an optional parameter it leaves out, which
     /// [`validate`](Self::validate) treats as absent and replaces by the default.
+    ///
+    /// Strict mode also wants every array to say what its items are and every object to list
+    /// its properties: give list parameters their [`items`](Param::with_items); a free-form
+    /// `dictionary` parameter is exported as `{"type": "object"}`, which strict mode refuses.
     pub fn to_strict_json_schema(&self) -> Value {
         crate::json_schema::export(self, crate::json_schema::Style::OpenAiStrict)
     }

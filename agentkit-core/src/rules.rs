@@ -190,6 +190,7 @@ pub const PARAM_KEYS: &[&str] = &[
     "default",
     "description",
     "items",
+    "fields",
 ];
 
 /// The keys a `#[tool(...)]` attribute may have.
@@ -285,6 +286,38 @@ pub enum Problem {
         /// The declared item type.
         expected: ParamType,
         /// The kind of the item.
+        got: ValueKind,
+    },
+    /// `fields` on a parameter that is neither a dictionary nor a list of dictionaries.
+    FieldsOnNonDictionary {
+        /// The parameter.
+        name: String,
+        /// Its declared type.
+        ty: ParamType,
+    },
+    /// A dictionary default without a required field its `fields` declare.
+    DefaultMissingField {
+        /// The parameter.
+        name: String,
+        /// The missing field.
+        field: String,
+    },
+    /// A dictionary default with a field its `fields` do not declare.
+    DefaultUnknownField {
+        /// The parameter.
+        name: String,
+        /// The undeclared field.
+        field: String,
+    },
+    /// A field of a dictionary default that is not of the field's declared type.
+    DefaultFieldMismatch {
+        /// The parameter.
+        name: String,
+        /// The field.
+        field: String,
+        /// The field's declared type.
+        expected: ParamType,
+        /// The kind of the value given.
         got: ValueKind,
     },
     /// `required = true` together with a default, which could never apply.
@@ -434,6 +467,28 @@ impl fmt::Display for Problem {
                 f,
                 "parameter '{name}': default item {index} of type '{got}' does not fit the declared item type '{expected}'"
             ),
+            Problem::FieldsOnNonDictionary { name, ty } => write!(
+                f,
+                "parameter '{name}': 'fields' declares the fields of a dictionary (or of a list's \
+                 dictionary items), but this parameter is a '{ty}'"
+            ),
+            Problem::DefaultMissingField { name, field } => write!(
+                f,
+                "parameter '{name}': the default has no '{field}', a required field"
+            ),
+            Problem::DefaultUnknownField { name, field } => write!(
+                f,
+                "parameter '{name}': the default has a field '{field}' that is not declared"
+            ),
+            Problem::DefaultFieldMismatch {
+                name,
+                field,
+                expected,
+                got,
+            } => write!(
+                f,
+                "parameter '{name}': the default's '{field}' of type '{got}' does not fit the declared type '{expected}'"
+            ),
             Problem::RequiredWithDefault { name } => write!(
                 f,
                 "parameter '{name}' is required and has a default, which would never be used; \
@@ -567,6 +622,76 @@ pub fn check_items(
             got: *got,
         })
         .collect()
+}
+
+/// Checks that `fields` are declared only on a dictionary, or on a list whose items are
+/// dictionaries.
+pub fn check_fields_place(
+    name: &str,
+    ty: ParamType,
+    items: Option<ParamType>,
+) -> Result<(), Problem> {
+    let fits = ty == ParamType::Dictionary
+        || (ty == ParamType::List && items == Some(ParamType::Dictionary));
+    if fits {
+        Ok(())
+    } else {
+        Err(Problem::FieldsOnNonDictionary {
+            name: name.to_owned(),
+            ty,
+        })
+    }
+}
+
+/// A declared field, as [`check_default_fields`] needs it.
+#[derive(Debug, Clone, Copy)]
+pub struct FieldDecl<'a> {
+    /// The field's name.
+    pub name: &'a str,
+    /// Its type.
+    pub ty: ParamType,
+    /// Whether a value must have it.
+    pub required: bool,
+}
+
+/// Checks one dictionary of a default (the default itself, or an item of a list default)
+/// against the declared `fields`, one level deep: every required field present, no
+/// undeclared field, each value of its field's type (`null` stands for an absent optional
+/// field).
+pub fn check_default_fields(
+    name: &str,
+    fields: &[FieldDecl<'_>],
+    entries: &[(&str, ValueKind)],
+) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for field in fields {
+        let given = entries.iter().find(|(key, _)| *key == field.name);
+        match given {
+            None if field.required => problems.push(Problem::DefaultMissingField {
+                name: name.to_owned(),
+                field: field.name.to_owned(),
+            }),
+            Some((_, ValueKind::Null)) if !field.required => {}
+            Some((_, got)) if !field.ty.accepts(*got) => {
+                problems.push(Problem::DefaultFieldMismatch {
+                    name: name.to_owned(),
+                    field: field.name.to_owned(),
+                    expected: field.ty,
+                    got: *got,
+                });
+            }
+            _ => {}
+        }
+    }
+    for (key, _) in entries {
+        if !fields.iter().any(|field| field.name == *key) {
+            problems.push(Problem::DefaultUnknownField {
+                name: name.to_owned(),
+                field: (*key).to_owned(),
+            });
+        }
+    }
+    problems
 }
 
 /// Looks up a key of a parameter declaration.

@@ -176,6 +176,7 @@ pub struct Param {
     default: Option<Literal>,
     description: Cow<'static, str>,
     items: Option<ParamType>,
+    fields: Option<ToolSchema>,
 }
 
 impl Param {
@@ -188,6 +189,7 @@ impl Param {
             default: None,
             description: Cow::Borrowed(""),
             items: None,
+            fields: None,
         }
     }
 
@@ -236,6 +238,36 @@ impl Param {
         self
     }
 
+    /// Declares the fields of a dictionary parameter, or of every item of a list parameter
+    /// whose items are dictionaries: a nested schema, where the seed gives up.
+    ///
+    /// Validation then checks each field (reporting `address.city`, `stops[1].city`), fills
+    /// their defaults, and the JSON Schema describes the nested object, as OpenAI's strict mode
+    /// requires of every object.
+    ///
+    /// ```
+    /// use agentkit_core::{Param, ParamType, ToolSchema};
+    /// use serde_json::json;
+    ///
+    /// let address = ToolSchema::new([
+    ///     Param::required("city", ParamType::String),
+    ///     Param::optional("country", ParamType::String).with_default("US"),
+    /// ])?;
+    /// let schema = ToolSchema::new([
+    ///     Param::required("address", ParamType::Dictionary).with_fields(address),
+    /// ])?;
+    /// let mut args = json!({"address": {"city": 5}}).as_object().cloned().unwrap();
+    /// let issues = schema.validate(&mut args);
+    /// assert_eq!(issues[0].to_string(), "Parameter 'address.city': expected type 'string', got 'integer'");
+    /// assert_eq!(args["address"]["country"], "US");
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    #[must_use]
+    pub fn with_fields(mut self, fields: ToolSchema) -> Self {
+        self.fields = Some(fields);
+        self
+    }
+
     /// Builds a parameter in a `const` context; used by `#[tool(...)]`, which has already
     /// checked every rule at compile time.
     #[doc(hidden)]
@@ -253,6 +285,29 @@ impl Param {
             default,
             description: Cow::Borrowed(description),
             items: None,
+            fields: None,
+        }
+    }
+
+    /// Like [`from_static`](Self::from_static), for a dictionary (or a list of dictionaries)
+    /// with declared `fields`; used by `#[tool(...)]`.
+    #[doc(hidden)]
+    pub const fn from_static_with_fields(
+        name: &'static str,
+        ty: ParamType,
+        required: bool,
+        default: Option<Literal>,
+        description: &'static str,
+        fields: &'static [Param],
+    ) -> Self {
+        Param {
+            name: Cow::Borrowed(name),
+            ty,
+            required,
+            default,
+            description: Cow::Borrowed(description),
+            items: None,
+            fields: Some(ToolSchema::from_static(fields)),
         }
     }
 
@@ -279,6 +334,11 @@ impl Param {
     /// The type of a list's items, when declared.
     pub fn items(&self) -> Option<ParamType> {
         self.items
+    }
+
+    /// The declared fields of a dictionary (or of a list's dictionary items), when declared.
+    pub fn fields(&self) -> Option<&ToolSchema> {
+        self.fields.as_ref()
     }
 
     /// The description (empty when none was given).

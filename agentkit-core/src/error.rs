@@ -59,6 +59,15 @@ impl SemanticProblem {
     }
 }
 
+impl SemanticProblem {
+    /// The same problem, located inside a `fields` list: `parameters[0] ('city')` becomes
+    /// `{prefix}fields[0] ('city')`.
+    pub(crate) fn prefixed(mut self, prefix: &str, from: &str, to: &str) -> Self {
+        self.location = format!("{prefix}{}", self.location.replacen(from, to, 1));
+        self
+    }
+}
+
 impl fmt::Display for SemanticProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.location.is_empty() {

@@ -27,7 +27,15 @@ pub(crate) fn export(schema: &ToolSchema, style: Style) -> Value {
     let mut required = Vec::new();
     for param in schema.parameters() {
         let ty = param.param_type().json_schema_type();
-        let mut property = Map::new();
+        // A dictionary with declared fields is a nested object schema; the keywords below
+        // (nullable type, description, default) go on top of it.
+        let mut property = match (param.fields(), param.param_type()) {
+            (Some(fields), ParamType::Dictionary) => match export(fields, style) {
+                Value::Object(object) => object,
+                _ => Map::new(),
+            },
+            _ => Map::new(),
+        };
         // An optional parameter accepts `null`: the validator reads it as "absent", and the
         // exported schema must accept exactly what the validator accepts.
         let ty = if param.is_required() {
@@ -38,10 +46,16 @@ pub(crate) fn export(schema: &ToolSchema, style: Style) -> Value {
         property.insert("type".into(), ty);
         bound_integers(&mut property, param.param_type());
         if let Some(items) = param.items() {
-            let mut item = Map::new();
-            item.insert("type".into(), Value::from(items.json_schema_type()));
-            bound_integers(&mut item, items);
-            property.insert("items".into(), Value::Object(item));
+            let item = match (param.fields(), items) {
+                (Some(fields), ParamType::Dictionary) => export(fields, style),
+                _ => {
+                    let mut item = Map::new();
+                    item.insert("type".into(), Value::from(items.json_schema_type()));
+                    bound_integers(&mut item, items);
+                    Value::Object(item)
+                }
+            };
+            property.insert("items".into(), item);
         }
         if !param.description().is_empty() {
             property.insert("description".into(), Value::from(param.description()));

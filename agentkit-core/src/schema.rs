@@ -371,7 +371,46 @@ impl Param {
             self.items,
             &default_items,
         ));
+        if let Some(fields) = &self.fields {
+            if let Err(p) = rules::check_fields_place(&self.name, self.ty, self.items) {
+                problems.push(p);
+            }
+            problems.extend(self.default_field_problems(fields));
+        }
         problems
+    }
+
+    /// The default's dictionaries (the default itself, or the items of a list default)
+    /// checked against the declared fields, one level deep.
+    fn default_field_problems(&self, fields: &ToolSchema) -> Vec<Problem> {
+        let decls: Vec<rules::FieldDecl<'_>> = fields
+            .parameters()
+            .iter()
+            .map(|f| rules::FieldDecl {
+                name: f.name(),
+                ty: f.ty,
+                required: f.required,
+            })
+            .collect();
+        let check = |entries: &[(Cow<'static, str>, Literal)]| {
+            let entries: Vec<(&str, ValueKind)> = entries
+                .iter()
+                .map(|(k, v)| (k.as_ref(), v.kind()))
+                .collect();
+            rules::check_default_fields(&self.name, &decls, &entries)
+        };
+        match &self.default {
+            Some(Literal::Dictionary(entries)) => check(entries),
+            Some(Literal::List(items)) => items
+                .iter()
+                .filter_map(|item| match item {
+                    Literal::Dictionary(entries) => Some(check(entries)),
+                    _ => None,
+                })
+                .flatten()
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -505,6 +544,18 @@ impl ToolSchema {
         unknown: UnknownArguments,
     ) -> Vec<ValidationIssue> {
         let mut issues = Vec::new();
+        self.validate_object(values, unknown, Path::Root, &mut issues);
+        issues
+    }
+
+    /// Validates the object at `at` (the arguments, or a nested dictionary).
+    fn validate_object(
+        &self,
+        values: &mut JsonObject,
+        unknown: UnknownArguments,
+        at: Path<'_>,
+        issues: &mut Vec<ValidationIssue>,
+    ) {
         // How many declared parameters `values` holds once defaults are filled: when that is
         // all it holds, there is no undeclared argument and no need to scan the keys.
         let mut declared = 0;
@@ -517,7 +568,7 @@ impl ToolSchema {
                     false
                 }
                 Some(value) => {
-                    check_value(param, value, &mut issues);
+                    check_value(param, value, unknown, at, issues);
                     true
                 }
                 None => false,
@@ -525,7 +576,7 @@ impl ToolSchema {
             if present {
                 declared += 1;
             } else if param.required {
-                issues.push(ValidationIssue::missing(param));
+                issues.push(ValidationIssue::missing(at.name_of(param), param.ty));
             } else if let Some(default) = &param.default {
                 values.insert(param.name().to_owned(), default.to_value());
                 declared += 1;
@@ -534,11 +585,10 @@ impl ToolSchema {
         if unknown == UnknownArguments::Reject && values.len() > declared {
             for key in values.keys() {
                 if self.parameter(key).is_none() {
-                    issues.push(ValidationIssue::unknown(key, self));
+                    issues.push(ValidationIssue::unknown(at.key(key), key, self));
                 }
             }
         }
-        issues
     }
 
     /// The JSON Schema of an argument object, as Anthropic's `input_schema` and MCP's
@@ -661,34 +711,102 @@ pub(crate) fn value_kind(value: &Value) -> ValueKind {
     }
 }
 
-fn check_value(param: &Param, value: &mut Value, issues: &mut Vec<ValidationIssue>) {
+/// Where a value sits in the arguments, for the names in issues; rendered only when an issue
+/// is reported, so that validating valid arguments allocates nothing.
+#[derive(Clone, Copy)]
+enum Path<'a> {
+    /// The arguments object.
+    Root,
+    /// A field of the object at the parent path.
+    Field(&'a Path<'a>, &'a str),
+    /// An item of the list at the parent path.
+    Item(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    /// The name of `param`, a member of the object at this path.
+    fn name_of(self, param: &Param) -> Cow<'static, str> {
+        match self {
+            Path::Root => param.name.clone(),
+            _ => Cow::Owned(format!("{self}.{}", param.name)),
+        }
+    }
+
+    /// The name of an undeclared `key` of the object at this path.
+    fn key(self, key: &str) -> Cow<'static, str> {
+        match self {
+            Path::Root => Cow::Owned(key.to_owned()),
+            _ => Cow::Owned(format!("{self}.{key}")),
+        }
+    }
+
+    /// The name of the value at this path.
+    fn name(self, param: &Param) -> Cow<'static, str> {
+        match self {
+            Path::Field(Path::Root, _) => param.name.clone(),
+            _ => Cow::Owned(self.to_string()),
+        }
+    }
+}
+
+impl fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Path::Root => Ok(()),
+            Path::Field(Path::Root, name) => f.write_str(name),
+            Path::Field(parent, name) => write!(f, "{parent}.{name}"),
+            Path::Item(parent, index) => write!(f, "{parent}[{index}]"),
+        }
+    }
+}
+
+/// Checks a present argument: its type, then its items and fields, where declared.
+fn check_value(
+    param: &Param,
+    value: &mut Value,
+    unknown: UnknownArguments,
+    at: Path<'_>,
+    issues: &mut Vec<ValidationIssue>,
+) {
+    let here = Path::Field(&at, param.name());
     match check_type(param.ty, value) {
         Ok(()) => {}
         Err(Mismatch::WrongType(got)) => {
-            issues.push(ValidationIssue::wrong_type(
-                param.name.clone(),
-                param.ty,
-                got,
-            ));
+            issues.push(ValidationIssue::wrong_type(here.name(param), param.ty, got));
             return;
         }
         Err(Mismatch::OutOfRange) => {
-            issues.push(ValidationIssue::out_of_range(param.name.clone()));
+            issues.push(ValidationIssue::out_of_range(here.name(param)));
             return;
         }
     }
-    if let (Some(items), Value::Array(values)) = (param.items, value) {
-        for (index, item) in values.iter_mut().enumerate() {
-            // The path is built only for a wrong item: a valid list allocates nothing.
-            let path = || Cow::Owned(format!("{}[{index}]", param.name));
-            match check_type(items, item) {
-                Ok(()) => {}
-                Err(Mismatch::WrongType(got)) => {
-                    issues.push(ValidationIssue::wrong_type(path(), items, got));
+    match value {
+        Value::Array(values) => {
+            let Some(items) = param.items else { return };
+            for (index, item) in values.iter_mut().enumerate() {
+                let path = Path::Item(&here, index);
+                match check_type(items, item) {
+                    Ok(()) => {
+                        if let (Some(fields), Value::Object(object)) = (&param.fields, item) {
+                            fields.validate_object(object, unknown, path, issues);
+                        }
+                    }
+                    Err(Mismatch::WrongType(got)) => {
+                        let name = Cow::Owned(path.to_string());
+                        issues.push(ValidationIssue::wrong_type(name, items, got));
+                    }
+                    Err(Mismatch::OutOfRange) => {
+                        issues.push(ValidationIssue::out_of_range(Cow::Owned(path.to_string())));
+                    }
                 }
-                Err(Mismatch::OutOfRange) => issues.push(ValidationIssue::out_of_range(path())),
             }
         }
+        Value::Object(object) => {
+            if let Some(fields) = &param.fields {
+                fields.validate_object(object, unknown, here, issues);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -802,11 +920,11 @@ impl PartialEq for Detail {
 }
 
 impl ValidationIssue {
-    fn missing(param: &Param) -> Self {
+    fn missing(param: Cow<'static, str>, expected: ParamType) -> Self {
         ValidationIssue {
             kind: IssueKind::MissingParameter,
-            param: Some(param.name.clone()),
-            expected: Some(param.ty),
+            param: Some(param),
+            expected: Some(expected),
             got: None,
             detail: None,
         }
@@ -832,13 +950,13 @@ impl ValidationIssue {
         }
     }
 
-    fn unknown(key: &str, schema: &ToolSchema) -> Self {
+    fn unknown(path: Cow<'static, str>, key: &str, schema: &ToolSchema) -> Self {
         let suggestion = rules::suggest(key, schema.parameters.iter().map(Param::name))
             .and_then(|name| schema.parameter(name))
             .map(|p| Detail::Suggestion(p.name_cow().clone()));
         ValidationIssue {
             kind: IssueKind::UnknownParameter,
-            param: Some(Cow::Owned(key.to_owned())),
+            param: Some(path),
             expected: None,
             got: None,
             detail: suggestion,

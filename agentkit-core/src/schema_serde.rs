@@ -69,11 +69,24 @@ pub(crate) fn params_from_value(
             return Vec::new();
         }
     };
+    params_from_list(list, prefix, "parameters", problems)
+}
+
+/// Reads a list of parameter objects (a schema's `parameters`, or a parameter's `fields`).
+fn params_from_list(
+    list: Vec<Value>,
+    prefix: &str,
+    what: &str,
+    problems: &mut Vec<SemanticProblem>,
+) -> Vec<(usize, Param)> {
     let mut params = Vec::with_capacity(list.len());
     for (index, item) in list.into_iter().enumerate() {
         let name_hint = item.get("name").and_then(Value::as_str).map(str::to_owned);
-        let location = at(param_location(index, name_hint.as_deref()));
-        match param_from_value(item) {
+        let location = format!(
+            "{prefix}{}",
+            param_location(index, name_hint.as_deref()).replacen("parameters", what, 1)
+        );
+        match param_from_value(item, &location, problems) {
             Ok(param) => params.push((index, param)),
             Err(found) => problems.extend(
                 found
@@ -85,7 +98,42 @@ pub(crate) fn params_from_value(
     params
 }
 
-fn param_from_value(value: Value) -> Result<Param, Vec<Problem>> {
+/// Reads a `fields` list into a schema, reporting its problems under `location`.
+fn fields_from_value(
+    value: Value,
+    location: &str,
+    problems: &mut Vec<SemanticProblem>,
+) -> Option<ToolSchema> {
+    let Value::Array(list) = value else {
+        problems.push(SemanticProblem::new(
+            location.to_owned(),
+            Problem::InvalidKeyValue {
+                key: "fields",
+                expected: "a list of parameter objects",
+            },
+        ));
+        return None;
+    };
+    let before = problems.len();
+    let prefix = format!("{location} ");
+    let fields = params_from_list(list, &prefix, "fields", problems);
+    let mut rule_problems =
+        crate::schema::rule_problems(fields.iter().map(|(index, param)| (*index, param)));
+    for problem in &mut rule_problems {
+        *problem = problem.clone().prefixed(&prefix, "parameters", "fields");
+    }
+    problems.extend(rule_problems);
+    if problems.len() > before {
+        return None;
+    }
+    ToolSchema::new(fields.into_iter().map(|(_, param)| param)).ok()
+}
+
+fn param_from_value(
+    value: Value,
+    location: &str,
+    nested: &mut Vec<SemanticProblem>,
+) -> Result<Param, Vec<Problem>> {
     let Value::Object(object) = value else {
         return Err(vec![Problem::InvalidKeyValue {
             key: "parameters",
@@ -99,6 +147,8 @@ fn param_from_value(value: Value) -> Result<Param, Vec<Problem>> {
     let mut default = None;
     let mut description = None;
     let mut items = None;
+    let mut fields = None;
+    let mut fields_failed = false;
     for (key, value) in object {
         match rules::check_param_key(&key) {
             Err(p) => problems.push(p),
@@ -127,6 +177,10 @@ fn param_from_value(value: Value) -> Result<Param, Vec<Problem>> {
                 }),
             },
             Ok("default") => default = Some(value),
+            Ok("fields") => match fields_from_value(value, location, nested) {
+                Some(schema) => fields = Some(schema),
+                None => fields_failed = true,
+            },
             Ok("items") => match value {
                 Value::String(s) => match s.parse::<ParamType>() {
                     Ok(t) => items = Some(t),
@@ -157,7 +211,7 @@ fn param_from_value(value: Value) -> Result<Param, Vec<Problem>> {
         problems.push(Problem::MissingKey { key: "type" });
     }
     match (name, ty) {
-        (Some(name), Some(ty)) if problems.is_empty() => {
+        (Some(name), Some(ty)) if problems.is_empty() && !fields_failed => {
             let mut param = if required.unwrap_or(true) {
                 Param::required(name, ty)
             } else {
@@ -171,6 +225,9 @@ fn param_from_value(value: Value) -> Result<Param, Vec<Problem>> {
             }
             if let Some(items) = items {
                 param = param.with_items(items);
+            }
+            if let Some(fields) = fields {
+                param = param.with_fields(fields);
             }
             Ok(param)
         }
@@ -195,6 +252,13 @@ pub(crate) fn schema_to_value(schema: &ToolSchema) -> Value {
             }
             if let Some(items) = p.items() {
                 object.insert("items".into(), Value::from(items.as_str()));
+            }
+            if let Some(fields) = p.fields() {
+                if let Value::Object(mut nested) = schema_to_value(fields) {
+                    if let Some(list) = nested.remove("parameters") {
+                        object.insert("fields".into(), list);
+                    }
+                }
             }
             Value::Object(object)
         })

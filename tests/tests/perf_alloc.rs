@@ -108,3 +108,31 @@ fn issues_render_their_message_only_when_displayed() {
     );
     assert!(allocations >= 1, "displaying renders the message");
 }
+
+#[test]
+fn validating_complete_nested_arguments_allocates_nothing() {
+    let stop = ToolSchema::new([
+        Param::required("city", ParamType::String),
+        Param::optional("nights", ParamType::Integer),
+    ])
+    .expect("valid schema");
+    let schema = ToolSchema::new([
+        Param::required("tags", ParamType::List).with_items(ParamType::String),
+        Param::required("stops", ParamType::List)
+            .with_items(ParamType::Dictionary)
+            .with_fields(stop.clone()),
+        Param::required("origin", ParamType::Dictionary).with_fields(stop),
+    ])
+    .expect("valid schema");
+    let mut args = object(json!({
+        "tags": ["a", "b"],
+        "stops": [{"city": "Lyon", "nights": 2}, {"city": "Nice", "nights": 1}],
+        "origin": {"city": "Paris", "nights": 0},
+    }));
+    let (issues, allocations) = allocations_during(|| schema.validate(&mut args));
+    assert!(issues.is_empty(), "{issues:?}");
+    assert_eq!(
+        allocations, 0,
+        "validation of complete nested arguments allocated"
+    );
+}

@@ -632,8 +632,9 @@ impl ToolSchema {
     /// [`validate`](Self::validate) treats as absent and replaces by the default.
     ///
     /// Strict mode also wants every array to say what its items are and every object to list
-    /// its properties: give list parameters their [`items`](Param::with_items); a free-form
-    /// `dictionary` parameter is exported as `{"type": "object"}`, which strict mode refuses.
+    /// its properties: give list parameters their [`items`](Param::with_items) and dictionary
+    /// parameters their [`fields`](Param::with_fields); a free-form `dictionary` is exported as
+    /// `{"type": "object"}`, which strict mode refuses.
     pub fn to_strict_json_schema(&self) -> Value {
         crate::json_schema::export(self, crate::json_schema::Style::OpenAiStrict)
     }

@@ -17,8 +17,8 @@ use crate::attr::{self, Entry, Key, Value};
 use crate::ctxt::Ctxt;
 use crate::rules::{self, NameKind, ParamType, Problem, ValueKind};
 use crate::symbol::{
-    self, CRATE, CREDENTIALS, DEFAULT, DESCRIPTION, INPUT, ITEMS, NAME, OUTPUT, REQUIRED, Symbol,
-    TAGS, TYPE, VERSION,
+    self, CRATE, CREDENTIALS, DEFAULT, DESCRIPTION, FIELDS, INPUT, ITEMS, NAME, OUTPUT, REQUIRED,
+    Symbol, TAGS, TYPE, VERSION,
 };
 
 /// A tool declaration: `#[tool(...)]` and its struct.
@@ -53,6 +53,9 @@ pub(crate) struct Param {
     pub(crate) description: Option<String>,
     /// `items = ...`: the type of a list's items, and where it is written.
     pub(crate) items: Option<(Ty, Span)>,
+    /// `fields = [...]`: the declared fields of a dictionary (or of a list's dictionary
+    /// items), and where the key `fields` is written.
+    pub(crate) fields: Option<(Vec<Param>, Span)>,
 }
 
 /// A parameter type as written.
@@ -77,7 +80,8 @@ pub(crate) enum DefaultValue {
     Float(f64),
     Boolean(bool),
     List(Vec<DefaultLit>),
-    Dictionary(Vec<(String, DefaultLit)>),
+    /// The entries, each key with where it is written.
+    Dictionary(Vec<(Str, DefaultLit)>),
 }
 
 impl DefaultValue {
@@ -376,6 +380,7 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
         default: None,
         description: None,
         items: None,
+        fields: None,
     };
     let mut seen = Seen::default();
     for Entry { key, value } in entries {
@@ -398,6 +403,8 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
                 let span = value.span();
                 param.items = param_type(cx, ITEMS, value).map(|ty| (ty, span));
             }
+            // The same keys and rules as a parameter, as deep as it goes.
+            FIELDS => param.fields = params(cx, FIELDS, value).map(|fields| (fields, key.span)),
             REQUIRED => match value {
                 Value::Lit(Lit::Bool(b)) => param.required = Some((b.value, b.span)),
                 other => invalid(cx, other.span(), REQUIRED, "`true` or `false`"),
@@ -478,7 +485,13 @@ fn default(cx: &Ctxt, value: Value) -> Option<DefaultLit> {
                 entries
                     .into_iter()
                     .filter(|entry| seen.first(cx, &entry.key))
-                    .filter_map(|Entry { key, value }| Some((key.text, default(cx, value?)?)))
+                    .filter_map(|Entry { key, value }| {
+                        let key = Str {
+                            value: key.text,
+                            span: key.span,
+                        };
+                        Some((key, default(cx, value?)?))
+                    })
                     .collect(),
             )
         }
@@ -536,6 +549,7 @@ mod tests {
             default: None,
             description: None,
             items: None,
+            fields: None,
         }
     }
 

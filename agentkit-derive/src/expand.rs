@@ -88,21 +88,18 @@ fn spec(tool: &Tool<'_>) -> TokenStream {
     let description = tool.description.as_deref().unwrap_or("");
     let version = tool.version.as_ref().map_or("1.0.0", |v| v.value.as_str());
     // The parameters get `static`s of their own: a `&[Param::from_static(..)]` inside the
-    // spec's initializer would be a temporary, which a `static` cannot borrow.
-    let schema = |params: &Option<Vec<Param>>, array: &str| match params {
+    // spec's initializer would be a temporary, which a `static` cannot borrow. So do the
+    // declared `fields` of each parameter: `INPUT_0_FIELDS`, `INPUT_0_FIELDS_1_FIELDS`, ...
+    let mut statics = Vec::new();
+    let mut schema = |params: &Option<Vec<Param>>, array: &str| match params {
         Some(params) => {
-            let array = Ident::new(array, Span::call_site());
-            let len = params.len();
-            let params = params.iter().map(|param| param_value(&p, param));
-            (
-                quote!(static #array: [#p::Param; #len] = [#(#params),*];),
-                quote!(#p::Some(#p::ToolSchema::from_static(&#array))),
-            )
+            let array = param_array(&p, params, array, &mut statics);
+            quote!(#p::Some(#p::ToolSchema::from_static(&#array)))
         }
-        None => (quote!(), quote!(#p::None)),
+        None => quote!(#p::None),
     };
-    let (input_static, input) = schema(&tool.input, "INPUT");
-    let (output_static, output) = schema(&tool.output, "OUTPUT");
+    let input = schema(&tool.input, "INPUT");
+    let output = schema(&tool.output, "OUTPUT");
     let tags = tool.tags.iter().map(|(key, value)| {
         let (key, value) = (&key.value, &value.value);
         quote!((#p::Cow::Borrowed(#key), #p::Cow::Borrowed(#value)))
@@ -112,8 +109,7 @@ fn spec(tool: &Tool<'_>) -> TokenStream {
         quote!(#p::Cow::Borrowed(#c))
     });
     quote! {
-        #input_static
-        #output_static
+        #(#statics)*
         static SPEC: #p::ToolSpec = #p::ToolSpec::from_static(
             #name,
             #description,
@@ -127,7 +123,32 @@ fn spec(tool: &Tool<'_>) -> TokenStream {
     }
 }
 
-fn param_value(p: &TokenStream, param: &Param) -> TokenStream {
+/// Pushes `static #array: [Param; N] = [...];` for `params` onto `statics`, with the arrays
+/// of their declared fields, and returns the name of the array.
+fn param_array(
+    p: &TokenStream,
+    params: &[Param],
+    array: &str,
+    statics: &mut Vec<TokenStream>,
+) -> Ident {
+    let len = params.len();
+    let values: Vec<TokenStream> = params
+        .iter()
+        .enumerate()
+        .map(|(index, param)| {
+            let fields = param.fields.as_ref().map(|(fields, _)| {
+                param_array(p, fields, &format!("{array}_{index}_FIELDS"), statics)
+            });
+            param_value(p, param, fields.as_ref())
+        })
+        .collect();
+    let array = Ident::new(array, Span::call_site());
+    statics.push(quote!(static #array: [#p::Param; #len] = [#(#values),*];));
+    array
+}
+
+/// A `const` `Param` expression; `fields` names the `static` array of its declared fields.
+fn param_value(p: &TokenStream, param: &Param, fields: Option<&Ident>) -> TokenStream {
     let name = param.name.as_ref().map_or("", |n| n.value.as_str());
     let ty = param_type(param.ty.map_or(ParamType::String, |t| t.ty));
     let required = param.is_required();
@@ -143,10 +164,17 @@ fn param_value(p: &TokenStream, param: &Param) -> TokenStream {
         let items = param_type(items.ty);
         quote!(.with_items(#p::ParamType::#items))
     });
-    quote! {
-        #p::Param::from_static(#name, #p::ParamType::#ty, #required, #default, #description)
-            #items
-    }
+    let constructor = match fields {
+        Some(fields) => quote! {
+            #p::Param::from_static_with_fields(
+                #name, #p::ParamType::#ty, #required, #default, #description, &#fields
+            )
+        },
+        None => quote! {
+            #p::Param::from_static(#name, #p::ParamType::#ty, #required, #default, #description)
+        },
+    };
+    quote!(#constructor #items)
 }
 
 /// The Rust type of a value of `ty` in the generated input and output structs.
@@ -195,6 +223,7 @@ fn literal(p: &TokenStream, default: &DefaultLit) -> TokenStream {
         }
         DefaultValue::Dictionary(entries) => {
             let entries = entries.iter().map(|(key, value)| {
+                let key = &key.value;
                 let value = literal(p, value);
                 quote!((#p::Cow::Borrowed(#key), #value))
             });

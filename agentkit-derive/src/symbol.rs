@@ -24,6 +24,7 @@ pub(crate) const TYPE: Symbol = Symbol("type");
 pub(crate) const REQUIRED: Symbol = Symbol("required");
 pub(crate) const DEFAULT: Symbol = Symbol("default");
 pub(crate) const ITEMS: Symbol = Symbol("items");
+pub(crate) const FIELDS: Symbol = Symbol("fields");
 
 /// The keys of `#[tool(...)]`, in the order the documentation lists them.
 pub(crate) const TOOL_KEYS: [Symbol; 8] = [
@@ -37,8 +38,10 @@ pub(crate) const TOOL_KEYS: [Symbol; 8] = [
     CRATE,
 ];
 
-/// The keys of a parameter declaration `{ name = ..., type = ... }`, as in the seed.
-pub(crate) const PARAM_KEYS: [Symbol; 6] = [NAME, TYPE, REQUIRED, DEFAULT, DESCRIPTION, ITEMS];
+/// The keys of a parameter declaration `{ name = ..., type = ... }`: the seed's, then
+/// `items` and `fields`.
+pub(crate) const PARAM_KEYS: [Symbol; 7] =
+    [NAME, TYPE, REQUIRED, DEFAULT, DESCRIPTION, ITEMS, FIELDS];
 
 impl Symbol {
     /// Finds the symbol spelled `key` among `keys`.

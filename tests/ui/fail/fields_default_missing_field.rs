@@ -1,0 +1,23 @@
+use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
+
+#[tool(
+    name = "plan_trip",
+    input = [
+        { name = "prefs", type = dictionary, required = false,
+          default = { meal = "vegetarian" },
+          fields = [
+            { name = "seat", type = string },
+            { name = "meal", type = string, required = false },
+        ] },
+    ],
+)]
+pub struct PlanTrip;
+
+impl ToolHandler for PlanTrip {
+    async fn run(&self, input: PlanTripInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+        let _ = input;
+        Ok(JsonObject::new())
+    }
+}
+
+fn main() {}

@@ -1,0 +1,20 @@
+use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
+
+#[tool(
+    name = "plan_trip",
+    input = [
+        { name = "origin", type = string, fields = [
+            { name = "city", type = string },
+        ] },
+    ],
+)]
+pub struct PlanTrip;
+
+impl ToolHandler for PlanTrip {
+    async fn run(&self, input: PlanTripInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+        let _ = input;
+        Ok(JsonObject::new())
+    }
+}
+
+fn main() {}

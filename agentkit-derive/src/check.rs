@@ -104,7 +104,14 @@ fn check_fields(cx: &Ctxt, name: &str, param: &Param) {
         return;
     }
     if let Err(problem) = rules::check_fields_place(name, ty.ty, items) {
-        cx.error(*fields_span, problem);
+        if ty.ty == ParamType::List {
+            cx.error(
+                *fields_span,
+                format_args!("{problem}; declare its items with `items = dictionary`"),
+            );
+        } else {
+            cx.error(*fields_span, problem);
+        }
         return;
     }
     let Some(default) = &param.default else {

@@ -444,4 +444,82 @@ mod tests {
         assert_eq!(out.matches("compile_error").count(), 1, "{out}");
         assert!(out.contains("SInput"), "{out}");
     }
+
+    #[test]
+    fn each_fields_list_gets_its_own_static() {
+        let out = expand(quote!(
+            name = "s",
+            input = [
+                { name = "a", type = string },
+                { name = "b", type = dictionary, fields = [
+                    { name = "c", type = string },
+                    { name = "d", type = list, items = dictionary, fields = [{ name = "e", type = integer }] },
+                ] },
+            ],
+            output = [{ name = "f", type = dictionary, fields = [{ name = "g", type = boolean }] }]
+        ));
+        assert!(!out.contains("compile_error"), "{out}");
+        for array in [
+            "static INPUT :",
+            "static INPUT_1_FIELDS :",
+            "static INPUT_1_FIELDS_1_FIELDS :",
+            "static OUTPUT_0_FIELDS :",
+        ] {
+            assert!(out.contains(array), "{array} in {out}");
+        }
+        assert!(out.contains("& INPUT_1_FIELDS_1_FIELDS"), "{out}");
+        assert_eq!(out.matches("from_static_with_fields").count(), 3, "{out}");
+    }
+
+    #[test]
+    fn every_mistake_inside_fields_is_reported_once() {
+        let out = expand(quote!(
+            name = "s",
+            input = [
+                { name = "a", type = string, fields = [{ name = "b", type = string }] },
+                { name = "c", type = dictionary, required = false, default = { x = 1, e = "y" }, fields = [
+                    { name = "d", type = intger },
+                    { name = "d", type = string },
+                    { name = "e", type = integer, requred = false },
+                ] },
+            ]
+        ));
+        // `fields` on a string, `intger`, the second `d`, `requred`; the default is not
+        // checked against fields whose types are not all known.
+        assert_eq!(out.matches("compile_error").count(), 4, "{out}");
+        assert!(out.contains("SInput"), "{out}");
+    }
+
+    #[test]
+    fn a_default_is_checked_against_the_fields() {
+        let out = expand(quote!(
+            name = "s",
+            input = [
+                { name = "c", type = list, items = dictionary, required = false,
+                  default = [{ d = 1 }, { d = "ok" }, { x = "y" }],
+                  fields = [{ name = "d", type = string }] },
+            ]
+        ));
+        // `d = 1`, then `x` without `d`, and `x` undeclared.
+        assert!(!out.contains("items = dictionary"), "{out}");
+        assert_eq!(out.matches("compile_error").count(), 3, "{out}");
+        assert!(out.contains("the default's 'd' of type 'integer'"), "{out}");
+        assert!(out.contains("the default has no 'd'"), "{out}");
+        assert!(out.contains("a field 'x' that is not declared"), "{out}");
+    }
+
+    #[test]
+    fn fields_on_a_list_of_other_items_suggest_items_dictionary() {
+        let out = expand(quote!(
+            name = "s",
+            input = [{ name = "c", type = list, fields = [{ name = "d", type = string }] }]
+        ));
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+        assert!(
+            out.contains(
+                "but this parameter is a 'list'; declare its items with `items = dictionary`"
+            ),
+            "{out}"
+        );
+    }
 }

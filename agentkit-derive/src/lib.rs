@@ -100,6 +100,7 @@ use proc_macro::TokenStream;
 /// | `default` | a literal of the parameter's type; only with `required = false` | no default |
 /// | `description` | string | `""` |
 /// | `items` | with `type = list`: the type of every item, e.g. `items = string` | items are not checked |
+/// | `fields` | with `type = dictionary` (or `type = list, items = dictionary`): its fields, a list of parameters `[{ ... }, ...]` with these same keys | the dictionary's entries are not checked |
 ///
 /// Each parameter becomes a field of the input or output struct, named after the parameter
 /// with `-` replaced by `_` (a keyword becomes a raw identifier: `type` is `r#type`):
@@ -115,6 +116,26 @@ use proc_macro::TokenStream;
 ///
 /// A list with `items` is a `Vec` of the item's type: `items = string` gives `Vec<String>`,
 /// `items = integer` gives `Vec<i64>`, and so on.
+///
+/// A dictionary's `fields` declare what its entries must be, with the keys and rules of a
+/// parameter, as deep as you like (a field may have `fields` or `items` of its own); on a list
+/// with `items = dictionary` they declare every item's. They are part of the spec (its
+/// `Param::fields`, `static` data too), so validation and the JSON Schema see them:
+///
+/// ```text
+/// { name = "origin", type = dictionary, fields = [
+///     { name = "city", type = string },
+///     { name = "country", type = string, required = false, default = "US" },
+/// ] },
+/// { name = "stops", type = list, items = dictionary, required = false, fields = [
+///     { name = "city", type = string },
+///     { name = "nights", type = integer, required = false, default = 1 },
+/// ] },
+/// ```
+///
+/// No struct is generated for them: a dictionary with `fields` is still a
+/// `serde_json::Map<String, Value>` in the input or output struct (`stops` above is an
+/// `Option<Vec<Map<String, Value>>>`), already validated against its fields when `run` gets it.
 ///
 /// Default literals: strings, integers and floats (negative too; an integer fits a `float`),
 /// `true` and `false`, lists `[...]` and dictionaries `{ key = value }` (keys are names or
@@ -245,6 +266,12 @@ use proc_macro::TokenStream;
 /// | not a literal | `default = imperial` | 'default' takes a literal: ... |
 /// | `items` on a non-list | `type = string, items = string` | parameter 'city': 'items' declares the type of a list's items, but this parameter is a 'string' |
 /// | default item of the wrong type | `items = string, default = ["web", 2]` | parameter 'sources': default item 1 of type 'integer' does not fit the declared item type 'string' |
+/// | `fields` on a non-dictionary | `type = string, fields = [...]` | parameter 'origin': 'fields' declares the fields of a dictionary (or of a list's dictionary items), but this parameter is a 'string' |
+/// | any mistake above inside `fields` | `fields = [{ name = "nights", type = intger }]` | unknown type 'intger'; did you mean 'integer'? (on the nested token) |
+/// | field declared twice | two `{ name = "city", ... }` in one `fields` | duplicate parameter 'city' |
+/// | default without a required field | `default = { meal = "veg" }`, `seat` required | parameter 'prefs': the default has no 'seat', a required field |
+/// | default with an undeclared field | `default = { seat = "aisle", pet = "cat" }` | parameter 'prefs': the default has a field 'pet' that is not declared |
+/// | default field of the wrong type | `default = { bags = "two" }`, `bags` an integer | parameter 'prefs': the default's 'bags' of type 'string' does not fit the declared type 'integer' |
 /// | malformed version | `version = "1.0"` | version '1.0' is not MAJOR.MINOR.PATCH (for example '1.0.0') |
 /// | credential named twice | `credentials = ["key", "key"]` | duplicate credential 'key' |
 /// | tag set twice | `tags = { team = "a", team = "b" }` | duplicate tag 'team' |

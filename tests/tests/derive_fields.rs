@@ -1,0 +1,154 @@
+//! Declared dictionary fields: the spec `#[tool(...)]` builds as `static` data equals the one
+//! built at run time with `Param::with_fields`, and the typed view of such a dictionary is a
+//! `Map` (a `Vec` of them for a list of dictionaries), which `execute` fills.
+
+use agentkit_core::{
+    BoxError, Credentials, JsonObject, Literal, Param, ParamType, Tool, ToolHandler, ToolSchema,
+    ToolSpec, block_on, tool,
+};
+use serde_json::{Map, Value, json};
+
+#[tool(
+    name = "plan_trip",
+    description = "Plan a trip.",
+    input = [
+        { name = "origin", type = dictionary, fields = [
+            { name = "city", type = string, description = "City name" },
+            { name = "country", type = string, required = false, default = "US" },
+        ] },
+        { name = "stops", type = list, items = dictionary, required = false, fields = [
+            { name = "city", type = string },
+            { name = "nights", type = integer, required = false, default = 1 },
+            { name = "hotel", type = dictionary, required = false, fields = [
+                { name = "name", type = string },
+                { name = "tags", type = list, items = string, required = false },
+            ] },
+        ] },
+        { name = "prefs", type = dictionary, required = false,
+          default = { seat = "aisle" },
+          fields = [ { name = "seat", type = string }, { name = "meal", type = string, required = false } ] },
+        { name = "legs", type = list, items = dictionary, required = false,
+          default = [{ from = "A", to = "B" }],
+          fields = [ { name = "from", type = string }, { name = "to", type = string } ] },
+    ],
+    output = [
+        { name = "summary", type = dictionary, fields = [
+            { name = "origin", type = string },
+            { name = "stops", type = integer },
+            { name = "seat", type = string },
+        ] },
+    ],
+)]
+struct PlanTrip;
+
+impl ToolHandler for PlanTrip {
+    async fn run(&self, input: PlanTripInput, _: &Credentials) -> Result<PlanTripOutput, BoxError> {
+        let origin: Map<String, Value> = input.origin;
+        let stops: Option<Vec<Map<String, Value>>> = input.stops;
+        let prefs: Map<String, Value> = input.prefs;
+        let legs: Vec<Map<String, Value>> = input.legs;
+        assert_eq!(legs.len(), 1);
+        let mut summary = Map::new();
+        summary.insert("origin".into(), origin["city"].clone());
+        summary.insert("stops".into(), json!(stops.map_or(0, |s| s.len())));
+        summary.insert("seat".into(), prefs["seat"].clone());
+        Ok(PlanTripOutput { summary })
+    }
+}
+
+fn schema(params: impl IntoIterator<Item = Param>) -> ToolSchema {
+    ToolSchema::new(params).expect("a valid schema")
+}
+
+/// The same spec, built at run time.
+fn hand_built() -> ToolSpec {
+    let origin = schema([
+        Param::required("city", ParamType::String).with_description("City name"),
+        Param::optional("country", ParamType::String).with_default("US"),
+    ]);
+    let hotel = schema([
+        Param::required("name", ParamType::String),
+        Param::optional("tags", ParamType::List).with_items(ParamType::String),
+    ]);
+    let stop = schema([
+        Param::required("city", ParamType::String),
+        Param::optional("nights", ParamType::Integer).with_default(1),
+        Param::optional("hotel", ParamType::Dictionary).with_fields(hotel),
+    ]);
+    let prefs = schema([
+        Param::required("seat", ParamType::String),
+        Param::optional("meal", ParamType::String),
+    ]);
+    let leg = schema([
+        Param::required("from", ParamType::String),
+        Param::required("to", ParamType::String),
+    ]);
+    let summary = schema([
+        Param::required("origin", ParamType::String),
+        Param::required("stops", ParamType::Integer),
+        Param::required("seat", ParamType::String),
+    ]);
+    let input = schema([
+        Param::required("origin", ParamType::Dictionary).with_fields(origin),
+        Param::optional("stops", ParamType::List)
+            .with_items(ParamType::Dictionary)
+            .with_fields(stop),
+        Param::optional("prefs", ParamType::Dictionary)
+            .with_default(Literal::from(json!({"seat": "aisle"})))
+            .with_fields(prefs),
+        Param::optional("legs", ParamType::List)
+            .with_items(ParamType::Dictionary)
+            .with_default(Literal::from(json!([{"from": "A", "to": "B"}])))
+            .with_fields(leg),
+    ]);
+    let output = schema([Param::required("summary", ParamType::Dictionary).with_fields(summary)]);
+    ToolSpec::builder("plan_trip")
+        .description("Plan a trip.")
+        .input(input)
+        .output(output)
+        .build()
+        .expect("a valid spec")
+}
+
+#[test]
+fn the_macro_spec_equals_the_run_time_one() {
+    assert_eq!(PlanTrip.spec(), &hand_built());
+}
+
+#[test]
+fn nested_fields_are_in_the_static_spec() {
+    let input = PlanTrip.spec().input_schema().expect("declared");
+    let hotel = input
+        .parameter("stops")
+        .and_then(Param::fields)
+        .and_then(|stop| stop.parameter("hotel"))
+        .and_then(Param::fields)
+        .expect("nested fields");
+    let tags = hotel.parameter("tags").expect("declared");
+    assert_eq!(tags.items(), Some(ParamType::String));
+    assert!(!tags.is_required());
+    let prefs = input.parameter("prefs").expect("declared");
+    assert_eq!(
+        prefs.default_value().map(Literal::to_value),
+        Some(json!({"seat": "aisle"}))
+    );
+}
+
+#[test]
+fn execute_reads_dictionaries_with_fields_as_maps() {
+    // Already valid, with every default filled in.
+    let inputs: JsonObject = json!({
+        "origin": {"city": "Lyon", "country": "FR"},
+        "stops": [{"city": "Turin", "nights": 2}, {"city": "Genoa", "nights": 1, "hotel": {"name": "Mare"}}],
+        "prefs": {"seat": "window"},
+        "legs": [{"from": "A", "to": "B"}],
+    })
+    .as_object()
+    .cloned()
+    .expect("an object");
+    let output = block_on(PlanTrip.execute(&inputs, &Credentials::new())).expect("the tool runs");
+    assert_eq!(
+        Value::Object(output),
+        json!({"summary": {"origin": "Lyon", "stops": 2, "seat": "window"}})
+    );
+}

@@ -1,12 +1,18 @@
 //! Declared dictionary fields: the spec `#[tool(...)]` builds as `static` data equals the one
 //! built at run time with `Param::with_fields`, and the typed view of such a dictionary is a
-//! `Map` (a `Vec` of them for a list of dictionaries), which `execute` fills.
+//! `Map` (a `Vec` of them for a list of dictionaries), which `execute` fills. The generated
+//! code stays clean under `clippy::pedantic` next to a user `mod core {}`.
+#![warn(clippy::pedantic)]
+#![deny(unused_qualifications)]
 
 use agentkit_core::{
-    BoxError, Credentials, JsonObject, Literal, Param, ParamType, Tool, ToolHandler, ToolSchema,
-    ToolSpec, block_on, tool,
+    BoxError, Credentials, JsonObject, Literal, Param, ParamType, Tool, ToolCall, ToolExecutor,
+    ToolHandler, ToolRegistry, ToolSchema, ToolSpec, block_on, tool,
 };
 use serde_json::{Map, Value, json};
+
+#[allow(dead_code)]
+mod core {}
 
 #[tool(
     name = "plan_trip",
@@ -112,7 +118,13 @@ fn hand_built() -> ToolSpec {
 
 #[test]
 fn the_macro_spec_equals_the_run_time_one() {
-    assert_eq!(PlanTrip.spec(), &hand_built());
+    let hand = hand_built();
+    assert_eq!(PlanTrip.spec(), &hand);
+    assert_eq!(
+        PlanTrip.spec().input_json_schema(),
+        hand.input_json_schema()
+    );
+    assert_eq!(PlanTrip.spec().to_value(), hand.to_value());
 }
 
 #[test]
@@ -150,5 +162,31 @@ fn execute_reads_dictionaries_with_fields_as_maps() {
     assert_eq!(
         Value::Object(output),
         json!({"summary": {"origin": "Lyon", "stops": 2, "seat": "window"}})
+    );
+}
+
+#[test]
+fn the_executor_fills_nested_defaults_before_run() {
+    let mut registry = ToolRegistry::new();
+    registry.register(PlanTrip).expect("registers");
+    let executor = ToolExecutor::builder(registry).build();
+    let call = ToolCall::new(
+        "call_1",
+        "plan_trip",
+        r#"{"origin": {"city": "Lyon"}, "stops": [{"city": "Turin"}]}"#,
+    );
+    let result = block_on(executor.dispatch(&call));
+    assert!(result.is_success(), "{}", result.to_model_content());
+    assert_eq!(
+        result.output().cloned().map(Value::Object),
+        Some(json!({"summary": {"origin": "Lyon", "stops": 1, "seat": "aisle"}}))
+    );
+    let call = ToolCall::new("call_2", "plan_trip", r#"{"origin": {"city": 5}}"#);
+    let result = block_on(executor.dispatch(&call));
+    assert!(!result.is_success());
+    assert!(
+        result.to_model_content().contains("origin.city"),
+        "{}",
+        result.to_model_content()
     );
 }

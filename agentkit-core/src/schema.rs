@@ -300,6 +300,8 @@ impl Param {
         description: &'static str,
         fields: &'static [Param],
     ) -> Self {
+        // Not `..Param::from_static(..)`: that would drop the temporary's `fields: None`, and
+        // a `const fn` cannot run a destructor.
         Param {
             name: Cow::Borrowed(name),
             ty,

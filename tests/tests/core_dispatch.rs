@@ -6,7 +6,7 @@ mod core_fixtures;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use agentkit_core::{
     BoxError, Credentials, Direction, Error, ErrorKind, InMemoryCredentials, IssueKind, JsonObject,
@@ -276,14 +276,11 @@ fn sleepy_call(id: &str, ms: u64) -> ToolCall {
 async fn dispatch_all_runs_the_calls_concurrently() {
     let (executor, max_in_flight, _) = sleepy_executor();
     let calls: Vec<ToolCall> = (0..5).map(|i| sleepy_call(&i.to_string(), 200)).collect();
-    let start = Instant::now();
     let results = executor.dispatch_all(&calls).await;
-    let elapsed = start.elapsed();
     assert!(results.iter().all(|r| r.is_success()), "{results:?}");
-    // The property: calls overlap. All five were in flight together.
+    // The property: calls overlap. All five were in flight together (proved by a counter,
+    // not a timing bound, which a loaded machine could break).
     assert_eq!(max_in_flight.load(Ordering::SeqCst), 5);
-    // And so the turn takes about one call, not five (5 x 200 ms); the bound is generous.
-    assert!(elapsed < Duration::from_millis(900), "{elapsed:?}");
 }
 
 #[tokio::test]

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::call::ToolCall;
+use crate::call::{ToolArguments, ToolCall};
 use crate::credentials::{CredentialProvider, Credentials, NoCredentials};
 use crate::error::{
     CredentialError, Direction, Error, ToolExecutionError, ToolPanic, ToolTimeout,
@@ -113,6 +113,7 @@ impl ToolExecutorBuilder {
 /// The arguments of a call, parsed or not.
 enum Arguments<'a> {
     Json(&'a str),
+    Value(&'a Value),
     Object(JsonObject),
 }
 
@@ -188,7 +189,10 @@ impl ToolExecutor {
     }
 
     async fn dispatch_with(&self, call: &ToolCall, deadline: Deadline<'_>) -> ToolResult {
-        let arguments = Arguments::Json(call.arguments());
+        let arguments = match call.arguments() {
+            ToolArguments::Text(text) => Arguments::Json(text),
+            ToolArguments::Value(value) => Arguments::Value(value),
+        };
         self.run(call.name(), call.id(), arguments, deadline).await
     }
 
@@ -278,6 +282,15 @@ impl ToolExecutor {
         let name = spec.name_cow().clone();
         let mut inputs = match arguments {
             Arguments::Object(inputs) => inputs,
+            Arguments::Value(Value::Object(object)) => object.clone(),
+            Arguments::Value(other) => {
+                let error = ToolValidationError::new(
+                    spec.name_cow().clone(),
+                    Direction::Input,
+                    vec![ValidationIssue::not_an_object(other)],
+                );
+                return self.finish(name, call_id, None, Err(error.into()), start);
+            }
             Arguments::Json(text) => match parse_arguments(text) {
                 Ok(inputs) => inputs,
                 Err(issue) => {

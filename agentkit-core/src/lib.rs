@@ -97,7 +97,7 @@ mod tool;
 mod typed;
 
 pub use block_on::block_on;
-pub use call::ToolCall;
+pub use call::{ToolArguments, ToolCall};
 pub use credentials::{
     CredentialProvider, Credentials, EnvCredentials, InMemoryCredentials, NoCredentials, Secret,
     UndeclaredCredential,

@@ -162,7 +162,7 @@ fn main() -> Result<(), BoxError> {
             "\n[{}] {}({}) -> {:?} in {:?}\n{}",
             result.call_id(),
             call.name(),
-            call.arguments(),
+            call.arguments().to_json_string(),
             result.status(),
             result.duration(),
             indent(&result.to_model_content()),

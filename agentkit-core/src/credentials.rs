@@ -117,6 +117,11 @@ impl Credentials {
         self.entries.is_empty()
     }
 
+    /// The secret values, for taking them out of any text made during the call.
+    pub(crate) fn secrets(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|(_, secret)| secret.expose())
+    }
+
     pub(crate) fn push(&mut self, name: Cow<'static, str>, secret: Secret) {
         self.entries.push((name, secret));
     }

@@ -4,8 +4,12 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use std::fmt::Write as _;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use crate::model_text::{Escaped, EscapedText, TextLimits, capture, scrub, truncate_content};
 use crate::rules::Problem;
-use crate::schema::ValidationIssue;
+use crate::schema::{Issues, ValidationIssue};
 
 /// A boxed error, as tools return it: any `std::error::Error` converts with `?`.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -158,12 +162,17 @@ impl fmt::Display for Direction {
 ///
 /// [`direction`](Self::direction) tells who was wrong: [`Direction::Input`] means the model
 /// produced bad arguments, [`Direction::Output`] that the tool's own logic is wrong.
+///
+/// The executor keeps at most [`TextLimits::max_issues`](crate::TextLimits::max_issues)
+/// issues and counts the rest in [`omitted`](Self::omitted), so that hostile arguments with a
+/// million mistakes cost a count, not a million messages.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{}", DisplayValidation(self))]
 pub struct ToolValidationError {
     tool_name: Cow<'static, str>,
     direction: Direction,
     errors: Vec<ValidationIssue>,
+    omitted: usize,
 }
 
 struct DisplayValidation<'a>(&'a ToolValidationError);
@@ -174,14 +183,17 @@ impl fmt::Display for DisplayValidation<'_> {
         write!(
             f,
             "{} validation failed for tool '{}'",
-            e.direction, e.tool_name
+            e.direction,
+            Escaped(&e.tool_name, OPERATOR_ECHO)
         )?;
-        for issue in &e.errors {
-            write!(f, "\n  - {issue}")?;
-        }
-        Ok(())
+        e.write_issues(f, "\n  - ", usize::MAX, OPERATOR_ECHO)
     }
 }
+
+/// How many characters of an echoed name operator-facing messages show.
+const OPERATOR_ECHO: usize = 200;
+/// How many characters of a foreign error message operator-facing messages show.
+const OPERATOR_MESSAGE: usize = 4096;
 
 impl ToolValidationError {
     /// Builds the error; `errors` should not be empty.
@@ -194,7 +206,27 @@ impl ToolValidationError {
             tool_name: tool_name.into(),
             direction,
             errors,
+            omitted: 0,
         }
+    }
+
+    pub(crate) fn from_issues(
+        tool_name: Cow<'static, str>,
+        direction: Direction,
+        issues: Issues,
+    ) -> Self {
+        let (errors, omitted) = issues.into_parts();
+        ToolValidationError {
+            tool_name,
+            direction,
+            errors,
+            omitted,
+        }
+    }
+
+    pub(crate) fn with_omitted(mut self, omitted: usize) -> Self {
+        self.omitted = omitted;
+        self
     }
 
     /// The tool whose schema was broken.
@@ -207,32 +239,114 @@ impl ToolValidationError {
         self.direction
     }
 
-    /// Every problem found.
+    /// The problems found: every one, or the first
+    /// [`max_issues`](crate::TextLimits::max_issues) when the executor found more.
     pub fn errors(&self) -> &[ValidationIssue] {
         &self.errors
+    }
+
+    /// How many problems were found beyond those in [`errors`](Self::errors).
+    pub fn omitted(&self) -> usize {
+        self.omitted
+    }
+
+    /// Writes at most `max` issues, each after `separator`, then how many more there were.
+    fn write_issues(
+        &self,
+        f: &mut dyn fmt::Write,
+        separator: &str,
+        max: usize,
+        echo: usize,
+    ) -> fmt::Result {
+        for issue in self.errors.iter().take(max) {
+            f.write_str(separator)?;
+            issue.write_message(f, echo)?;
+        }
+        let more = self.errors.len().saturating_sub(max) + self.omitted;
+        if more > 0 {
+            write!(f, "{separator}... and {more} more")?;
+        }
+        Ok(())
     }
 }
 
 /// A tool that failed while running: the seed's `ToolExecutionError`.
 ///
 /// The cause is kept as [`source`](std::error::Error::source): the tool's own error, a
-/// [`ToolPanic`] when the tool panicked, a [`ToolTimeout`] when it ran past its deadline, or a
-/// [`CredentialError`] when a credential it needs could not be resolved (the tool is then not
-/// run).
+/// [`ToolPanic`] when the tool panicked, a [`ToolTimeout`] when it ran past its deadline, a
+/// [`ToolCancelled`] when the call was dropped, or a [`CredentialError`] when a credential it
+/// needs could not be resolved (the tool is then not run).
+///
+/// The cause's message is read once, when the error is built, and kept bounded. When the
+/// executor built the error for a call that had credentials, every occurrence of their values
+/// in that message is replaced by `[redacted]`, and a cause whose message or `Debug` showed
+/// one is replaced by its redacted messages: a secret a tool put in its error reaches no
+/// result, event, log line or recording.
 #[derive(Debug, thiserror::Error)]
-#[error("tool '{tool_name}' failed: {source}")]
+#[error("tool '{}' failed: {}", Escaped(.tool_name, OPERATOR_ECHO), EscapedText(.message, OPERATOR_MESSAGE))]
 pub struct ToolExecutionError {
     tool_name: Cow<'static, str>,
+    kind: ErrorKind,
+    message: Box<str>,
     #[source]
     source: BoxError,
+}
+
+/// The kind of failure `source` is, from its type.
+fn kind_of(source: &(dyn std::error::Error + 'static)) -> ErrorKind {
+    if source.is::<ToolPanic>() {
+        ErrorKind::Panic
+    } else if source.is::<ToolTimeout>() {
+        ErrorKind::Timeout
+    } else if source.is::<ToolCancelled>() {
+        ErrorKind::Cancelled
+    } else if source.is::<CredentialError>() {
+        ErrorKind::Credential
+    } else {
+        ErrorKind::Execution
+    }
 }
 
 impl ToolExecutionError {
     /// Wraps the cause of a failure of `tool_name`.
     pub fn new(tool_name: impl Into<Cow<'static, str>>, source: impl Into<BoxError>) -> Self {
+        ToolExecutionError::scrubbed(tool_name.into(), source.into(), &[])
+    }
+
+    /// Wraps `source`, with every occurrence of `secrets` taken out of what is kept of it.
+    pub(crate) fn scrubbed(
+        tool_name: Cow<'static, str>,
+        source: BoxError,
+        secrets: &[&str],
+    ) -> Self {
+        let kind = kind_of(&*source);
+        let (message, source) = redact(source, secrets);
         ToolExecutionError {
-            tool_name: tool_name.into(),
-            source: source.into(),
+            tool_name,
+            kind,
+            message,
+            source,
+        }
+    }
+
+    /// Rebuilds a recorded failure, of a recorded kind.
+    pub(crate) fn replayed(tool_name: Cow<'static, str>, kind: ErrorKind, message: &str) -> Self {
+        let source: BoxError = match kind {
+            ErrorKind::Panic => Box::new(ToolPanic {
+                message: message.to_owned(),
+            }),
+            ErrorKind::Timeout => Box::new(ToolTimeout),
+            ErrorKind::Cancelled => Box::new(ToolCancelled),
+            _ => Box::new(Redacted {
+                message: message.into(),
+                source: None,
+            }),
+        };
+        ToolExecutionError {
+            tool_name,
+            kind,
+            message: message.into(),
+            source,
         }
     }
 
@@ -246,36 +360,155 @@ impl ToolExecutionError {
         &*self.source
     }
 
+    /// The cause's message, as read when the error was built: bounded, and free of the
+    /// call's secrets.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
     /// Whether the tool panicked.
     pub fn is_panic(&self) -> bool {
-        self.source.is::<ToolPanic>()
+        self.kind == ErrorKind::Panic
     }
 
     /// Whether the tool ran past its deadline (and was cancelled).
     pub fn is_timeout(&self) -> bool {
-        self.source.is::<ToolTimeout>()
+        self.kind == ErrorKind::Timeout
+    }
+
+    /// Whether the call was cancelled (its future dropped) before it finished.
+    pub fn is_cancelled(&self) -> bool {
+        self.kind == ErrorKind::Cancelled
     }
 
     /// Whether a credential could not be resolved (and the tool was not run).
     pub fn is_credential(&self) -> bool {
-        self.source.is::<CredentialError>()
+        self.kind == ErrorKind::Credential
+    }
+
+    pub(crate) fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+}
+
+/// How many bytes of a cause's message are read; a `Display` that writes more is cut.
+const MESSAGE_BYTES: usize = 8 * 1024;
+/// How deep a cause's `source` chain is followed.
+const CHAIN_DEPTH: usize = 16;
+
+/// A `fmt::Write` that keeps at most `MESSAGE_BYTES` and then stops the formatting.
+struct Bounded(String);
+
+impl fmt::Write for Bounded {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let room = MESSAGE_BYTES - self.0.len();
+        if s.len() <= room {
+            self.0.push_str(s);
+            return Ok(());
+        }
+        let mut end = room;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.0.push_str(&s[..end]);
+        self.0.push('…');
+        Err(fmt::Error)
+    }
+}
+
+/// Renders a foreign value's `Display` or `Debug`, bounded, and contained: a formatting impl
+/// that panics gives a placeholder instead of unwinding through the executor.
+fn render(write: impl FnOnce(&mut Bounded) -> fmt::Result) -> String {
+    let mut out = Bounded(String::new());
+    match catch_unwind(AssertUnwindSafe(|| write(&mut out))) {
+        // `Err(fmt::Error)` only says the text was cut; what was written stands.
+        Ok(_) => out.0,
+        Err(_) => "(the error's message could not be rendered: it panicked)".to_owned(),
+    }
+}
+
+/// The bounded message of `source`, and `source` itself, or, when its message chain or its
+/// `Debug` shows one of `secrets`, a stand-in that carries only the redacted messages.
+fn redact(source: BoxError, secrets: &[&str]) -> (Box<str>, BoxError) {
+    let message = render(|out| write!(out, "{source}"));
+    let secrets: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
+    if secrets.is_empty() {
+        return (message.into(), source);
+    }
+    let mut chain = vec![message];
+    let mut next = source.source();
+    while let Some(cause) = next.filter(|_| chain.len() < CHAIN_DEPTH) {
+        chain.push(render(|out| write!(out, "{cause}")));
+        next = cause.source();
+    }
+    let debug = render(|out| write!(out, "{source:?}"));
+    let leaks = |text: &str| secrets.iter().any(|secret| text.contains(secret));
+    if !leaks(&debug) && !chain.iter().any(|m| leaks(m)) {
+        let message = chain.swap_remove(0);
+        return (message.into(), source);
+    }
+    let scrub = |text: String| scrub(&text, &secrets).unwrap_or(text);
+    let mut stand_in: Option<Redacted> = None;
+    for message in chain.into_iter().rev() {
+        stand_in = Some(Redacted {
+            message: scrub(message).into(),
+            source: stand_in.map(Box::new),
+        });
+    }
+    let stand_in = stand_in.unwrap_or_else(|| Redacted {
+        message: "[redacted]".into(),
+        source: None,
+    });
+    let message = stand_in.message.clone();
+    // The original is dropped here: a foreign `Drop` that panics must not unwind either.
+    let _ = catch_unwind(AssertUnwindSafe(move || drop(source)));
+    (message, Box::new(stand_in))
+}
+
+/// A cause whose text showed a secret, kept as its redacted messages only.
+#[derive(Debug)]
+struct Redacted {
+    message: Box<str>,
+    source: Option<Box<Redacted>>,
+}
+
+impl fmt::Display for Redacted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Redacted {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|s| s as &(dyn std::error::Error + 'static))
     }
 }
 
 /// A panic caught inside a tool; the cause of a [`ToolExecutionError`].
+///
+/// Its message is for operators: the model is only told that the tool failed unexpectedly.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the tool panicked: {message}")]
+#[error("the tool panicked: {}", EscapedText(.message, OPERATOR_MESSAGE))]
 pub struct ToolPanic {
     message: String,
 }
 
 impl ToolPanic {
-    pub(crate) fn from_payload(payload: &(dyn std::any::Any + Send)) -> Self {
+    /// The panic's message, bounded, with every secret of the call replaced.
+    pub(crate) fn from_payload(payload: &(dyn std::any::Any + Send), secrets: &[&str]) -> Self {
         let message = payload
             .downcast_ref::<&str>()
-            .map(|s| (*s).to_owned())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic with a non-string payload".to_owned());
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .map_or_else(
+                || "a panic with a non-string payload".to_owned(),
+                |message| {
+                    let message = render(|out| out.write_str(message));
+                    scrub(&message, secrets).unwrap_or(message)
+                },
+            );
         ToolPanic { message }
     }
 
@@ -291,6 +524,14 @@ impl ToolPanic {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("the tool did not finish before its deadline")]
 pub struct ToolTimeout;
+
+/// A call whose future was dropped before it finished; the cause of a [`ToolExecutionError`].
+///
+/// The executor reports it to observers (and so to recorders) as the call's end, so that
+/// every `started` event has its terminal event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the call was cancelled before it finished")]
+pub struct ToolCancelled;
 
 /// A credential that could not be resolved; the cause of a [`ToolExecutionError`].
 ///
@@ -326,6 +567,8 @@ impl CredentialError {
 
 /// A call to a tool name that is not registered.
 ///
+/// The name is the model's: a bounded copy of it is kept, and it is shown escaped.
+///
 /// ```
 /// use agentkit_core::UnknownToolError;
 ///
@@ -333,28 +576,28 @@ impl CredentialError {
 /// assert_eq!(err.to_string(), "unknown tool 'fetch_wether'; did you mean 'fetch_weather'?");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}", DisplayUnknown(self))]
+#[error("{}", DisplayUnknown(self, OPERATOR_ECHO))]
 pub struct UnknownToolError {
     name: String,
     nearest: Vec<String>,
 }
 
-struct DisplayUnknown<'a>(&'a UnknownToolError);
+struct DisplayUnknown<'a>(&'a UnknownToolError, usize);
 
 impl fmt::Display for DisplayUnknown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let e = self.0;
-        write!(f, "unknown tool '{}'", e.name)?;
+        let (e, echo) = (self.0, self.1);
+        write!(f, "unknown tool '{}'", Escaped(&e.name, echo))?;
         match e.nearest.as_slice() {
             [] => Ok(()),
-            [only] => write!(f, "; did you mean '{only}'?"),
+            [only] => write!(f, "; did you mean '{}'?", Escaped(only, echo)),
             many => {
                 f.write_str("; did you mean one of ")?;
                 for (i, name) in many.iter().enumerate() {
                     if i > 0 {
                         f.write_str(", ")?;
                     }
-                    write!(f, "'{name}'")?;
+                    write!(f, "'{}'", Escaped(name, echo))?;
                 }
                 f.write_str("?")
             }
@@ -364,14 +607,14 @@ impl fmt::Display for DisplayUnknown<'_> {
 
 impl UnknownToolError {
     /// Builds the error for `name`, with the registered names nearest to it.
-    pub fn new(name: impl Into<String>, nearest: Vec<String>) -> Self {
+    pub fn new(name: &str, nearest: Vec<String>) -> Self {
         UnknownToolError {
-            name: name.into(),
+            name: capture(name),
             nearest,
         }
     }
 
-    /// The name that was called.
+    /// The name that was called (at most 256 bytes of it).
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -417,6 +660,8 @@ pub enum ErrorKind {
     Credential,
     /// The tool ran past its deadline.
     Timeout,
+    /// The call was dropped before it finished.
+    Cancelled,
     /// No such tool.
     UnknownTool,
     /// A declaration was refused.
@@ -433,6 +678,7 @@ impl ErrorKind {
             ErrorKind::Panic => "panic",
             ErrorKind::Credential => "credential",
             ErrorKind::Timeout => "timeout",
+            ErrorKind::Cancelled => "cancelled",
             ErrorKind::UnknownTool => "unknown_tool",
             ErrorKind::Semantic => "semantic",
         }
@@ -451,47 +697,70 @@ impl Error {
         match self {
             Error::Validation(e) if e.direction() == Direction::Input => ErrorKind::InputValidation,
             Error::Validation(_) => ErrorKind::OutputValidation,
-            Error::Execution(e) if e.is_panic() => ErrorKind::Panic,
-            Error::Execution(e) if e.is_credential() => ErrorKind::Credential,
-            Error::Execution(e) if e.is_timeout() => ErrorKind::Timeout,
-            Error::Execution(_) => ErrorKind::Execution,
+            Error::Execution(e) => e.kind(),
             Error::UnknownTool(_) => ErrorKind::UnknownTool,
             Error::Semantic(_) => ErrorKind::Semantic,
         }
     }
 
-    /// A short message fit to hand back to the model as the tool's result.
+    /// A short message fit to hand back to the model as the tool's result, within the
+    /// default [`TextLimits`].
     ///
     /// It tells the model what it can act on: which parameters were wrong and what was
     /// expected, or which tools exist. It says nothing of a tool's internals beyond its own
     /// error message: an output that broke the schema, a panic and a missing credential are
-    /// reported as a failure of the tool, without detail.
+    /// reported as a failure of the tool, without detail. Every name it echoes is escaped and
+    /// cut, and the whole is bounded.
     pub fn to_model_message(&self) -> String {
+        self.to_model_message_with(&TextLimits::DEFAULT)
+    }
+
+    /// Like [`to_model_message`](Self::to_model_message), within `limits`.
+    pub fn to_model_message_with(&self, limits: &TextLimits) -> String {
+        let mut message = String::new();
+        // Writing to a String cannot fail.
+        let _ = self.write_model_message(&mut message, limits);
+        truncate_content(message, limits.max_content_bytes())
+    }
+
+    fn write_model_message(&self, f: &mut String, limits: &TextLimits) -> fmt::Result {
+        let echo = limits.max_echo_chars();
         match self {
             Error::Validation(e) if e.direction() == Direction::Input => {
-                let mut message = format!("Error: invalid arguments for tool '{}':", e.tool_name());
-                for issue in e.errors() {
-                    message.push_str("\n- ");
-                    message.push_str(&issue.to_string());
-                }
-                message
+                write!(
+                    f,
+                    "Error: invalid arguments for tool '{}':",
+                    Escaped(e.tool_name(), echo)
+                )?;
+                e.write_issues(f, "\n- ", limits.max_issues(), echo)
             }
-            Error::Validation(e) => format!(
+            Error::Validation(e) => write!(
+                f,
                 "Error: tool '{}' failed: it produced an invalid result.",
-                e.tool_name()
+                Escaped(e.tool_name(), echo)
             ),
-            Error::Execution(e) if e.is_timeout() => format!(
-                "Error: tool '{}' did not finish in time and was cancelled.",
-                e.tool_name()
-            ),
-            Error::Execution(e) if e.is_panic() || e.is_credential() => {
-                format!("Error: tool '{}' failed unexpectedly.", e.tool_name())
-            }
             Error::Execution(e) => {
-                format!("Error: tool '{}' failed: {}", e.tool_name(), e.cause())
+                let name = Escaped(e.tool_name(), echo);
+                match e.kind() {
+                    ErrorKind::Timeout => write!(
+                        f,
+                        "Error: tool '{name}' did not finish in time and was cancelled."
+                    ),
+                    ErrorKind::Cancelled => {
+                        write!(f, "Error: tool '{name}' was cancelled before it finished.")
+                    }
+                    ErrorKind::Panic | ErrorKind::Credential => {
+                        write!(f, "Error: tool '{name}' failed unexpectedly.")
+                    }
+                    _ => write!(
+                        f,
+                        "Error: tool '{name}' failed: {}",
+                        EscapedText(e.message(), limits.max_message_chars())
+                    ),
+                }
             }
-            Error::UnknownTool(e) => format!("Error: {e}"),
-            Error::Semantic(e) => format!("Error: {e}"),
+            Error::UnknownTool(e) => write!(f, "Error: {}", DisplayUnknown(e, echo)),
+            Error::Semantic(e) => write!(f, "Error: {e}"),
         }
     }
 }

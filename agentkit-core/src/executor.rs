@@ -12,16 +12,21 @@ use std::time::Instant;
 
 use serde_json::Value;
 
+use crate::arguments::parse_arguments;
 use crate::call::{ToolArguments, ToolCall};
 use crate::credentials::{CredentialProvider, Credentials, NoCredentials};
 use crate::error::{
-    CredentialError, Direction, Error, ToolExecutionError, ToolPanic, ToolTimeout,
+    CredentialError, Direction, Error, ToolCancelled, ToolExecutionError, ToolPanic, ToolTimeout,
     ToolValidationError,
 };
 use crate::events::{ToolEvent, ToolObserver};
+#[cfg(feature = "tracing")]
+use crate::model_text::Escaped;
+use crate::model_text::{TextLimits, capture};
+use crate::recorder::ReplayedFailure;
 use crate::registry::ToolRegistry;
 use crate::result::ToolResult;
-use crate::schema::{JsonObject, UnknownArguments, ValidationIssue};
+use crate::schema::{Issues, JsonObject, UnknownArguments, ValidationIssue};
 use crate::tool::{DynTool, ToolSpec};
 
 /// Runs tool calls: the seed's `ToolExecutor`, and the only path to a tool.
@@ -45,6 +50,12 @@ use crate::tool::{DynTool, ToolSpec};
 /// or use [`block_on`](crate::block_on) from synchronous code. To time out or cancel a call,
 /// give it a deadline with [`dispatch_until`](Self::dispatch_until), or drop its future.
 ///
+/// Whatever a model or a callback does, a call ends with a result: arguments of any size or
+/// shape, an unknown tool, a panicking tool, observer or credential provider, a tool future
+/// that panics when dropped: none of it unwinds out of `dispatch`. What the result tells the
+/// model is bounded by [`TextLimits`] and escaped, and no text the executor produces,
+/// stores or hands to observers carries the call's secrets (see the README's "Guarantees").
+///
 /// ```
 /// use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};
 ///
@@ -58,6 +69,7 @@ pub struct ToolExecutor {
     credentials: Arc<dyn CredentialProvider>,
     observers: Vec<Arc<dyn ToolObserver>>,
     unknown_arguments: UnknownArguments,
+    limits: TextLimits,
 }
 
 impl fmt::Debug for ToolExecutor {
@@ -66,6 +78,7 @@ impl fmt::Debug for ToolExecutor {
             .field("registry", &self.registry)
             .field("observers", &self.observers.len())
             .field("unknown_arguments", &self.unknown_arguments)
+            .field("limits", &self.limits)
             .finish_non_exhaustive()
     }
 }
@@ -92,6 +105,9 @@ impl ToolExecutorBuilder {
     }
 
     /// Adds an observer of execution events.
+    ///
+    /// An observer that panics is contained: the call goes on, the other observers still see
+    /// the event, and with the `tracing` feature the panic is reported as an error event.
     pub fn observer(mut self, observer: impl ToolObserver) -> Self {
         self.executor.observers.push(Arc::new(observer));
         self
@@ -101,6 +117,13 @@ impl ToolExecutorBuilder {
     /// [`UnknownArguments::Reject`]). Outputs are always held to their schema.
     pub fn unknown_arguments(mut self, policy: UnknownArguments) -> Self {
         self.executor.unknown_arguments = policy;
+        self
+    }
+
+    /// Sets the bounds on the text results render for the model (default:
+    /// [`TextLimits::DEFAULT`]).
+    pub fn text_limits(mut self, limits: TextLimits) -> Self {
+        self.executor.limits = limits;
         self
     }
 
@@ -134,6 +157,7 @@ impl ToolExecutor {
                 credentials: Arc::new(NoCredentials),
                 observers: Vec::new(),
                 unknown_arguments: UnknownArguments::default(),
+                limits: TextLimits::DEFAULT,
             },
         }
     }
@@ -235,12 +259,14 @@ impl ToolExecutor {
         #[cfg(feature = "tracing")]
         {
             use tracing::Instrument as _;
+            // The name and id are the model's: recorded escaped and cut, like every echo.
+            let name = Escaped(tool_name, TRACE_ECHO);
             let span = tracing::info_span!(
                 "execute_tool",
-                otel.name = %format_args!("execute_tool {tool_name}"),
+                otel.name = %format_args!("execute_tool {name}"),
                 gen_ai.operation.name = "execute_tool",
-                gen_ai.tool.name = tool_name,
-                gen_ai.tool.call.id = call_id,
+                gen_ai.tool.name = %name,
+                gen_ai.tool.call.id = %Escaped(call_id, TRACE_ECHO),
                 error.r#type = tracing::field::Empty,
             );
             let result = self
@@ -253,7 +279,7 @@ impl ToolExecutor {
             tracing::info!(
                 parent: &span,
                 histogram.agent.tool.execution.duration = result.duration().as_secs_f64(),
-                gen_ai.tool.name = tool_name,
+                gen_ai.tool.name = %name,
             );
             result
         }
@@ -271,40 +297,44 @@ impl ToolExecutor {
     ) -> ToolResult {
         let start = Instant::now();
         self.emit(&ToolEvent::Started { tool_name, call_id });
+        // From here on the call ends with a terminal event, even if this future is dropped.
+        let call = CallGuard {
+            executor: self,
+            tool_name,
+            call_id,
+            start,
+            ended: false,
+        };
         let tool = match self.registry.resolve(tool_name) {
             Ok(tool) => tool,
             Err(unknown) => {
-                let name = Cow::Owned(tool_name.to_owned());
-                return self.finish(name, call_id, None, Err(unknown.into()), start);
+                let name = Cow::Owned(capture(tool_name));
+                return call.finish(name, None, Err(unknown.into()));
             }
         };
         let spec = tool.spec();
         let name = spec.name_cow().clone();
-        let mut inputs = match arguments {
-            Arguments::Object(inputs) => inputs,
-            Arguments::Value(Value::Object(object)) => object.clone(),
+        let max_issues = self.limits.max_issues();
+        let parsed = match arguments {
+            Arguments::Object(inputs) => Ok(inputs),
+            Arguments::Value(Value::Object(object)) => Ok(object.clone()),
             Arguments::Value(other) => {
-                let error = ToolValidationError::new(
-                    spec.name_cow().clone(),
-                    Direction::Input,
-                    vec![ValidationIssue::not_an_object(other)],
-                );
-                return self.finish(name, call_id, None, Err(error.into()), start);
+                let mut issues = Issues::with_cap(max_issues);
+                issues.push(|| ValidationIssue::not_an_object(other));
+                Err(issues)
             }
-            Arguments::Json(text) => match parse_arguments(text) {
-                Ok(inputs) => inputs,
-                Err(issue) => {
-                    let error = ToolValidationError::new(
-                        spec.name_cow().clone(),
-                        Direction::Input,
-                        vec![issue],
-                    );
-                    return self.finish(name, call_id, None, Err(error.into()), start);
-                }
-            },
+            Arguments::Json(text) => parse_arguments(text, max_issues),
+        };
+        let mut inputs = match parsed {
+            Ok(inputs) => inputs,
+            Err(issues) => {
+                let error =
+                    ToolValidationError::from_issues(name.clone(), Direction::Input, issues);
+                return call.finish(name, None, Err(error.into()));
+            }
         };
         let outcome = self.run_tool(&**tool, spec, &mut inputs, deadline).await;
-        self.finish(name, call_id, Some(&inputs), outcome, start)
+        call.finish(name, Some(&inputs), outcome)
     }
 
     /// Steps 1 to 4, for a tool that exists and arguments that are an object.
@@ -315,56 +345,56 @@ impl ToolExecutor {
         inputs: &mut JsonObject,
         deadline: Deadline<'_>,
     ) -> Result<JsonObject, Error> {
+        let name = || spec.name_cow().clone();
+        let max_issues = self.limits.max_issues();
         if let Some(schema) = spec.input_schema() {
-            let issues = schema.validate_with(inputs, self.unknown_arguments);
+            let issues = schema.validate_limited(inputs, self.unknown_arguments, max_issues);
             if !issues.is_empty() {
-                return Err(ToolValidationError::new(
-                    spec.name_cow().clone(),
-                    Direction::Input,
-                    issues,
-                )
-                .into());
+                return Err(
+                    ToolValidationError::from_issues(name(), Direction::Input, issues).into(),
+                );
             }
         }
         let credentials = self.resolve_credentials(spec)?;
+        let secrets: Vec<&str> = credentials.secrets().collect();
         let inputs = &*inputs;
         let run = match catch_unwind(AssertUnwindSafe(|| {
             tool.execute_boxed(inputs, &credentials)
         })) {
-            Ok(future) => CatchUnwind(future),
-            Err(panic) => {
-                return Err(ToolExecutionError::new(
-                    spec.name_cow().clone(),
-                    ToolPanic::from_payload(&*panic),
-                )
-                .into());
-            }
+            Ok(future) => Contained::new(future),
+            Err(panic) => return Err(panicked(name(), panic, &secrets).into()),
         };
         let finished = match deadline {
             None => run.await,
-            Some(deadline) => match (Race { run, deadline }).await {
-                Some(finished) => finished,
-                None => {
-                    return Err(
-                        ToolExecutionError::new(spec.name_cow().clone(), ToolTimeout).into(),
-                    );
+            Some(deadline) => {
+                let race = Race {
+                    run,
+                    deadline: Contained::new(deadline),
+                };
+                match race.await {
+                    Some(finished) => finished,
+                    None => {
+                        return Err(ToolExecutionError::new(name(), ToolTimeout).into());
+                    }
                 }
-            },
+            }
         };
-        let mut output = finished
-            .map_err(|panic| {
-                ToolExecutionError::new(spec.name_cow().clone(), ToolPanic::from_payload(&*panic))
-            })?
-            .map_err(|cause| ToolExecutionError::new(spec.name_cow().clone(), cause))?;
+        let mut output = match finished {
+            Ok(Ok(output)) => output,
+            Ok(Err(cause)) => {
+                return Err(match cause.downcast::<ReplayedFailure>() {
+                    Ok(replayed) => replayed.into_error(name()),
+                    Err(cause) => ToolExecutionError::scrubbed(name(), cause, &secrets).into(),
+                });
+            }
+            Err(panic) => return Err(panicked(name(), panic, &secrets).into()),
+        };
         if let Some(schema) = spec.output_schema() {
-            let issues = schema.validate(&mut output);
+            let issues = schema.validate_limited(&mut output, UnknownArguments::Reject, max_issues);
             if !issues.is_empty() {
-                return Err(ToolValidationError::new(
-                    spec.name_cow().clone(),
-                    Direction::Output,
-                    issues,
-                )
-                .into());
+                return Err(
+                    ToolValidationError::from_issues(name(), Direction::Output, issues).into(),
+                );
             }
         }
         Ok(output)
@@ -373,7 +403,13 @@ impl ToolExecutor {
     fn resolve_credentials(&self, spec: &ToolSpec) -> Result<Credentials, ToolExecutionError> {
         let mut credentials = Credentials::new();
         for name in spec.credential_names() {
-            let secret = match self.credentials.resolve(name) {
+            // The provider is the application's code: a panic in it is a failed lookup.
+            let resolved = catch_unwind(AssertUnwindSafe(|| self.credentials.resolve(name)))
+                .unwrap_or_else(|panic| {
+                    discard(panic);
+                    Err("the credential provider panicked".into())
+                });
+            let secret = match resolved {
                 Ok(Some(secret)) => secret,
                 Ok(None) => {
                     return Err(ToolExecutionError::new(
@@ -382,9 +418,12 @@ impl ToolExecutor {
                     ));
                 }
                 Err(cause) => {
-                    return Err(ToolExecutionError::new(
+                    // The provider's error may quote a secret it resolved before this one.
+                    let secrets: Vec<&str> = credentials.secrets().collect();
+                    return Err(ToolExecutionError::scrubbed(
                         spec.name_cow().clone(),
-                        CredentialError::failed(name, cause),
+                        Box::new(CredentialError::failed(name, cause)),
+                        &secrets,
                     ));
                 }
             };
@@ -393,43 +432,112 @@ impl ToolExecutor {
         Ok(credentials)
     }
 
+    fn emit(&self, event: &ToolEvent<'_>) {
+        for observer in &self.observers {
+            if let Err(panic) = catch_unwind(AssertUnwindSafe(|| observer.on_event(event))) {
+                discard(panic);
+                #[cfg(feature = "tracing")]
+                tracing::error!(
+                    event = event.name(),
+                    "a tool observer panicked; the call goes on without it for this event"
+                );
+            }
+        }
+    }
+}
+
+/// How many characters of a tool name or call id a span records.
+#[cfg(feature = "tracing")]
+const TRACE_ECHO: usize = 200;
+
+/// A call between its `started` event and its terminal one. Dropped before
+/// [`finish`](Self::finish), as when the caller drops the dispatch future, it reports the
+/// call as cancelled, so that observers and recorders never see a call that never ends.
+struct CallGuard<'a> {
+    executor: &'a ToolExecutor,
+    tool_name: &'a str,
+    call_id: &'a str,
+    start: Instant,
+    ended: bool,
+}
+
+impl CallGuard<'_> {
+    /// Emits the terminal event and builds the result.
     fn finish(
-        &self,
+        mut self,
         tool_name: Cow<'static, str>,
-        call_id: &str,
         inputs: Option<&JsonObject>,
         outcome: Result<JsonObject, Error>,
-        start: Instant,
     ) -> ToolResult {
-        let duration = start.elapsed();
-        if !self.observers.is_empty() {
-            let event = match (&outcome, inputs) {
-                (Ok(output), Some(inputs)) => ToolEvent::Completed {
+        self.ended = true;
+        let duration = self.start.elapsed();
+        let executor = self.executor;
+        if !executor.observers.is_empty() {
+            let call_id = self.call_id;
+            match (&outcome, inputs) {
+                (Ok(output), Some(inputs)) => executor.emit(&ToolEvent::Completed {
                     tool_name: &tool_name,
                     call_id,
                     inputs,
                     output,
                     duration,
-                },
-                // `run_inner` passes no inputs only together with an error.
-                (Ok(_), None) => unreachable!("a successful call always has inputs"),
-                (Err(error), inputs) => ToolEvent::Failed {
+                }),
+                (Err(error), inputs) => executor.emit(&ToolEvent::Failed {
                     tool_name: &tool_name,
                     call_id,
                     inputs,
                     error,
                     duration,
-                },
-            };
-            self.emit(&event);
+                }),
+                // `run_inner` passes no inputs only together with an error.
+                (Ok(_), None) => {}
+            }
         }
-        ToolResult::new(tool_name, call_id.to_owned(), outcome, duration)
+        ToolResult::new(
+            tool_name,
+            self.call_id.to_owned(),
+            outcome,
+            duration,
+            executor.limits,
+        )
     }
+}
 
-    fn emit(&self, event: &ToolEvent<'_>) {
-        for observer in &self.observers {
-            observer.on_event(event);
+impl Drop for CallGuard<'_> {
+    fn drop(&mut self) {
+        if self.ended || self.executor.observers.is_empty() {
+            return;
         }
+        let error = Error::from(ToolExecutionError::new(
+            capture(self.tool_name),
+            ToolCancelled,
+        ));
+        self.executor.emit(&ToolEvent::Failed {
+            tool_name: self.tool_name,
+            call_id: self.call_id,
+            inputs: None,
+            error: &error,
+            duration: self.start.elapsed(),
+        });
+    }
+}
+
+/// The failure of a tool that panicked, its message free of the call's secrets.
+fn panicked(
+    tool_name: Cow<'static, str>,
+    payload: Box<dyn Any + Send>,
+    secrets: &[&str],
+) -> ToolExecutionError {
+    let panic = ToolPanic::from_payload(&*payload, secrets);
+    discard(payload);
+    ToolExecutionError::new(tool_name, panic)
+}
+
+/// Drops a panic payload, whose own `Drop` could panic again.
+fn discard(payload: Box<dyn Any + Send>) {
+    if let Err(again) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+        // A payload whose drop panics twice is leaked rather than unwound.
+        std::mem::forget(again);
     }
 }
 
@@ -437,30 +545,46 @@ fn strict(result: ToolResult) -> Result<ToolResult, Error> {
     result.into_strict()
 }
 
-fn parse_arguments(text: &str) -> Result<JsonObject, ValidationIssue> {
-    if text.trim().is_empty() {
-        return Ok(JsonObject::new());
-    }
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(object)) => Ok(object),
-        Ok(other) => Err(ValidationIssue::not_an_object(&other)),
-        Err(error) => Err(ValidationIssue::invalid_json(error)),
+/// A future run with its panics contained: a panic while polling becomes the `Err` output,
+/// and a panic while dropping it (a tool cleaning up on cancellation) is swallowed.
+struct Contained<F>(Option<F>);
+
+impl<F> Contained<F> {
+    fn new(future: F) -> Self {
+        Contained(Some(future))
     }
 }
 
-/// Polls a future, turning a panic into an error.
-struct CatchUnwind<F>(F);
-
-impl<F: Future + Unpin> Future for CatchUnwind<F> {
+impl<F: Future + Unpin> Future for Contained<F> {
     type Output = Result<F::Output, Box<dyn Any + Send>>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let inner = &mut self.0;
+        let Some(inner) = self.0.as_mut() else {
+            return Poll::Pending;
+        };
         match catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx))) {
             Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
             Ok(Poll::Pending) => Poll::Pending,
-            Err(panic) => Poll::Ready(Err(panic)),
+            Err(panic) => {
+                // A future that panicked is not polled again.
+                let _ = self.0.take().map(|future| drop_contained(future));
+                Poll::Ready(Err(panic))
+            }
         }
+    }
+}
+
+impl<F> Drop for Contained<F> {
+    fn drop(&mut self) {
+        if let Some(future) = self.0.take() {
+            drop_contained(future);
+        }
+    }
+}
+
+fn drop_contained<F>(future: F) {
+    if let Err(panic) = catch_unwind(AssertUnwindSafe(move || drop(future))) {
+        discard(panic);
     }
 }
 
@@ -470,15 +594,16 @@ struct Race<R, D> {
     deadline: D,
 }
 
-impl<R: Future + Unpin, D: Future<Output = ()> + Unpin> Future for Race<R, D> {
+impl<R: Future + Unpin, D: Future + Unpin> Future for Race<R, D> {
     type Output = Option<R::Output>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         if let Poll::Ready(output) = Pin::new(&mut self.run).poll(cx) {
             return Poll::Ready(Some(output));
         }
+        // A deadline that completes, or panics, ends the run.
         match Pin::new(&mut self.deadline).poll(cx) {
-            Poll::Ready(()) => Poll::Ready(None),
+            Poll::Ready(_) => Poll::Ready(None),
             Poll::Pending => Poll::Pending,
         }
     }
@@ -532,29 +657,5 @@ where
             })
             .collect();
         Poll::Ready(outputs)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn arguments_parse_to_objects_or_issues() {
-        assert!(parse_arguments("").unwrap().is_empty());
-        assert!(parse_arguments("  ").unwrap().is_empty());
-        assert_eq!(parse_arguments(r#"{"a":1}"#).unwrap()["a"], 1);
-        let issue = parse_arguments("[1]").unwrap_err();
-        assert_eq!(
-            issue.to_string(),
-            "Arguments must be a JSON object, got 'list'"
-        );
-        let issue = parse_arguments("{\"a\":").unwrap_err();
-        assert!(
-            issue
-                .to_string()
-                .starts_with("Arguments are not valid JSON: "),
-            "{issue}"
-        );
     }
 }

@@ -80,6 +80,7 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
+mod arguments;
 mod block_on;
 mod call;
 mod credentials;
@@ -87,6 +88,7 @@ mod error;
 mod events;
 mod executor;
 mod json_schema;
+mod model_text;
 mod recorder;
 mod registry;
 mod result;
@@ -104,11 +106,16 @@ pub use credentials::{
 };
 pub use error::{
     BoxError, CredentialError, Direction, Error, ErrorKind, SemanticError, SemanticProblem,
-    ToolExecutionError, ToolPanic, ToolTimeout, ToolValidationError, UnknownToolError,
+    ToolCancelled, ToolExecutionError, ToolPanic, ToolTimeout, ToolValidationError,
+    UnknownToolError,
 };
 pub use events::{ToolEvent, ToolObserver};
 pub use executor::{ToolExecutor, ToolExecutorBuilder};
-pub use recorder::{ExecutionRecorder, NoRecording, RecordedOutcome, Recording, Replay};
+pub use model_text::TextLimits;
+pub use recorder::{
+    DEFAULT_RECORDER_CAPACITY, ExecutionRecorder, NoRecording, RecordedError, RecordedOutcome,
+    Recording, Replay,
+};
 pub use registry::{ToolDeclaration, ToolRegistry};
 pub use result::{ToolResult, ToolStatus};
 pub use rules::{ParamType, ValueKind};

@@ -1,27 +1,33 @@
 //! [`ExecutionRecorder`]: keeps every call an executor makes, and replays the outputs later.
 
+use std::borrow::Cow;
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use crate::credentials::Credentials;
-use crate::error::{BoxError, ErrorKind};
+use crate::error::{
+    BoxError, Direction, Error, ErrorKind, ToolExecutionError, ToolValidationError,
+};
 use crate::events::{ToolEvent, ToolObserver};
+use crate::model_text::capture;
 use crate::registry::ToolRegistry;
-use crate::schema::JsonObject;
+use crate::schema::{JsonObject, ValidationIssue};
 use crate::tool::{Tool, ToolSpec};
 
 /// One recorded call.
 ///
-/// Holds the inputs and the output or error message, never credentials: what a tool receives
-/// as a credential is not part of its inputs, and errors name credentials without their
-/// values. Serialisable, so recordings can be saved as test fixtures.
+/// Holds the inputs and the output or error, never credentials: what a tool receives as a
+/// credential is not part of its inputs, errors name credentials without their values, and a
+/// tool's error or panic message has the call's secrets replaced before it is recorded.
+/// Serialisable, so recordings can be saved as test fixtures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Recording {
-    /// The tool name as called.
+    /// The tool name as called (at most 256 bytes of it).
     pub tool_name: String,
-    /// The call id.
+    /// The call id (at most 256 bytes of it).
     pub call_id: String,
     /// The validated inputs, or `None` when the arguments were not a JSON object.
     pub inputs: Option<JsonObject>,
@@ -38,59 +44,172 @@ pub struct Recording {
 pub enum RecordedOutcome {
     /// The validated output.
     Output(JsonObject),
-    /// The error's kind and message.
-    Error {
-        /// The kind of error.
-        kind: ErrorKind,
-        /// The error's `Display`.
-        message: String,
-    },
+    /// The error.
+    Error(RecordedError),
 }
 
-/// An observer that keeps every call: attach it with
+/// A recorded failure: enough to replay it as the same kind of error, with the same text for
+/// the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordedError {
+    /// The kind of error.
+    pub kind: ErrorKind,
+    /// The error's `Display`, for people reading the recording.
+    pub message: String,
+    /// For a failure of the tool itself, its error's message
+    /// ([`ToolExecutionError::message`](crate::ToolExecutionError::message)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
+    /// For a validation failure, the issues found.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub issues: Vec<ValidationIssue>,
+    /// For a validation failure, how many more issues were found than recorded.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub omitted: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl RecordedError {
+    fn new(error: &Error) -> Self {
+        let (cause, issues, omitted) = match error {
+            Error::Validation(e) => (None, e.errors().to_vec(), e.omitted()),
+            Error::Execution(e) => (Some(e.message().to_owned()), Vec::new(), 0),
+            _ => (None, Vec::new(), 0),
+        };
+        RecordedError {
+            kind: error.kind(),
+            message: error.to_string(),
+            cause,
+            issues,
+            omitted,
+        }
+    }
+
+    /// Whether replaying the call reproduces this failure, rather than the executor: input
+    /// validation and unknown tools are decided again, the same way, before any tool runs.
+    fn is_replayed(&self) -> bool {
+        !matches!(
+            self.kind,
+            ErrorKind::InputValidation | ErrorKind::UnknownTool | ErrorKind::Semantic
+        )
+    }
+}
+
+/// How many calls an [`ExecutionRecorder`] keeps unless told otherwise.
+pub const DEFAULT_RECORDER_CAPACITY: usize = 10_000;
+
+/// An observer that keeps the calls an executor makes: attach it with
 /// [`ToolExecutorBuilder::observer`](crate::ToolExecutorBuilder::observer), read the
 /// [`recordings`](Self::recordings), or [`replay`](Self::replay) them.
 ///
-/// Clones share one log.
+/// It keeps at most [`capacity`](Self::capacity) calls (10 000 unless built
+/// [`with_capacity`](Self::with_capacity)): past that, the oldest is dropped and counted in
+/// [`dropped`](Self::dropped), so a long-running agent's recorder does not grow without
+/// bound. Clones share one log.
 ///
 /// ```
 /// use agentkit_core::{ExecutionRecorder, ToolExecutor, ToolRegistry, block_on, ToolCall};
 ///
-/// let recorder = ExecutionRecorder::new();
+/// let recorder = ExecutionRecorder::with_capacity(2);
 /// let executor = ToolExecutor::builder(ToolRegistry::new())
 ///     .observer(recorder.clone())
 ///     .build();
-/// let result = block_on(executor.dispatch(&ToolCall::new("1", "nope", "{}")));
-/// assert!(!result.is_success());
-/// assert_eq!(recorder.recordings().len(), 1);
+/// for id in ["1", "2", "3"] {
+///     let result = block_on(executor.dispatch(&ToolCall::new(id, "nope", "{}")));
+///     assert!(!result.is_success());
+/// }
+/// assert_eq!(recorder.len(), 2);
+/// assert_eq!(recorder.dropped(), 1);
+/// // Read without copying the log.
+/// recorder.for_each(|r| assert_eq!(r.tool_name, "nope"));
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ExecutionRecorder {
-    log: Arc<Mutex<Vec<Recording>>>,
+    log: Arc<Mutex<Log>>,
+}
+
+#[derive(Debug)]
+struct Log {
+    recordings: VecDeque<Recording>,
+    capacity: usize,
+    dropped: u64,
+}
+
+impl Default for ExecutionRecorder {
+    fn default() -> Self {
+        ExecutionRecorder::with_capacity(DEFAULT_RECORDER_CAPACITY)
+    }
 }
 
 impl ExecutionRecorder {
-    /// An empty recorder.
+    /// An empty recorder keeping the last [`DEFAULT_RECORDER_CAPACITY`] calls.
     pub fn new() -> Self {
         ExecutionRecorder::default()
     }
 
-    /// A copy of every call recorded so far, in completion order.
+    /// An empty recorder keeping the last `capacity` calls (at least one).
+    pub fn with_capacity(capacity: usize) -> Self {
+        let capacity = capacity.max(1);
+        ExecutionRecorder {
+            log: Arc::new(Mutex::new(Log {
+                recordings: VecDeque::with_capacity(capacity.min(1024)),
+                capacity,
+                dropped: 0,
+            })),
+        }
+    }
+
+    /// How many calls it keeps at most.
+    pub fn capacity(&self) -> usize {
+        self.lock().capacity
+    }
+
+    /// How many calls it holds.
+    pub fn len(&self) -> usize {
+        self.lock().recordings.len()
+    }
+
+    /// Whether it holds no call.
+    pub fn is_empty(&self) -> bool {
+        self.lock().recordings.is_empty()
+    }
+
+    /// How many of the oldest calls were dropped to stay within the capacity.
+    pub fn dropped(&self) -> u64 {
+        self.lock().dropped
+    }
+
+    /// A copy of every call held, oldest first. This clones the log; to read it without a
+    /// copy, use [`for_each`](Self::for_each) or [`take`](Self::take).
     pub fn recordings(&self) -> Vec<Recording> {
-        self.lock().clone()
+        self.lock().recordings.iter().cloned().collect()
     }
 
-    /// Forgets every recorded call.
+    /// Calls `f` on every call held, oldest first, without copying them. The log is locked
+    /// meanwhile: `f` should be quick, and must not use this recorder.
+    pub fn for_each(&self, mut f: impl FnMut(&Recording)) {
+        self.lock().recordings.iter().for_each(&mut f);
+    }
+
+    /// Takes every call held out of the recorder, oldest first, leaving it empty.
+    pub fn take(&self) -> Vec<Recording> {
+        self.lock().recordings.drain(..).collect()
+    }
+
+    /// Forgets every call held (the count of dropped calls stays).
     pub fn clear(&self) {
-        self.lock().clear();
+        self.lock().recordings.clear();
     }
 
-    /// A [`Replay`] of the calls recorded so far.
+    /// A [`Replay`] of the calls held.
     pub fn replay(&self) -> Replay {
         Replay::new(self.recordings())
     }
 
-    fn lock(&self) -> MutexGuard<'_, Vec<Recording>> {
+    fn lock(&self) -> MutexGuard<'_, Log> {
         // A poisoned log is still a log: recording is append-only.
         self.log.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -107,8 +226,8 @@ impl ToolObserver for ExecutionRecorder {
                 output,
                 duration,
             } => Recording {
-                tool_name: tool_name.to_owned(),
-                call_id: call_id.to_owned(),
+                tool_name: capture(tool_name),
+                call_id: capture(call_id),
                 inputs: Some(inputs.clone()),
                 outcome: RecordedOutcome::Output(output.clone()),
                 duration,
@@ -120,17 +239,19 @@ impl ToolObserver for ExecutionRecorder {
                 error,
                 duration,
             } => Recording {
-                tool_name: tool_name.to_owned(),
-                call_id: call_id.to_owned(),
+                tool_name: capture(tool_name),
+                call_id: capture(call_id),
                 inputs: inputs.cloned(),
-                outcome: RecordedOutcome::Error {
-                    kind: error.kind(),
-                    message: error.to_string(),
-                },
+                outcome: RecordedOutcome::Error(RecordedError::new(error)),
                 duration,
             },
         };
-        self.lock().push(recording);
+        let mut log = self.lock();
+        if log.recordings.len() >= log.capacity {
+            log.recordings.pop_front();
+            log.dropped += 1;
+        }
+        log.recordings.push_back(recording);
     }
 }
 
@@ -197,10 +318,28 @@ pub struct NoRecording {
     tool_name: String,
 }
 
-/// A recorded tool failure, replayed.
+/// A recorded tool failure, replayed: the executor turns it back into the error of the
+/// recorded kind, so that the replay tells the model what the live call did.
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-struct ReplayedFailure(String);
+#[error("{}", .0.message)]
+pub(crate) struct ReplayedFailure(RecordedError);
+
+impl ReplayedFailure {
+    pub(crate) fn into_error(self, tool_name: Cow<'static, str>) -> Error {
+        let recorded = self.0;
+        match recorded.kind {
+            ErrorKind::OutputValidation => {
+                ToolValidationError::new(tool_name, Direction::Output, recorded.issues)
+                    .with_omitted(recorded.omitted)
+                    .into()
+            }
+            kind => {
+                let cause = recorded.cause.as_deref().unwrap_or(&recorded.message);
+                ToolExecutionError::replayed(tool_name, kind, cause).into()
+            }
+        }
+    }
+}
 
 impl Tool for ReplayTool {
     fn spec(&self) -> &ToolSpec {
@@ -215,16 +354,10 @@ impl Tool for ReplayTool {
         let position = recordings.iter().position(|r| {
             r.tool_name == self.spec.name()
                 && r.inputs.as_ref() == Some(inputs)
-                && matches!(
-                    r.outcome,
-                    RecordedOutcome::Output(_)
-                        | RecordedOutcome::Error {
-                            kind: ErrorKind::Execution
-                                | ErrorKind::Panic
-                                | ErrorKind::OutputValidation,
-                            ..
-                        }
-                )
+                && match &r.outcome {
+                    RecordedOutcome::Output(_) => true,
+                    RecordedOutcome::Error(error) => error.is_replayed(),
+                }
         });
         let Some(position) = position else {
             return Err(NoRecording {
@@ -234,7 +367,7 @@ impl Tool for ReplayTool {
         };
         match recordings.remove(position).outcome {
             RecordedOutcome::Output(output) => Ok(output),
-            RecordedOutcome::Error { message, .. } => Err(ReplayedFailure(message).into()),
+            RecordedOutcome::Error(error) => Err(ReplayedFailure(error).into()),
         }
     }
 }

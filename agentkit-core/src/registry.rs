@@ -118,6 +118,11 @@ impl ToolRegistry {
     }
 
     fn nearest(&self, name: &str) -> Vec<String> {
+        // The name is the model's: one far longer than any valid name is no typo of one, and
+        // the edit distance would cost its length times each tool's.
+        if name.len() > 2 * rules::MAX_NAME_LEN {
+            return Vec::new();
+        }
         let mut scored: Vec<(usize, &str)> = self
             .specs()
             .map(|spec| (rules::edit_distance(name, spec.name()), spec.name()))

@@ -5,6 +5,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::error::Error;
+use crate::model_text::{TextLimits, escape_json_text, truncate_content};
 use crate::schema::JsonObject;
 
 /// Whether a tool call succeeded.
@@ -28,6 +29,7 @@ pub struct ToolResult {
     call_id: String,
     outcome: Result<JsonObject, Error>,
     duration: Duration,
+    limits: TextLimits,
 }
 
 impl ToolResult {
@@ -36,12 +38,14 @@ impl ToolResult {
         call_id: String,
         outcome: Result<JsonObject, Error>,
         duration: Duration,
+        limits: TextLimits,
     ) -> Self {
         ToolResult {
             tool_name,
             call_id,
             outcome,
             duration,
+            limits,
         }
     }
 
@@ -100,11 +104,26 @@ impl ToolResult {
 
     /// The text to send back to the model: the output as JSON on success, a short error
     /// message on failure (see [`Error::to_model_message`]).
+    ///
+    /// The text is bounded by the executor's [`TextLimits`]: at most
+    /// [`max_content_bytes`](TextLimits::max_content_bytes), whatever the arguments were; an
+    /// output longer than that is cut, saying how many bytes were left out (the whole output
+    /// stays in [`output`](Self::output)). Control, bidirectional and other invisible format
+    /// characters never appear raw: in an output they are JSON `\u` escapes (the same
+    /// value), in a message they are escaped where echoed.
     pub fn to_model_content(&self) -> String {
         match &self.outcome {
-            Ok(output) => serde_json::to_string(output).unwrap_or_else(|_| "{}".to_owned()),
-            Err(error) => error.to_model_message(),
+            Ok(output) => {
+                let json = serde_json::to_string(output).unwrap_or_else(|_| "{}".to_owned());
+                truncate_content(escape_json_text(json), self.limits.max_content_bytes())
+            }
+            Err(error) => error.to_model_message_with(&self.limits),
         }
+    }
+
+    /// The limits [`to_model_content`](Self::to_model_content) keeps to.
+    pub fn text_limits(&self) -> &TextLimits {
+        &self.limits
     }
 }
 

@@ -545,7 +545,20 @@ impl ToolSchema {
         values: &mut JsonObject,
         unknown: UnknownArguments,
     ) -> Vec<ValidationIssue> {
-        let mut issues = Vec::new();
+        self.validate_limited(values, unknown, usize::MAX)
+            .into_list()
+    }
+
+    /// Validates `values`, keeping at most `max_issues` issues and counting the rest: what the
+    /// executor does with untrusted arguments, so that a million bad items cost a count, not a
+    /// million messages.
+    pub(crate) fn validate_limited(
+        &self,
+        values: &mut JsonObject,
+        unknown: UnknownArguments,
+        max_issues: usize,
+    ) -> Issues {
+        let mut issues = Issues::with_cap(max_issues);
         self.validate_object(values, unknown, Path::Root, &mut issues);
         issues
     }
@@ -556,7 +569,7 @@ impl ToolSchema {
         values: &mut JsonObject,
         unknown: UnknownArguments,
         at: Path<'_>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut Issues,
     ) {
         // How many declared parameters `values` holds once defaults are filled: when that is
         // all it holds, there is no undeclared argument and no need to scan the keys.
@@ -578,7 +591,7 @@ impl ToolSchema {
             if present {
                 declared += 1;
             } else if param.required {
-                issues.push(ValidationIssue::missing(at.name_of(param), param.ty));
+                issues.push(|| ValidationIssue::missing(at.name_of(param), param.ty));
             } else if let Some(default) = &param.default {
                 values.insert(param.name().to_owned(), default.to_value());
                 declared += 1;
@@ -587,7 +600,7 @@ impl ToolSchema {
         if unknown == UnknownArguments::Reject && values.len() > declared {
             for key in values.keys() {
                 if self.parameter(key).is_none() {
-                    issues.push(ValidationIssue::unknown(at.key(key), key, self));
+                    issues.push(|| ValidationIssue::unknown(at.key(key), key, self));
                 }
             }
         }
@@ -737,8 +750,10 @@ impl Path<'_> {
 
     /// The name of an undeclared `key` of the object at this path.
     fn key(self, key: &str) -> Cow<'static, str> {
+        // The key is the model's: keep a bounded copy of it, however long it is.
+        let key = crate::model_text::capture(key);
         match self {
-            Path::Root => Cow::Owned(key.to_owned()),
+            Path::Root => Cow::Owned(key),
             _ => Cow::Owned(format!("{self}.{key}")),
         }
     }
@@ -769,17 +784,17 @@ fn check_value(
     value: &mut Value,
     unknown: UnknownArguments,
     at: Path<'_>,
-    issues: &mut Vec<ValidationIssue>,
+    issues: &mut Issues,
 ) {
     let here = Path::Field(&at, param.name());
     match check_type(param.ty, value) {
         Ok(()) => {}
         Err(Mismatch::WrongType(got)) => {
-            issues.push(ValidationIssue::wrong_type(here.name(param), param.ty, got));
+            issues.push(|| ValidationIssue::wrong_type(here.name(param), param.ty, got));
             return;
         }
         Err(Mismatch::OutOfRange) => {
-            issues.push(ValidationIssue::out_of_range(here.name(param)));
+            issues.push(|| ValidationIssue::out_of_range(here.name(param)));
             return;
         }
     }
@@ -795,11 +810,12 @@ fn check_value(
                         }
                     }
                     Err(Mismatch::WrongType(got)) => {
-                        let name = Cow::Owned(path.to_string());
-                        issues.push(ValidationIssue::wrong_type(name, items, got));
+                        issues.push(|| {
+                            ValidationIssue::wrong_type(Cow::Owned(path.to_string()), items, got)
+                        });
                     }
                     Err(Mismatch::OutOfRange) => {
-                        issues.push(ValidationIssue::out_of_range(Cow::Owned(path.to_string())));
+                        issues.push(|| ValidationIssue::out_of_range(Cow::Owned(path.to_string())));
                     }
                 }
             }
@@ -865,7 +881,7 @@ pub enum UnknownArguments {
 }
 
 /// What kind of problem a [`ValidationIssue`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum IssueKind {
@@ -882,6 +898,9 @@ pub enum IssueKind {
     InvalidJson,
     /// The arguments are JSON, but not an object.
     NotAnObject,
+    /// A key given twice in one object of the argument text (`{"q": 5, "q": "a"}`): the
+    /// model said two things, and taking either would drop the other.
+    DuplicateKey,
 }
 
 /// One problem found by validation: machine-readable fields, and a `Display` that reads like
@@ -895,8 +914,11 @@ pub enum IssueKind {
 /// | `UnknownParameter` | `Unknown parameter: 'citty'; did you mean 'city'?` |
 /// | `InvalidJson` | `Arguments are not valid JSON: EOF while parsing an object at line 1 column 9` |
 /// | `NotAnObject` | `Arguments must be a JSON object, got 'list'` |
+/// | `DuplicateKey` | `Duplicate key: 'q'; each key may appear only once` |
 ///
-/// The message is rendered only when displayed.
+/// The message is rendered only when displayed. Names that came from the model (undeclared
+/// keys, repeated keys) are kept to a bounded length, and shown escaped: a newline, a quote
+/// or a bidirectional override in a key cannot add a line to a message or reorder it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ValidationIssue {
     kind: IssueKind,
@@ -910,15 +932,76 @@ pub struct ValidationIssue {
 enum Detail {
     Suggestion(Cow<'static, str>),
     Json(std::sync::Arc<serde_json::Error>),
+    /// A parser message read back from a recording.
+    JsonMessage(String),
+}
+
+impl Detail {
+    fn json_message(&self) -> Option<String> {
+        match self {
+            Detail::Json(e) => Some(e.to_string()),
+            Detail::JsonMessage(m) => Some(m.clone()),
+            Detail::Suggestion(_) => None,
+        }
+    }
 }
 
 impl PartialEq for Detail {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
             (Detail::Suggestion(a), Detail::Suggestion(b)) => a == b,
-            (Detail::Json(a), Detail::Json(b)) => a.to_string() == b.to_string(),
-            _ => false,
+            (a, b) => a.json_message().is_some() && a.json_message() == b.json_message(),
         }
+    }
+}
+
+/// The issues of one validation: at most a cap of them kept, the rest counted.
+#[derive(Debug)]
+pub(crate) struct Issues {
+    list: Vec<ValidationIssue>,
+    cap: usize,
+    omitted: usize,
+}
+
+impl Issues {
+    pub(crate) const fn with_cap(cap: usize) -> Self {
+        Issues {
+            list: Vec::new(),
+            cap,
+            omitted: 0,
+        }
+    }
+
+    /// Adds the issue `make` builds, or only counts it once the cap is reached, so that past
+    /// the cap no message, path or suggestion is computed.
+    pub(crate) fn push(&mut self, make: impl FnOnce() -> ValidationIssue) {
+        if self.list.len() < self.cap {
+            self.list.push(make());
+        } else {
+            self.omitted += 1;
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.list.is_empty() && self.omitted == 0
+    }
+
+    #[cfg(test)]
+    pub(crate) fn list(&self) -> &[ValidationIssue] {
+        &self.list
+    }
+
+    #[cfg(test)]
+    pub(crate) fn omitted(&self) -> usize {
+        self.omitted
+    }
+
+    pub(crate) fn into_list(self) -> Vec<ValidationIssue> {
+        self.list
+    }
+
+    pub(crate) fn into_parts(self) -> (Vec<ValidationIssue>, usize) {
+        (self.list, self.omitted)
     }
 }
 
@@ -954,7 +1037,10 @@ impl ValidationIssue {
     }
 
     fn unknown(path: Cow<'static, str>, key: &str, schema: &ToolSchema) -> Self {
-        let suggestion = rules::suggest(key, schema.parameters.iter().map(Param::name))
+        // A key much longer than any valid name is no typo of one: skip the quadratic search.
+        let suggestion = (key.len() <= 2 * rules::MAX_NAME_LEN)
+            .then(|| rules::suggest(key, schema.parameters.iter().map(Param::name)))
+            .flatten()
             .and_then(|name| schema.parameter(name))
             .map(|p| Detail::Suggestion(p.name_cow().clone()));
         ValidationIssue {
@@ -973,6 +1059,16 @@ impl ValidationIssue {
             expected: None,
             got: None,
             detail: Some(Detail::Json(std::sync::Arc::new(error))),
+        }
+    }
+
+    pub(crate) fn duplicate_key(path: &str) -> Self {
+        ValidationIssue {
+            kind: IssueKind::DuplicateKey,
+            param: Some(Cow::Owned(crate::model_text::capture(path))),
+            expected: None,
+            got: None,
+            detail: None,
         }
     }
 
@@ -1016,9 +1112,11 @@ impl ValidationIssue {
     }
 }
 
-impl fmt::Display for ValidationIssue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let param = self.param.as_deref().unwrap_or("");
+impl ValidationIssue {
+    /// Writes the message, showing at most `echo` characters of each name, escaped.
+    pub(crate) fn write_message(&self, f: &mut dyn fmt::Write, echo: usize) -> fmt::Result {
+        use crate::model_text::Escaped;
+        let param = Escaped(self.param.as_deref().unwrap_or(""), echo);
         let expected = self.expected.map_or("", ParamType::as_str);
         let got = self.got.map_or("", ValueKind::as_str);
         match self.kind {
@@ -1034,30 +1132,113 @@ impl fmt::Display for ValidationIssue {
             IssueKind::UnknownParameter => {
                 write!(f, "Unknown parameter: '{param}'")?;
                 match self.suggestion() {
-                    Some(s) => write!(f, "; did you mean '{s}'?"),
+                    Some(s) => write!(f, "; did you mean '{}'?", Escaped(s, echo)),
                     None => f.write_str("; it is not declared by this tool"),
                 }
             }
-            IssueKind::InvalidJson => match &self.detail {
-                Some(Detail::Json(e)) => write!(f, "Arguments are not valid JSON: {e}"),
-                _ => f.write_str("Arguments are not valid JSON"),
+            IssueKind::InvalidJson => match self.detail.as_ref().and_then(Detail::json_message) {
+                Some(message) => write!(
+                    f,
+                    "Arguments are not valid JSON: {}",
+                    crate::model_text::EscapedText(&message, 4 * echo)
+                ),
+                None => f.write_str("Arguments are not valid JSON"),
             },
             IssueKind::NotAnObject => {
                 write!(f, "Arguments must be a JSON object, got '{got}'")
             }
+            IssueKind::DuplicateKey => {
+                write!(f, "Duplicate key: '{param}'; each key may appear only once")
+            }
         }
+    }
+}
+
+impl fmt::Display for ValidationIssue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_message(f, crate::model_text::TextLimits::DEFAULT.max_echo_chars())
     }
 }
 
 impl Serialize for ValidationIssue {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut s = serializer.serialize_struct("ValidationIssue", 5)?;
+        let mut s = serializer.serialize_struct("ValidationIssue", 6)?;
         s.serialize_field("kind", &self.kind)?;
         s.serialize_field("param", &self.param)?;
         s.serialize_field("expected", &self.expected.map(ParamType::as_str))?;
         s.serialize_field("got", &self.got.map(ValueKind::as_str))?;
+        match &self.detail {
+            Some(Detail::Suggestion(suggestion)) => {
+                s.serialize_field("suggestion", suggestion)?;
+            }
+            Some(detail @ (Detail::Json(_) | Detail::JsonMessage(_))) => {
+                s.serialize_field("parser_message", &detail.json_message())?;
+            }
+            None => s.skip_field("suggestion")?,
+        }
         s.serialize_field("message", &self.to_string())?;
         s.end()
     }
+}
+
+/// Reads back what [`Serialize`] wrote (the `message` is derived, and ignored), so that a
+/// recorded failure replays with the same issues.
+impl<'de> Deserialize<'de> for ValidationIssue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Fields {
+            kind: IssueKind,
+            #[serde(default)]
+            param: Option<String>,
+            #[serde(default)]
+            expected: Option<String>,
+            #[serde(default)]
+            got: Option<String>,
+            #[serde(default)]
+            suggestion: Option<String>,
+            #[serde(default)]
+            parser_message: Option<String>,
+        }
+        let fields = Fields::deserialize(deserializer)?;
+        let expected = match fields.expected {
+            None => None,
+            Some(name) => Some(ParamType::from_name(&name).ok_or_else(|| {
+                D::Error::custom(format_args!("unknown parameter type '{name}'"))
+            })?),
+        };
+        let got = match fields.got {
+            None => None,
+            Some(name) => Some(
+                value_kind_named(&name)
+                    .ok_or_else(|| D::Error::custom(format_args!("unknown value kind '{name}'")))?,
+            ),
+        };
+        let detail = match (fields.suggestion, fields.parser_message) {
+            (Some(suggestion), _) => Some(Detail::Suggestion(Cow::Owned(suggestion))),
+            (None, Some(message)) => Some(Detail::JsonMessage(message)),
+            (None, None) => None,
+        };
+        Ok(ValidationIssue {
+            kind: fields.kind,
+            param: fields.param.map(Cow::Owned),
+            expected,
+            got,
+            detail,
+        })
+    }
+}
+
+fn value_kind_named(name: &str) -> Option<ValueKind> {
+    [
+        ValueKind::Null,
+        ValueKind::Boolean,
+        ValueKind::Integer,
+        ValueKind::Float,
+        ValueKind::String,
+        ValueKind::List,
+        ValueKind::Dictionary,
+    ]
+    .into_iter()
+    .find(|kind| kind.as_str() == name)
 }

@@ -172,7 +172,7 @@ fn main() -> Result<(), BoxError> {
     let failed = recorder
         .recordings()
         .iter()
-        .filter(|r| matches!(r.outcome, agentkit_core::RecordedOutcome::Error { .. }))
+        .filter(|r| matches!(r.outcome, agentkit_core::RecordedOutcome::Error(_)))
         .count();
     println!(
         "\nRecorded {} calls, {failed} failed.",

@@ -1,0 +1,240 @@
+//! Parsing a model's argument text: JSON, an object, and no key given twice.
+//!
+//! `serde_json::from_str::<Value>` keeps the last of two equal keys, so `{"q": 5, "q": "a"}`
+//! would reach validation as `{"q": "a"}`: the model said two things and one was silently
+//! dropped. This parser builds the same `Value` in one pass, and reports every repeated key
+//! (at any depth) as an input issue instead.
+
+use std::cell::RefCell;
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::map::Entry;
+use serde_json::{Map, Number, Value};
+
+use crate::schema::{Issues, JsonObject, ValidationIssue};
+
+/// Parses the argument text of a call into an object.
+///
+/// An empty (or blank) text is `{}`: some providers send one for tools without parameters.
+/// Invalid JSON, a value that is not an object, and repeated keys are issues; at most
+/// `max_issues` repeated keys are kept, the rest counted.
+pub(crate) fn parse_arguments(text: &str, max_issues: usize) -> Result<JsonObject, Issues> {
+    if text.trim().is_empty() {
+        return Ok(JsonObject::new());
+    }
+    let duplicates = RefCell::new(Issues::with_cap(max_issues));
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let parsed = ValueSeed {
+        at: At::Root,
+        duplicates: &duplicates,
+    }
+    .deserialize(&mut deserializer)
+    .and_then(|value| deserializer.end().map(|()| value));
+    let value = match parsed {
+        Ok(value) => value,
+        Err(error) => {
+            let mut issues = Issues::with_cap(max_issues);
+            issues.push(|| ValidationIssue::invalid_json(error));
+            return Err(issues);
+        }
+    };
+    let duplicates = duplicates.into_inner();
+    if !duplicates.is_empty() {
+        return Err(duplicates);
+    }
+    match value {
+        Value::Object(object) => Ok(object),
+        other => {
+            let mut issues = Issues::with_cap(max_issues);
+            issues.push(|| ValidationIssue::not_an_object(&other));
+            Err(issues)
+        }
+    }
+}
+
+/// Where a value sits in the document, for naming a repeated key; rendered only then.
+#[derive(Clone, Copy)]
+enum At<'a> {
+    Root,
+    Key(&'a At<'a>, &'a str),
+    Index(&'a At<'a>, usize),
+}
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            At::Root => Ok(()),
+            At::Key(At::Root, key) => f.write_str(key),
+            At::Key(parent, key) => write!(f, "{parent}.{key}"),
+            At::Index(parent, index) => write!(f, "{parent}[{index}]"),
+        }
+    }
+}
+
+struct ValueSeed<'a, 'd> {
+    at: At<'a>,
+    duplicates: &'d RefCell<Issues>,
+}
+
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_, '_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        // As serde_json's own `Value` does; JSON text has no NaN or infinity to give here.
+        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        self.deserialize(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        loop {
+            let seed = ValueSeed {
+                at: At::Index(&self.at, items.len()),
+                duplicates: self.duplicates,
+            };
+            match seq.next_element_seed(seed)? {
+                Some(item) => items.push(item),
+                None => return Ok(Value::Array(items)),
+            }
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut map = Map::new();
+        while let Some(key) = access.next_key::<String>()? {
+            let value = access.next_value_seed(ValueSeed {
+                at: At::Key(&self.at, &key),
+                duplicates: self.duplicates,
+            })?;
+            match map.entry(key) {
+                Entry::Vacant(entry) => {
+                    entry.insert(value);
+                }
+                Entry::Occupied(mut entry) => {
+                    let at = At::Key(&self.at, entry.key());
+                    self.duplicates
+                        .borrow_mut()
+                        .push(|| ValidationIssue::duplicate_key(&at.to_string()));
+                    entry.insert(value);
+                }
+            }
+        }
+        Ok(Value::Object(map))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::IssueKind;
+
+    fn issues(text: &str) -> Vec<String> {
+        parse_arguments(text, 20)
+            .unwrap_err()
+            .into_list()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn objects_parse_like_serde_json() {
+        for text in [
+            r#"{"a":1,"b":[1,2.5,"x",null,true],"c":{"d":-3,"e":18446744073709551615}}"#,
+            r#"{"deep":[[[{"x":[{}]}]]]}"#,
+            "{}",
+        ] {
+            let ours = parse_arguments(text, 20).unwrap();
+            let theirs: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(Value::Object(ours), theirs, "{text}");
+        }
+        assert!(parse_arguments(" \n", 20).unwrap().is_empty());
+    }
+
+    #[test]
+    fn repeated_keys_are_issues_at_any_depth() {
+        assert_eq!(
+            issues(r#"{"q": 5, "q": "a"}"#),
+            ["Duplicate key: 'q'; each key may appear only once"]
+        );
+        assert_eq!(
+            issues(r#"{"a": [{"b": 1, "b": 2}], "c": {"d": {"e": 1, "e": 1}}}"#),
+            [
+                "Duplicate key: 'a[0].b'; each key may appear only once",
+                "Duplicate key: 'c.d.e'; each key may appear only once"
+            ]
+        );
+    }
+
+    #[test]
+    fn other_text_is_an_issue() {
+        let kinds = |text: &str| -> Vec<IssueKind> {
+            parse_arguments(text, 20)
+                .unwrap_err()
+                .into_list()
+                .iter()
+                .map(ValidationIssue::kind)
+                .collect()
+        };
+        assert_eq!(kinds("[1]"), [IssueKind::NotAnObject]);
+        assert_eq!(kinds("{\"a\":"), [IssueKind::InvalidJson]);
+        assert_eq!(kinds("{} x"), [IssueKind::InvalidJson]);
+        assert_eq!(kinds(&"[".repeat(10_000)), [IssueKind::InvalidJson]);
+        assert_eq!(kinds(r#"{"n": 1e400}"#), [IssueKind::InvalidJson]);
+    }
+
+    #[test]
+    fn repeated_keys_are_capped() {
+        let text = format!(
+            "{{{}}}",
+            (0..100).map(|_| r#""k":1"#).collect::<Vec<_>>().join(",")
+        );
+        let issues = parse_arguments(&text, 5).unwrap_err();
+        assert_eq!(issues.list().len(), 5);
+        assert_eq!(issues.omitted(), 94);
+    }
+}

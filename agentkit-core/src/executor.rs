@@ -356,13 +356,14 @@ impl ToolExecutor {
             }
         }
         let credentials = self.resolve_credentials(spec)?;
-        let secrets: Vec<&str> = credentials.secrets().collect();
+        // Wanted on failures only: a successful call pays nothing for scrubbing.
+        let secrets = || credentials.secrets().collect::<Vec<&str>>();
         let inputs = &*inputs;
         let run = match catch_unwind(AssertUnwindSafe(|| {
             tool.execute_boxed(inputs, &credentials)
         })) {
             Ok(future) => Contained::new(future),
-            Err(panic) => return Err(panicked(name(), panic, &secrets).into()),
+            Err(panic) => return Err(panicked(name(), panic, &secrets()).into()),
         };
         let finished = match deadline {
             None => run.await,
@@ -384,10 +385,10 @@ impl ToolExecutor {
             Ok(Err(cause)) => {
                 return Err(match cause.downcast::<ReplayedFailure>() {
                     Ok(replayed) => replayed.into_error(name()),
-                    Err(cause) => ToolExecutionError::scrubbed(name(), cause, &secrets).into(),
+                    Err(cause) => ToolExecutionError::scrubbed(name(), cause, &secrets()).into(),
                 });
             }
-            Err(panic) => return Err(panicked(name(), panic, &secrets).into()),
+            Err(panic) => return Err(panicked(name(), panic, &secrets()).into()),
         };
         if let Some(schema) = spec.output_schema() {
             let issues = schema.validate_limited(&mut output, UnknownArguments::Reject, max_issues);

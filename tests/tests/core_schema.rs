@@ -342,6 +342,7 @@ fn rule_problems_are_all_reported_with_locations() {
         "parameters[2] ('days')".into(),
         Problem::DefaultTypeMismatch {
             name: "days".into(),
+            at: String::new(),
             expected: ParamType::Integer,
             got: ValueKind::String,
         }

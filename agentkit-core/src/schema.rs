@@ -159,6 +159,21 @@ impl Param {
     }
 
     /// Sets the default used when the argument is absent or `null`.
+    ///
+    /// The [`ToolSchema`] built from the parameter checks the default as validation would
+    /// check the same value given as the argument, at any depth (items, fields, their
+    /// defaults), and keeps it as validation leaves it: `2.0` for an integer becomes `2`, a
+    /// dictionary default gets its fields' defaults. NaN, infinities and integers outside the
+    /// 64-bit range are refused wherever they are.
+    ///
+    /// ```
+    /// use agentkit_core::{Literal, Param, ParamType, ToolSchema};
+    ///
+    /// let schema = ToolSchema::new([Param::optional("n", ParamType::Integer).with_default(2.0)])?;
+    /// assert_eq!(schema.parameters()[0].default_value(), Some(&Literal::Integer(2)));
+    /// assert!(ToolSchema::new([Param::optional("x", ParamType::Float).with_default(f64::NAN)]).is_err());
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
     #[must_use]
     pub fn with_default(mut self, default: impl Into<Literal>) -> Self {
         self.default = Some(default.into());
@@ -385,8 +400,9 @@ pub struct ToolSchema {
 }
 
 impl ToolSchema {
-    /// Builds a schema, checking every parameter: valid names, no duplicates, defaults that
-    /// fit their type and only on optional parameters.
+    /// Builds a schema, checking every parameter: valid names, no duplicates, `items` and
+    /// `fields` in their places, and defaults only on optional parameters, each accepted by
+    /// validation at any depth (see [`Param::with_default`]). Every problem is reported.
     pub fn new(parameters: impl IntoIterator<Item = Param>) -> Result<Self, SemanticError> {
         let mut parameters: Vec<Param> = parameters.into_iter().collect();
         let mut problems = Vec::new();

@@ -746,8 +746,11 @@ pub struct DefaultCheck {
 /// undeclared field, no NaN or infinity and no integer outside the 64-bit range anywhere.
 ///
 /// The rules are validation's, so a default is accepted exactly when the same value, given as
-/// the argument, would validate; and the [`value`](DefaultCheck::value) returned is what that
-/// validation leaves, which a schema stores so that filling the default is a plain copy.
+/// the argument, would validate, with two exceptions where a default is stricter: it is never
+/// `null` (which validation reads as "absent"), and it never holds an integer outside the
+/// 64-bit range, not even where a `float` or anything is allowed. The
+/// [`value`](DefaultCheck::value) returned is what that validation leaves, which a schema
+/// stores so that filling the default is a plain copy.
 pub fn check_default(decl: &Decl<'_>) -> DefaultCheck {
     let Some(default) = decl.default else {
         return DefaultCheck {

@@ -469,3 +469,26 @@ proptest! {
         }
     }
 }
+
+/// Only a hand-built `Literal` can repeat a key; JSON would keep the last, so such a default is
+/// refused rather than filled with one of the two.
+#[test]
+fn a_repeated_key_in_a_default_is_refused() {
+    let repeated = Literal::Dictionary(
+        vec![
+            ("city".into(), Literal::from("Lyon")),
+            ("city".into(), Literal::from("Nice")),
+        ]
+        .into(),
+    );
+    for param in [
+        Param::optional("at", ParamType::Dictionary).with_fields(place()),
+        Param::optional("at", ParamType::Dictionary),
+    ] {
+        let err = ToolSchema::new([param.with_default(repeated.clone())]).unwrap_err();
+        assert_eq!(
+            messages(&err),
+            ["parameter 'at': the default has the field 'city' twice"]
+        );
+    }
+}

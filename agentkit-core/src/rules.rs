@@ -7,6 +7,7 @@
 //! A schema loaded from JSON at run time and a `#[tool(...)]` literal checked by the compiler
 //! are refused for the same reasons, in the same words.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// The six parameter types of a tool schema.
@@ -261,14 +262,32 @@ pub enum Problem {
         /// The repeated name.
         name: String,
     },
-    /// A default whose value is not of the parameter's type.
+    /// A value in a default (the default itself, or a value nested in it) that is not of its
+    /// declared type.
     DefaultTypeMismatch {
         /// The parameter.
         name: String,
+        /// Where the value is inside the default: empty for the default itself, else a path
+        /// such as `[1].city` (the message prefixes the parameter's name: `stops[1].city`).
+        at: String,
         /// The declared type.
         expected: ParamType,
-        /// The kind of the default.
+        /// The kind of the value.
         got: ValueKind,
+    },
+    /// An integer in a default outside the signed 64-bit range, wherever it is.
+    DefaultOutOfRange {
+        /// The parameter.
+        name: String,
+        /// Where the value is inside the default (see [`Problem::DefaultTypeMismatch`]).
+        at: String,
+    },
+    /// A NaN or an infinity in a default, wherever it is: JSON has no such number.
+    DefaultNotFinite {
+        /// The parameter.
+        name: String,
+        /// Where the value is inside the default (see [`Problem::DefaultTypeMismatch`]).
+        at: String,
     },
     /// `items` on a parameter that is not a list.
     ItemsOnNonList {
@@ -277,17 +296,6 @@ pub enum Problem {
         /// Its declared type.
         ty: ParamType,
     },
-    /// An item of a list default that is not of the declared item type.
-    DefaultItemMismatch {
-        /// The parameter.
-        name: String,
-        /// The item's position in the default.
-        index: usize,
-        /// The declared item type.
-        expected: ParamType,
-        /// The kind of the item.
-        got: ValueKind,
-    },
     /// `fields` on a parameter that is neither a dictionary nor a list of dictionaries.
     FieldsOnNonDictionary {
         /// The parameter.
@@ -295,30 +303,33 @@ pub enum Problem {
         /// Its declared type.
         ty: ParamType,
     },
-    /// A dictionary default without a required field its `fields` declare.
+    /// A dictionary in a default without a required field its `fields` declare.
     DefaultMissingField {
         /// The parameter.
         name: String,
+        /// Where the dictionary is inside the default (see [`Problem::DefaultTypeMismatch`]).
+        at: String,
         /// The missing field.
         field: String,
     },
-    /// A dictionary default with a field its `fields` do not declare.
+    /// A dictionary in a default with a field its `fields` do not declare.
     DefaultUnknownField {
         /// The parameter.
         name: String,
+        /// Where the dictionary is inside the default (see [`Problem::DefaultTypeMismatch`]).
+        at: String,
         /// The undeclared field.
         field: String,
     },
-    /// A field of a dictionary default that is not of the field's declared type.
-    DefaultFieldMismatch {
+    /// A dictionary in a default with the same key twice (only a hand-built [`Literal`] can
+    /// have one).
+    DefaultDuplicateField {
         /// The parameter.
         name: String,
-        /// The field.
+        /// Where the dictionary is inside the default (see [`Problem::DefaultTypeMismatch`]).
+        at: String,
+        /// The repeated key.
         field: String,
-        /// The field's declared type.
-        expected: ParamType,
-        /// The kind of the value given.
-        got: ValueKind,
     },
     /// `required = true` together with a default, which could never apply.
     RequiredWithDefault {
@@ -448,46 +459,71 @@ impl fmt::Display for Problem {
             }
             Problem::DefaultTypeMismatch {
                 name,
+                at,
                 expected,
                 got,
             } => write!(
                 f,
-                "parameter '{name}': default of type '{got}' does not fit the declared type '{expected}'"
+                "parameter '{name}': {} of type '{got}' does not fit the declared type '{expected}'",
+                InDefault {
+                    name,
+                    at,
+                    root: "default"
+                }
+            ),
+            Problem::DefaultOutOfRange { name, at } => write!(
+                f,
+                "parameter '{name}': {} is {OUT_OF_RANGE}",
+                InDefault {
+                    name,
+                    at,
+                    root: "default"
+                }
+            ),
+            Problem::DefaultNotFinite { name, at } => write!(
+                f,
+                "parameter '{name}': {} is not a finite number; JSON has no NaN or infinity",
+                InDefault {
+                    name,
+                    at,
+                    root: "default"
+                }
             ),
             Problem::ItemsOnNonList { name, ty } => write!(
                 f,
                 "parameter '{name}': 'items' declares the type of a list's items, but this parameter is a '{ty}'"
-            ),
-            Problem::DefaultItemMismatch {
-                name,
-                index,
-                expected,
-                got,
-            } => write!(
-                f,
-                "parameter '{name}': default item {index} of type '{got}' does not fit the declared item type '{expected}'"
             ),
             Problem::FieldsOnNonDictionary { name, ty } => write!(
                 f,
                 "parameter '{name}': 'fields' declares the fields of a dictionary (or of a list's \
                  dictionary items), but this parameter is a '{ty}'"
             ),
-            Problem::DefaultMissingField { name, field } => write!(
+            Problem::DefaultMissingField { name, at, field } => write!(
                 f,
-                "parameter '{name}': the default has no '{field}', a required field"
+                "parameter '{name}': {} has no '{field}', a required field",
+                InDefault {
+                    name,
+                    at,
+                    root: "the default"
+                }
             ),
-            Problem::DefaultUnknownField { name, field } => write!(
+            Problem::DefaultUnknownField { name, at, field } => write!(
                 f,
-                "parameter '{name}': the default has a field '{field}' that is not declared"
+                "parameter '{name}': {} has a field '{field}' that is not declared",
+                InDefault {
+                    name,
+                    at,
+                    root: "the default"
+                }
             ),
-            Problem::DefaultFieldMismatch {
-                name,
-                field,
-                expected,
-                got,
-            } => write!(
+            Problem::DefaultDuplicateField { name, at, field } => write!(
                 f,
-                "parameter '{name}': the default's '{field}' of type '{got}' does not fit the declared type '{expected}'"
+                "parameter '{name}': {} has the field '{field}' twice",
+                InDefault {
+                    name,
+                    at,
+                    root: "the default"
+                }
             ),
             Problem::RequiredWithDefault { name } => write!(
                 f,
@@ -567,61 +603,15 @@ pub fn check_version(version: &str) -> Result<(), Problem> {
     }
 }
 
-/// Checks a parameter's default against its declaration: only an optional parameter may have
-/// one, and it must be a value of the declared type.
-pub fn check_default(
-    name: &str,
-    ty: ParamType,
-    required: bool,
-    default: Option<ValueKind>,
-) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    if let Some(got) = default {
-        if required {
-            problems.push(Problem::RequiredWithDefault {
-                name: name.to_owned(),
-            });
-        }
-        if !ty.accepts(got) {
-            problems.push(Problem::DefaultTypeMismatch {
-                name: name.to_owned(),
-                expected: ty,
-                got,
-            });
-        }
-    }
-    problems
-}
-
-/// Checks a parameter's `items` (the type of a list's items) and the items of its default.
-///
-/// `default_items` are the kinds of the default's items, when the default is a list.
-pub fn check_items(
-    name: &str,
-    ty: ParamType,
-    items: Option<ParamType>,
-    default_items: &[ValueKind],
-) -> Vec<Problem> {
-    let Some(items) = items else {
-        return Vec::new();
-    };
-    if ty != ParamType::List {
-        return vec![Problem::ItemsOnNonList {
+/// Checks `items` (the type of a list's items): only a list has them.
+pub fn check_items(name: &str, ty: ParamType, items: Option<ParamType>) -> Result<(), Problem> {
+    match items {
+        Some(_) if ty != ParamType::List => Err(Problem::ItemsOnNonList {
             name: name.to_owned(),
             ty,
-        }];
+        }),
+        _ => Ok(()),
     }
-    default_items
-        .iter()
-        .enumerate()
-        .filter(|(_, got)| !items.accepts(**got))
-        .map(|(index, got)| Problem::DefaultItemMismatch {
-            name: name.to_owned(),
-            index,
-            expected: items,
-            got: *got,
-        })
-        .collect()
 }
 
 /// Checks that `fields` are declared only on a dictionary, or on a list whose items are
@@ -643,55 +633,384 @@ pub fn check_fields_place(
     }
 }
 
-/// A declared field, as [`check_default_fields`] needs it.
-#[derive(Debug, Clone, Copy)]
-pub struct FieldDecl<'a> {
-    /// The field's name.
+/// How validation words an integer outside the signed 64-bit range, wherever one is refused:
+/// an argument, an output, or a default.
+pub const OUT_OF_RANGE: &str = "an integer outside the 64-bit range";
+
+/// A JSON value that can be built in a `const` context: a parameter's default.
+///
+/// Defaults of tools declared with `#[tool(...)]` live in `static` data, which
+/// `serde_json::Value` cannot; `Literal` can, and converts to a `Value` when a default is
+/// filled in. A schema checks its defaults when it is built, so a `Literal` inside a schema
+/// holds only what validation would accept: finite numbers, integers in the 64-bit range, and
+/// every nested value of its declared type.
+///
+/// ```
+/// use agentkit_core::Literal;
+/// use serde_json::json;
+///
+/// assert_eq!(Literal::from(json!(["a", 1, 2.0])).to_value(), json!(["a", 1, 2.0]));
+/// assert_eq!(Literal::from("US").to_value(), json!("US"));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum Literal {
+    /// `null` (only ever nested inside a list or dictionary default).
+    Null,
+    /// `true` or `false`.
+    Boolean(bool),
+    /// An integer.
+    Integer(i64),
+    /// A floating-point number.
+    Float(f64),
+    /// A string.
+    String(Cow<'static, str>),
+    /// A list of values.
+    List(Cow<'static, [Literal]>),
+    /// A dictionary, in declaration order.
+    Dictionary(Cow<'static, [(Cow<'static, str>, Literal)]>),
+    /// An integer outside the signed 64-bit range, as JSON text can spell one. It is never a
+    /// valid default: a schema holding one is refused, rather than the number rounded to a
+    /// float.
+    OutOfRange(i128),
+}
+
+impl Literal {
+    /// The kind of this value, as validation messages name it: a float without a fractional
+    /// part counts as an integer, as validation counts `2.0`.
+    pub fn kind(&self) -> ValueKind {
+        match self {
+            Literal::Null => ValueKind::Null,
+            Literal::Boolean(_) => ValueKind::Boolean,
+            Literal::Integer(_) | Literal::OutOfRange(_) => ValueKind::Integer,
+            Literal::Float(f) if f.is_finite() && f.fract() == 0.0 => ValueKind::Integer,
+            Literal::Float(_) => ValueKind::Float,
+            Literal::String(_) => ValueKind::String,
+            Literal::List(_) => ValueKind::List,
+            Literal::Dictionary(_) => ValueKind::Dictionary,
+        }
+    }
+}
+
+/// A parameter declaration as the default rules read it: its type and shape, at any depth,
+/// and its default (a dictionary default that leaves out an optional field gets the field's
+/// default, as validation fills it).
+#[derive(Debug, Clone)]
+pub struct Decl<'a> {
+    /// The parameter's name.
     pub name: &'a str,
     /// Its type.
     pub ty: ParamType,
     /// Whether a value must have it.
     pub required: bool,
+    /// The type of a list's items, when declared.
+    pub items: Option<ParamType>,
+    /// The declared fields of a dictionary (or of a list's dictionary items).
+    pub fields: Option<Vec<Decl<'a>>>,
+    /// The default, if any.
+    pub default: Option<&'a Literal>,
 }
 
-/// Checks one dictionary of a default (the default itself, or an item of a list default)
-/// against the declared `fields`, one level deep: every required field present, no
-/// undeclared field, each value of its field's type (`null` stands for an absent optional
-/// field).
-pub fn check_default_fields(
-    name: &str,
-    fields: &[FieldDecl<'_>],
-    entries: &[(&str, ValueKind)],
-) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    for field in fields {
-        let given = entries.iter().find(|(key, _)| *key == field.name);
-        match given {
-            None if field.required => problems.push(Problem::DefaultMissingField {
-                name: name.to_owned(),
-                field: field.name.to_owned(),
-            }),
-            Some((_, ValueKind::Null)) if !field.required => {}
-            Some((_, got)) if !field.ty.accepts(*got) => {
-                problems.push(Problem::DefaultFieldMismatch {
-                    name: name.to_owned(),
-                    field: field.name.to_owned(),
-                    expected: field.ty,
-                    got: *got,
+/// One step from a value to a value inside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// The item at this index of a list.
+    Item(usize),
+    /// The entry with this key of a dictionary.
+    Field(String),
+}
+
+/// A problem with a default, and the value inside the default it is about (for an undeclared
+/// or repeated key, the entry with that key), so a compile error can point at it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DefaultProblem {
+    /// The steps from the default to the value concerned; empty for the default itself.
+    pub at: Vec<Step>,
+    /// The problem.
+    pub problem: Problem,
+}
+
+/// What [`check_default`] finds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DefaultCheck {
+    /// Every problem, in the order of the default.
+    pub problems: Vec<DefaultProblem>,
+    /// The default as validation leaves the same value given as an argument: integral floats
+    /// of integer type as integers, `null` for an optional field removed, the defaults of
+    /// absent fields filled in. `None` when the declaration has no default.
+    pub value: Option<Literal>,
+}
+
+/// Checks a parameter's default against the parameter's whole declaration: only an optional
+/// parameter may have one, and it must be what validation accepts for the parameter, at any
+/// depth (typed items, declared fields, the fields of a list's dictionary items), with no
+/// undeclared field, no NaN or infinity and no integer outside the 64-bit range anywhere.
+///
+/// The rules are validation's, so a default is accepted exactly when the same value, given as
+/// the argument, would validate, with two exceptions where a default is stricter: it is never
+/// `null` (which validation reads as "absent"), and it never holds an integer outside the
+/// 64-bit range, not even where a `float` or anything is allowed. The
+/// [`value`](DefaultCheck::value) returned is what that validation leaves, which a schema
+/// stores so that filling the default is a plain copy.
+pub fn check_default(decl: &Decl<'_>) -> DefaultCheck {
+    let Some(default) = decl.default else {
+        return DefaultCheck {
+            problems: Vec::new(),
+            value: None,
+        };
+    };
+    let mut checker = Checker {
+        name: decl.name,
+        at: Vec::new(),
+        problems: Vec::new(),
+        quiet: false,
+    };
+    if decl.required {
+        checker.report(Vec::new(), |name, _| Problem::RequiredWithDefault { name });
+    }
+    let value = checker.value(decl.ty, decl.items, decl.fields.as_deref(), default);
+    DefaultCheck {
+        problems: checker.problems,
+        value: Some(value),
+    }
+}
+
+/// Renders steps as validation names a nested value: `[1].city`.
+pub fn render_steps(steps: &[Step]) -> String {
+    let mut out = String::new();
+    for step in steps {
+        match step {
+            Step::Item(index) => {
+                out.push('[');
+                out.push_str(&index.to_string());
+                out.push(']');
+            }
+            Step::Field(key) => {
+                out.push('.');
+                out.push_str(key);
+            }
+        }
+    }
+    out
+}
+
+/// Walks a default as validation walks an argument, normalising as it goes.
+struct Checker<'a> {
+    name: &'a str,
+    at: Vec<Step>,
+    problems: Vec<DefaultProblem>,
+    /// Set while filling a field's own default: its problems belong to the field's
+    /// declaration, which reports them itself.
+    quiet: bool,
+}
+
+impl Checker<'_> {
+    /// Reports the problem `make(name, at)` about the value at `at + extra`; the message
+    /// locates it at the current value (for a key, the dictionary holding it).
+    fn report(&mut self, extra: Vec<Step>, make: impl FnOnce(String, String) -> Problem) {
+        if self.quiet {
+            return;
+        }
+        let problem = make(self.name.to_owned(), render_steps(&self.at));
+        let mut at = self.at.clone();
+        at.extend(extra);
+        self.problems.push(DefaultProblem { at, problem });
+    }
+
+    /// The value at the current step, checked against `ty` and, below it, `items` and
+    /// `fields`.
+    fn value(
+        &mut self,
+        ty: ParamType,
+        items: Option<ParamType>,
+        fields: Option<&[Decl<'_>]>,
+        value: &Literal,
+    ) -> Literal {
+        let Some(value) = self.typed(ty, value) else {
+            return value.clone();
+        };
+        match (&value, items, fields) {
+            (Literal::List(values), Some(items), _) => {
+                let mut out = Vec::with_capacity(values.len());
+                for (index, item) in values.iter().enumerate() {
+                    self.at.push(Step::Item(index));
+                    let item = match (self.typed(items, item), fields) {
+                        (Some(Literal::Dictionary(entries)), Some(fields)) => {
+                            self.object(fields, &entries)
+                        }
+                        (Some(item), _) => self.untyped(&item),
+                        (None, _) => item.clone(),
+                    };
+                    self.at.pop();
+                    out.push(item);
+                }
+                Literal::List(Cow::Owned(out))
+            }
+            (Literal::Dictionary(entries), _, Some(fields)) => self.object(fields, entries),
+            _ => self.untyped(&value),
+        }
+    }
+
+    /// Checks the type of one value, as validation does: an integral float is an integer (and
+    /// becomes one where an integer is declared); NaN, infinities and integers outside the
+    /// 64-bit range are refused whatever the type. `None` when refused (reported).
+    fn typed(&mut self, ty: ParamType, value: &Literal) -> Option<Literal> {
+        match value {
+            Literal::OutOfRange(_) => {
+                self.report(Vec::new(), |name, at| Problem::DefaultOutOfRange {
+                    name,
+                    at,
                 });
+                return None;
+            }
+            Literal::Float(f) if !f.is_finite() => {
+                self.report(Vec::new(), |name, at| Problem::DefaultNotFinite {
+                    name,
+                    at,
+                });
+                return None;
+            }
+            Literal::Float(f) if ty == ParamType::Integer && f.fract() == 0.0 => {
+                // i64::MIN is exactly an f64; i64::MAX rounds up to 2^63, out of range.
+                #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+                return if *f >= i64::MIN as f64 && *f < i64::MAX as f64 {
+                    Some(Literal::Integer(*f as i64))
+                } else {
+                    self.report(Vec::new(), |name, at| Problem::DefaultOutOfRange {
+                        name,
+                        at,
+                    });
+                    None
+                };
             }
             _ => {}
         }
+        let got = value.kind();
+        if ty.accepts(got) {
+            Some(value.clone())
+        } else {
+            self.report(Vec::new(), |name, at| Problem::DefaultTypeMismatch {
+                name,
+                at,
+                expected: ty,
+                got,
+            });
+            None
+        }
     }
-    for (key, _) in entries {
-        if !fields.iter().any(|field| field.name == *key) {
-            problems.push(Problem::DefaultUnknownField {
-                name: name.to_owned(),
-                field: (*key).to_owned(),
+
+    /// A value of no declared shape: taken as it is, but without NaN, infinities or integers
+    /// outside the 64-bit range at any depth.
+    fn untyped(&mut self, value: &Literal) -> Literal {
+        match value {
+            Literal::OutOfRange(_) => {
+                self.report(Vec::new(), |name, at| Problem::DefaultOutOfRange {
+                    name,
+                    at,
+                });
+            }
+            Literal::Float(f) if !f.is_finite() => {
+                self.report(Vec::new(), |name, at| Problem::DefaultNotFinite {
+                    name,
+                    at,
+                });
+            }
+            Literal::List(values) => {
+                for (index, item) in values.iter().enumerate() {
+                    self.at.push(Step::Item(index));
+                    self.untyped(item);
+                    self.at.pop();
+                }
+            }
+            Literal::Dictionary(entries) => {
+                self.duplicates(entries);
+                for (key, item) in entries.iter() {
+                    self.at.push(Step::Field(key.as_ref().to_owned()));
+                    self.untyped(item);
+                    self.at.pop();
+                }
+            }
+            _ => {}
+        }
+        value.clone()
+    }
+
+    fn duplicates(&mut self, entries: &[(Cow<'static, str>, Literal)]) {
+        for key in find_duplicates(entries.iter().map(|(key, _)| key.as_ref())) {
+            self.report(vec![Step::Field(key.to_owned())], |name, at| {
+                Problem::DefaultDuplicateField {
+                    name,
+                    at,
+                    field: key.to_owned(),
+                }
             });
         }
     }
-    problems
+
+    /// A dictionary with declared fields, as validation checks an object: each declared field
+    /// checked, `null` for an optional one removed, absent ones filled with their default or
+    /// reported when required, undeclared keys reported.
+    fn object(&mut self, fields: &[Decl<'_>], entries: &[(Cow<'static, str>, Literal)]) -> Literal {
+        self.duplicates(entries);
+        let mut out: Vec<(Cow<'static, str>, Literal)> = Vec::with_capacity(fields.len());
+        // In validation's order: the declared fields, then the undeclared keys.
+        for field in fields {
+            let given = entries.iter().find(|(key, _)| key.as_ref() == field.name);
+            match given {
+                // `null` means "not given", as for an argument.
+                Some((_, Literal::Null)) if !field.required => {}
+                Some((key, value)) => {
+                    self.at.push(Step::Field(field.name.to_owned()));
+                    let value = self.value(field.ty, field.items, field.fields.as_deref(), value);
+                    self.at.pop();
+                    out.push((key.clone(), value));
+                    continue;
+                }
+                None => {}
+            }
+            if field.required {
+                self.report(Vec::new(), |name, at| Problem::DefaultMissingField {
+                    name,
+                    at,
+                    field: field.name.to_owned(),
+                });
+            } else if let Some(default) = field.default {
+                let quiet = std::mem::replace(&mut self.quiet, true);
+                let value = self.value(field.ty, field.items, field.fields.as_deref(), default);
+                self.quiet = quiet;
+                out.push((Cow::Owned(field.name.to_owned()), value));
+            }
+        }
+        for (key, _) in entries {
+            if !fields.iter().any(|field| field.name == key.as_ref()) {
+                self.report(vec![Step::Field(key.as_ref().to_owned())], |name, at| {
+                    Problem::DefaultUnknownField {
+                        name,
+                        at,
+                        field: key.as_ref().to_owned(),
+                    }
+                });
+            }
+        }
+        Literal::Dictionary(Cow::Owned(out))
+    }
+}
+
+/// Where a value is inside a default, for messages: `default` (or `the default`) for the
+/// default itself, `default value 'stops[1].city'` for a value inside it.
+struct InDefault<'a> {
+    name: &'a str,
+    at: &'a str,
+    root: &'static str,
+}
+
+impl fmt::Display for InDefault<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.at.is_empty() {
+            f.write_str(self.root)
+        } else {
+            write!(f, "default value '{}{}'", self.name, self.at)
+        }
+    }
 }
 
 /// Looks up a key of a parameter declaration.
@@ -782,6 +1101,17 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 mod tests {
     use super::*;
 
+    impl Literal {
+        fn from_pairs(pairs: &[(&'static str, Literal)]) -> Literal {
+            Literal::Dictionary(Cow::Owned(
+                pairs
+                    .iter()
+                    .map(|(k, v)| (Cow::Borrowed(*k), v.clone()))
+                    .collect(),
+            ))
+        }
+    }
+
     #[test]
     fn names_follow_the_provider_intersection() {
         assert!(check_name(NameKind::Tool, "fetch_weather").is_ok());
@@ -828,22 +1158,160 @@ mod tests {
         assert_eq!(edit_distance("", "abc"), 3);
     }
 
+    fn decl<'a>(name: &'a str, ty: ParamType, default: Option<&'a Literal>) -> Decl<'a> {
+        Decl {
+            name,
+            ty,
+            required: default.is_none(),
+            items: None,
+            fields: None,
+            default,
+        }
+    }
+
+    fn messages(check: &DefaultCheck) -> Vec<String> {
+        check
+            .problems
+            .iter()
+            .map(|p| p.problem.to_string())
+            .collect()
+    }
+
     #[test]
     fn defaults_must_fit_and_be_optional() {
-        assert!(check_default("n", ParamType::Float, false, Some(ValueKind::Integer)).is_empty());
+        let two = Literal::Integer(2);
+        assert!(
+            check_default(&decl("n", ParamType::Float, Some(&two)))
+                .problems
+                .is_empty()
+        );
+        let text = Literal::String(Cow::Borrowed("3"));
+        let required = Decl {
+            required: true,
+            ..decl("n", ParamType::Integer, Some(&text))
+        };
         assert_eq!(
-            check_default("n", ParamType::Integer, true, Some(ValueKind::String)),
+            check_default(&required).problems,
             vec![
-                Problem::RequiredWithDefault { name: "n".into() },
-                Problem::DefaultTypeMismatch {
-                    name: "n".into(),
-                    expected: ParamType::Integer,
-                    got: ValueKind::String
-                }
+                DefaultProblem {
+                    at: vec![],
+                    problem: Problem::RequiredWithDefault { name: "n".into() },
+                },
+                DefaultProblem {
+                    at: vec![],
+                    problem: Problem::DefaultTypeMismatch {
+                        name: "n".into(),
+                        at: String::new(),
+                        expected: ParamType::Integer,
+                        got: ValueKind::String
+                    },
+                },
             ]
         );
         assert!(!ParamType::Integer.accepts(ValueKind::Boolean));
         assert!(!ParamType::String.accepts(ValueKind::Null));
+    }
+
+    #[test]
+    fn numbers_follow_validation() {
+        // `2.0` is the integer 2 where an integer is declared, and stays a float elsewhere.
+        let float = Literal::Float(2.0);
+        let check = check_default(&decl("n", ParamType::Integer, Some(&float)));
+        assert_eq!(check.value, Some(Literal::Integer(2)));
+        let list = Literal::List(Cow::Owned(vec![Literal::Float(2.0)]));
+        let check = check_default(&decl("l", ParamType::List, Some(&list)));
+        assert_eq!(check.value, Some(list.clone()));
+        // Out of range and non-finite anywhere, in one wording each.
+        let big = Literal::Float(1e19);
+        let bad = Literal::List(Cow::Owned(vec![
+            Literal::OutOfRange(1 << 64),
+            Literal::Float(f64::NAN),
+        ]));
+        assert_eq!(
+            messages(&check_default(&decl("n", ParamType::Integer, Some(&big)))),
+            ["parameter 'n': default is an integer outside the 64-bit range"]
+        );
+        assert_eq!(
+            messages(&check_default(&decl("l", ParamType::List, Some(&bad)))),
+            [
+                "parameter 'l': default value 'l[0]' is an integer outside the 64-bit range",
+                "parameter 'l': default value 'l[1]' is not a finite number; JSON has no NaN or infinity",
+            ]
+        );
+    }
+
+    #[test]
+    fn nested_defaults_are_checked_and_filled_at_any_depth() {
+        let us = Literal::String(Cow::Borrowed("US"));
+        let one = Literal::Integer(1);
+        let city = Decl {
+            required: true,
+            ..decl("city", ParamType::String, None)
+        };
+        let country = Decl {
+            required: false,
+            ..decl("country", ParamType::String, Some(&us))
+        };
+        let nights = Decl {
+            required: false,
+            ..decl("nights", ParamType::Integer, Some(&one))
+        };
+        let stop = |default| Decl {
+            name: "stops",
+            ty: ParamType::List,
+            required: false,
+            items: Some(ParamType::Dictionary),
+            fields: Some(vec![city.clone(), country.clone(), nights.clone()]),
+            default: Some(default),
+        };
+        let given = Literal::from_pairs(&[("city", Literal::String(Cow::Borrowed("Paris")))]);
+        let with_null = Literal::from_pairs(&[
+            ("city", Literal::String(Cow::Borrowed("Rome"))),
+            ("country", Literal::Null),
+            ("nights", Literal::Float(3.0)),
+        ]);
+        let good = Literal::List(Cow::Owned(vec![given, with_null]));
+        let check = check_default(&stop(&good));
+        assert!(check.problems.is_empty(), "{check:?}");
+        let filled = |city: &'static str, nights| {
+            Literal::from_pairs(&[
+                ("city", Literal::String(Cow::Borrowed(city))),
+                ("country", us.clone()),
+                ("nights", Literal::Integer(nights)),
+            ])
+        };
+        let Some(Literal::List(items)) = check.value else {
+            panic!("a list")
+        };
+        assert_eq!(items.len(), 2);
+        for (item, expected) in items.iter().zip([filled("Paris", 1), filled("Rome", 3)]) {
+            let (Literal::Dictionary(a), Literal::Dictionary(b)) = (item, &expected) else {
+                panic!("dictionaries")
+            };
+            let mut a = a.to_vec();
+            let mut b = b.to_vec();
+            a.sort_by(|x, y| x.0.cmp(&y.0));
+            b.sort_by(|x, y| x.0.cmp(&y.0));
+            assert_eq!(a, b);
+        }
+        let bad = Literal::List(Cow::Owned(vec![
+            Literal::from_pairs(&[("city", Literal::Null), ("pet", Literal::Boolean(true))]),
+            Literal::from_pairs(&[("country", Literal::Integer(1))]),
+        ]));
+        let check = check_default(&stop(&bad));
+        assert_eq!(
+            messages(&check),
+            [
+                "parameter 'stops': default value 'stops[0].city' of type 'null' does not fit the declared type 'string'",
+                "parameter 'stops': default value 'stops[0]' has a field 'pet' that is not declared",
+                "parameter 'stops': default value 'stops[1]' has no 'city', a required field",
+                "parameter 'stops': default value 'stops[1].country' of type 'integer' does not fit the declared type 'string'",
+            ]
+        );
+        assert_eq!(
+            check.problems[1].at,
+            [Step::Item(0), Step::Field("pet".into())]
+        );
     }
 
     #[test]

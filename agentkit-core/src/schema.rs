@@ -12,67 +12,30 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::error::{SemanticError, SemanticProblem};
+pub use crate::rules::Literal;
 use crate::rules::{self, NameKind, ParamType, Problem, ValueKind};
 
 /// A JSON object: what a tool receives as inputs and returns as output.
 pub type JsonObject = Map<String, Value>;
 
-/// A JSON value that can be built in a `const` context, used for parameter defaults.
-///
-/// Defaults of tools declared with `#[tool(...)]` live in `static` data, which
-/// [`serde_json::Value`] cannot; `Literal` can, and converts to a `Value` when a default is
-/// filled in.
-///
-/// ```
-/// use agentkit_core::Literal;
-/// use serde_json::json;
-///
-/// assert_eq!(Literal::from(json!(["a", 1])).to_value(), json!(["a", 1]));
-/// assert_eq!(Literal::from("US").to_value(), json!("US"));
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub enum Literal {
-    /// `null` (only ever nested inside a list or dictionary default).
-    Null,
-    /// `true` or `false`.
-    Boolean(bool),
-    /// An integer.
-    Integer(i64),
-    /// A floating-point number.
-    Float(f64),
-    /// A string.
-    String(Cow<'static, str>),
-    /// A list of values.
-    List(Cow<'static, [Literal]>),
-    /// A dictionary, in declaration order.
-    Dictionary(Cow<'static, [(Cow<'static, str>, Literal)]>),
-}
-
 impl Literal {
-    /// The kind of this value, as validation messages name it.
-    pub fn kind(&self) -> ValueKind {
-        match self {
-            Literal::Null => ValueKind::Null,
-            Literal::Boolean(_) => ValueKind::Boolean,
-            Literal::Integer(_) => ValueKind::Integer,
-            Literal::Float(_) => ValueKind::Float,
-            Literal::String(_) => ValueKind::String,
-            Literal::List(_) => ValueKind::List,
-            Literal::Dictionary(_) => ValueKind::Dictionary,
-        }
-    }
-
     /// Converts to a [`serde_json::Value`].
     pub fn to_value(&self) -> Value {
         match self {
             Literal::Null => Value::Null,
             Literal::Boolean(b) => Value::Bool(*b),
             Literal::Integer(i) => Value::from(*i),
-            // A non-finite float has no JSON form; such a default cannot be declared (the
-            // macro and `From<Value>` only produce finite ones), so `null` is unreachable.
+            // A non-finite float has no JSON form; a schema refuses a default holding one, so
+            // `null` is never filled in.
             Literal::Float(f) => {
                 serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number)
             }
+            // Likewise refused by a schema; converted as closely as JSON allows.
+            #[allow(clippy::cast_precision_loss)]
+            Literal::OutOfRange(i) => u64::try_from(*i).map_or_else(
+                |_| serde_json::Number::from_f64(*i as f64).map_or(Value::Null, Value::Number),
+                Value::from,
+            ),
             Literal::String(s) => Value::String(s.as_ref().to_owned()),
             Literal::List(items) => Value::Array(items.iter().map(Literal::to_value).collect()),
             Literal::Dictionary(entries) => Value::Object(
@@ -90,19 +53,13 @@ impl From<Value> for Literal {
         match value {
             Value::Null => Literal::Null,
             Value::Bool(b) => Literal::Boolean(b),
-            Value::Number(n) => match n.as_i64() {
-                Some(i) => Literal::Integer(i),
-                // An integral float in range is an integer, as `validate` and JSON Schema
-                // count it; a larger number can only be a float.
-                None => {
-                    let f = n.as_f64().unwrap_or(f64::NAN);
-                    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
-                    if f.fract() == 0.0 && f >= i64::MIN as f64 && f < i64::MAX as f64 {
-                        Literal::Integer(f as i64)
-                    } else {
-                        Literal::Float(f)
-                    }
-                }
+            // Exactly the number: `2.0` stays a float (a schema makes it an integer where one
+            // is declared, as validation does), and an integer beyond `i64` is kept as such so
+            // that a schema can refuse it instead of rounding it to a float.
+            Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+                (Some(i), _) => Literal::Integer(i),
+                (None, Some(u)) => Literal::OutOfRange(i128::from(u)),
+                (None, None) => Literal::Float(n.as_f64().unwrap_or(f64::NAN)),
             },
             Value::String(s) => Literal::String(Cow::Owned(s)),
             Value::Array(items) => {
@@ -202,6 +159,21 @@ impl Param {
     }
 
     /// Sets the default used when the argument is absent or `null`.
+    ///
+    /// The [`ToolSchema`] built from the parameter checks the default as validation would
+    /// check the same value given as the argument, at any depth (items, fields, their
+    /// defaults), and keeps it as validation leaves it: `2.0` for an integer becomes `2`, a
+    /// dictionary default gets its fields' defaults. NaN, infinities and integers outside the
+    /// 64-bit range are refused wherever they are.
+    ///
+    /// ```
+    /// use agentkit_core::{Literal, Param, ParamType, ToolSchema};
+    ///
+    /// let schema = ToolSchema::new([Param::optional("n", ParamType::Integer).with_default(2.0)])?;
+    /// assert_eq!(schema.parameters()[0].default_value(), Some(&Literal::Integer(2)));
+    /// assert!(ToolSchema::new([Param::optional("x", ParamType::Float).with_default(f64::NAN)]).is_err());
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
     #[must_use]
     pub fn with_default(mut self, default: impl Into<Literal>) -> Self {
         self.default = Some(default.into());
@@ -352,67 +324,47 @@ impl Param {
         &self.name
     }
 
-    fn problems(&self) -> Vec<Problem> {
+    /// The declaration as the default rules read it, with its fields at any depth.
+    fn decl(&self) -> rules::Decl<'_> {
+        rules::Decl {
+            name: &self.name,
+            ty: self.ty,
+            required: self.required,
+            items: self.items,
+            fields: self
+                .fields
+                .as_ref()
+                .map(|fields| fields.parameters().iter().map(Param::decl).collect()),
+            default: self.default.as_ref(),
+        }
+    }
+
+    /// Every rule problem of the parameter (its name, `items`, `fields` and default; not the
+    /// parameters within its `fields`, which their own schema checked), and its default as
+    /// validation would leave it.
+    fn check(&self) -> (Vec<Problem>, Option<Literal>) {
         let mut problems = Vec::new();
         if let Err(p) = rules::check_name(NameKind::Parameter, &self.name) {
             problems.push(p);
         }
-        problems.extend(rules::check_default(
-            &self.name,
-            self.ty,
-            self.required,
-            self.default.as_ref().map(Literal::kind),
-        ));
-        let default_items: Vec<ValueKind> = match &self.default {
-            Some(Literal::List(items)) => items.iter().map(Literal::kind).collect(),
-            _ => Vec::new(),
-        };
-        problems.extend(rules::check_items(
-            &self.name,
-            self.ty,
-            self.items,
-            &default_items,
-        ));
-        if let Some(fields) = &self.fields {
+        problems.extend(self.shape_problems());
+        let default = rules::check_default(&self.decl());
+        problems.extend(default.problems.into_iter().map(|p| p.problem));
+        (problems, default.value)
+    }
+
+    /// `items` only on a list, `fields` only on a dictionary or a list of dictionaries.
+    fn shape_problems(&self) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        if let Err(p) = rules::check_items(&self.name, self.ty, self.items) {
+            problems.push(p);
+        }
+        if self.fields.is_some() {
             if let Err(p) = rules::check_fields_place(&self.name, self.ty, self.items) {
                 problems.push(p);
             }
-            problems.extend(self.default_field_problems(fields));
         }
         problems
-    }
-
-    /// The default's dictionaries (the default itself, or the items of a list default)
-    /// checked against the declared fields, one level deep.
-    fn default_field_problems(&self, fields: &ToolSchema) -> Vec<Problem> {
-        let decls: Vec<rules::FieldDecl<'_>> = fields
-            .parameters()
-            .iter()
-            .map(|f| rules::FieldDecl {
-                name: f.name(),
-                ty: f.ty,
-                required: f.required,
-            })
-            .collect();
-        let check = |entries: &[(Cow<'static, str>, Literal)]| {
-            let entries: Vec<(&str, ValueKind)> = entries
-                .iter()
-                .map(|(k, v)| (k.as_ref(), v.kind()))
-                .collect();
-            rules::check_default_fields(&self.name, &decls, &entries)
-        };
-        match &self.default {
-            Some(Literal::Dictionary(entries)) => check(entries),
-            Some(Literal::List(items)) => items
-                .iter()
-                .filter_map(|item| match item {
-                    Literal::Dictionary(entries) => Some(check(entries)),
-                    _ => None,
-                })
-                .flatten()
-                .collect(),
-            _ => Vec::new(),
-        }
     }
 }
 
@@ -448,18 +400,35 @@ pub struct ToolSchema {
 }
 
 impl ToolSchema {
-    /// Builds a schema, checking every parameter: valid names, no duplicates, defaults that
-    /// fit their type and only on optional parameters.
+    /// Builds a schema, checking every parameter: valid names, no duplicates, `items` and
+    /// `fields` in their places, and defaults only on optional parameters, each accepted by
+    /// validation at any depth (see [`Param::with_default`]). Every problem is reported.
     pub fn new(parameters: impl IntoIterator<Item = Param>) -> Result<Self, SemanticError> {
-        let parameters: Vec<Param> = parameters.into_iter().collect();
-        let problems = rule_problems(parameters.iter().enumerate());
-        if problems.is_empty() {
-            Ok(ToolSchema {
-                parameters: Cow::Owned(parameters),
-            })
-        } else {
-            Err(SemanticError::new(problems))
+        let mut parameters: Vec<Param> = parameters.into_iter().collect();
+        let mut problems = Vec::new();
+        let mut defaults = Vec::with_capacity(parameters.len());
+        for (index, param) in parameters.iter().enumerate() {
+            let (found, default) = param.check();
+            let location = param_location(index, Some(param.name()));
+            problems.extend(
+                found
+                    .into_iter()
+                    .map(|p| SemanticProblem::new(location.clone(), p)),
+            );
+            defaults.push(default);
         }
+        problems.extend(duplicate_problems(parameters.iter().map(Param::name)));
+        if !problems.is_empty() {
+            return Err(SemanticError::new(problems));
+        }
+        // Each default is kept as validation leaves it when given as the argument, so that
+        // filling it yields exactly that.
+        for (param, default) in parameters.iter_mut().zip(defaults) {
+            param.default = default;
+        }
+        Ok(ToolSchema {
+            parameters: Cow::Owned(parameters),
+        })
     }
 
     /// A schema without parameters.
@@ -674,29 +643,82 @@ impl<'de> Deserialize<'de> for ToolSchema {
     }
 }
 
-/// The rule problems of well-formed parameters, located by their index in the declaration:
-/// names, defaults, duplicates.
-pub(crate) fn rule_problems<'a>(
-    parameters: impl Iterator<Item = (usize, &'a Param)> + Clone,
-) -> Vec<SemanticProblem> {
+/// Every rule problem of a parameter read whole (not those of its `fields`, checked already).
+pub(crate) fn param_problems(param: &Param) -> Vec<Problem> {
+    param.check().0
+}
+
+/// The parameters named more than once, as problems of the list.
+pub(crate) fn duplicate_problems<'a>(names: impl Iterator<Item = &'a str>) -> Vec<SemanticProblem> {
+    rules::find_duplicates(names)
+        .into_iter()
+        .map(|name| {
+            SemanticProblem::new(
+                "parameters".to_owned(),
+                Problem::DuplicateParameter {
+                    name: name.to_owned(),
+                },
+            )
+        })
+        .collect()
+}
+
+/// The rule problems of a parameter the loader could read only in part: the rules run on
+/// the parts that are known, so a parameter with several mistakes reports each of them, and
+/// none that depends on a part that could not be read.
+///
+/// `required` is `None` when its value could not be read; `items` and `fields` are `None`
+/// when written but unreadable, `Some(None)` when not written.
+pub(crate) fn partial_problems(
+    name: Option<&str>,
+    ty: Option<ParamType>,
+    required: Option<bool>,
+    items: Option<Option<ParamType>>,
+    fields: Option<Option<&ToolSchema>>,
+    default: Option<&Literal>,
+) -> Vec<Problem> {
     let mut problems = Vec::new();
-    for (index, param) in parameters.clone() {
-        let location = param_location(index, Some(param.name()));
-        problems.extend(
-            param
-                .problems()
-                .into_iter()
-                .map(|p| SemanticProblem::new(location.clone(), p)),
-        );
+    // Every rule speaks of the parameter by name; without one, the missing name is the
+    // problem reported.
+    let Some(name) = name else {
+        return problems;
+    };
+    if let Err(p) = rules::check_name(NameKind::Parameter, name) {
+        problems.push(p);
     }
-    for name in rules::find_duplicates(parameters.map(|(_, p)| p.name())) {
-        problems.push(SemanticProblem::new(
-            "parameters".to_owned(),
-            Problem::DuplicateParameter {
-                name: name.to_owned(),
-            },
-        ));
+    if default.is_some() && required == Some(true) {
+        problems.push(Problem::RequiredWithDefault {
+            name: name.to_owned(),
+        });
     }
+    let (Some(ty), Some(items)) = (ty, items) else {
+        return problems;
+    };
+    let Some(fields) = fields else {
+        // The fields could not be read, but they are written: their place is still checked.
+        if let Err(p) = rules::check_items(name, ty, items) {
+            problems.push(p);
+        }
+        if let Err(p) = rules::check_fields_place(name, ty, items) {
+            problems.push(p);
+        }
+        return problems;
+    };
+    let mut param = Param::optional(name.to_owned(), ty);
+    param.items = items;
+    param.fields = fields.cloned();
+    param.default = default.cloned();
+    problems.extend(param.shape_problems());
+    let decl = rules::Decl {
+        required: false,
+        ..param.decl()
+    };
+    problems.extend(
+        rules::check_default(&decl)
+            .problems
+            .into_iter()
+            .map(|p| p.problem),
+    );
     problems
 }
 
@@ -1127,7 +1149,8 @@ impl ValidationIssue {
             ),
             IssueKind::OutOfRange => write!(
                 f,
-                "Parameter '{param}': expected type 'integer', got an integer outside the 64-bit range"
+                "Parameter '{param}': expected type 'integer', got {}",
+                rules::OUT_OF_RANGE
             ),
             IssueKind::UnknownParameter => {
                 write!(f, "Unknown parameter: '{param}'")?;

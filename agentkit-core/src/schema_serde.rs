@@ -12,24 +12,20 @@ use crate::schema::{Literal, Param, ToolSchema, param_location};
 pub(crate) fn schema_from_value(value: Value) -> Result<ToolSchema, SemanticError> {
     let mut problems = Vec::new();
     let params = params_from_value(value, "", &mut problems);
-    // The rules run on every parameter that parsed, so a schema with a structural mistake
-    // still has its other mistakes reported in the same error.
-    problems.extend(crate::schema::rule_problems(
-        params.iter().map(|(index, param)| (*index, param)),
-    ));
     if problems.is_empty() {
-        ToolSchema::new(params.into_iter().map(|(_, param)| param))
+        ToolSchema::new(params)
     } else {
         Err(SemanticError::new(problems))
     }
 }
 
-/// Reads the parameter list, pushing structural problems with locations under `prefix`.
+/// Reads the parameter list, pushing every problem with locations under `prefix`; the
+/// parameters are complete only when no problem was pushed.
 pub(crate) fn params_from_value(
     value: Value,
     prefix: &str,
     problems: &mut Vec<SemanticProblem>,
-) -> Vec<(usize, Param)> {
+) -> Vec<Param> {
     let at = |location: String| format!("{prefix}{location}");
     let mut object = match value {
         Value::Object(object) => object,
@@ -72,33 +68,43 @@ pub(crate) fn params_from_value(
     params_from_list(list, prefix, "parameters", problems)
 }
 
-/// Reads a list of parameter objects (a schema's `parameters`, or a parameter's `fields`).
+/// Reads a list of parameter objects (a schema's `parameters`, or a parameter's `fields`),
+/// pushing every problem: each parameter's, whether or not it could be read whole, then the
+/// names written twice.
 fn params_from_list(
     list: Vec<Value>,
     prefix: &str,
     what: &str,
     problems: &mut Vec<SemanticProblem>,
-) -> Vec<(usize, Param)> {
+) -> Vec<Param> {
     let mut params = Vec::with_capacity(list.len());
+    let mut names = Vec::with_capacity(list.len());
     for (index, item) in list.into_iter().enumerate() {
         let name_hint = item.get("name").and_then(Value::as_str).map(str::to_owned);
         let location = format!(
             "{prefix}{}",
             param_location(index, name_hint.as_deref()).replacen("parameters", what, 1)
         );
-        match param_from_value(item, &location, problems) {
-            Ok(param) => params.push((index, param)),
-            Err(found) => problems.extend(
-                found
-                    .into_iter()
-                    .map(|p| SemanticProblem::new(location.clone(), p)),
-            ),
-        }
+        let (param, found) = param_from_value(item, &location, problems);
+        problems.extend(
+            found
+                .into_iter()
+                .map(|p| SemanticProblem::new(location.clone(), p)),
+        );
+        params.extend(param);
+        names.push(name_hint);
+    }
+    for mut problem in
+        crate::schema::duplicate_problems(names.iter().filter_map(|name| name.as_deref()))
+    {
+        problem = problem.prefixed(prefix, "parameters", what);
+        problems.push(problem);
     }
     params
 }
 
-/// Reads a `fields` list into a schema, reporting its problems under `location`.
+/// Reads a `fields` list into a schema, reporting its problems under `location`; `None` when
+/// it has any.
 fn fields_from_value(
     value: Value,
     location: &str,
@@ -115,81 +121,107 @@ fn fields_from_value(
         return None;
     };
     let before = problems.len();
-    let prefix = format!("{location} ");
-    let fields = params_from_list(list, &prefix, "fields", problems);
-    let mut rule_problems =
-        crate::schema::rule_problems(fields.iter().map(|(index, param)| (*index, param)));
-    for problem in &mut rule_problems {
-        *problem = problem.clone().prefixed(&prefix, "parameters", "fields");
-    }
-    problems.extend(rule_problems);
+    let fields = params_from_list(list, &format!("{location} "), "fields", problems);
     if problems.len() > before {
         return None;
     }
-    ToolSchema::new(fields.into_iter().map(|(_, param)| param)).ok()
+    ToolSchema::new(fields).ok()
 }
 
+/// Reads one parameter object: the parameter, when it could be read whole and breaks no rule,
+/// and every problem with it (structural ones, then those of the rules that could run on what
+/// was read). Problems inside its `fields` go to `nested`, with their own locations.
 fn param_from_value(
     value: Value,
     location: &str,
     nested: &mut Vec<SemanticProblem>,
-) -> Result<Param, Vec<Problem>> {
+) -> (Option<Param>, Vec<Problem>) {
     let Value::Object(object) = value else {
-        return Err(vec![Problem::InvalidKeyValue {
-            key: "parameters",
-            expected: "a list of objects, one per parameter",
-        }]);
+        return (
+            None,
+            vec![Problem::InvalidKeyValue {
+                key: "parameters",
+                expected: "a list of objects, one per parameter",
+            }],
+        );
     };
     let mut problems = Vec::new();
     let mut name = None;
     let mut ty = None;
-    let mut required = None;
+    // `None` once a value could not be read, so that no rule runs on a guess.
+    let mut required = Some(None);
     let mut default = None;
     let mut description = None;
-    let mut items = None;
-    let mut fields = None;
-    let mut fields_failed = false;
+    let mut items = Some(None);
+    let mut fields = Some(None);
+    // The keys already reported (misspelt, or with a value that cannot be read): they are not
+    // reported missing too, and no rule runs on a guess of their value.
+    let mut reported = Vec::new();
     for (key, value) in object {
         match rules::check_param_key(&key) {
-            Err(p) => problems.push(p),
+            Err(p) => {
+                if let Problem::UnknownKey {
+                    suggestion: Some(suggestion),
+                    ..
+                } = &p
+                {
+                    reported.push(*suggestion);
+                }
+                problems.push(p);
+            }
             Ok("name") => match value {
                 Value::String(s) => name = Some(s),
-                _ => problems.push(Problem::InvalidKeyValue {
-                    key: "name",
-                    expected: "a string",
-                }),
+                _ => {
+                    reported.push("name");
+                    problems.push(Problem::InvalidKeyValue {
+                        key: "name",
+                        expected: "a string",
+                    });
+                }
             },
             Ok("type") => match value {
                 Value::String(s) => match s.parse::<ParamType>() {
                     Ok(t) => ty = Some(t),
-                    Err(p) => problems.push(p),
+                    Err(p) => {
+                        reported.push("type");
+                        problems.push(p);
+                    }
                 },
-                _ => problems.push(Problem::InvalidKeyValue {
-                    key: "type",
-                    expected: "one of the strings string, integer, float, boolean, list, dictionary",
-                }),
+                _ => {
+                    reported.push("type");
+                    problems.push(Problem::InvalidKeyValue {
+                        key: "type",
+                        expected: "one of the strings string, integer, float, boolean, list, dictionary",
+                    });
+                }
             },
             Ok("required") => match value {
-                Value::Bool(b) => required = Some(b),
-                _ => problems.push(Problem::InvalidKeyValue {
-                    key: "required",
-                    expected: "true or false",
-                }),
+                Value::Bool(b) => required = Some(Some(b)),
+                _ => {
+                    required = None;
+                    problems.push(Problem::InvalidKeyValue {
+                        key: "required",
+                        expected: "true or false",
+                    });
+                }
             },
-            Ok("default") => default = Some(value),
-            Ok("fields") => match fields_from_value(value, location, nested) {
-                Some(schema) => fields = Some(schema),
-                None => fields_failed = true,
-            },
+            Ok("default") => default = Some(Literal::from(value)),
+            Ok("fields") => fields = fields_from_value(value, location, nested).map(Some),
             Ok("items") => match value {
                 Value::String(s) => match s.parse::<ParamType>() {
-                    Ok(t) => items = Some(t),
-                    Err(p) => problems.push(p),
+                    Ok(t) => items = Some(Some(t)),
+                    Err(p) => {
+                        items = None;
+                        problems.push(p);
+                    }
                 },
-                _ => problems.push(Problem::InvalidKeyValue {
-                    key: "items",
-                    expected: "one of the strings string, integer, float, boolean, list, dictionary",
-                }),
+                _ => {
+                    items = None;
+                    problems.push(Problem::InvalidKeyValue {
+                        key: "items",
+                        expected: "one of the strings string, integer, float, boolean, list, dictionary",
+                    });
+                }
             },
             Ok(_) => match value {
                 Value::String(s) => description = Some(s),
@@ -200,25 +232,27 @@ fn param_from_value(
             },
         }
     }
-    if name.is_none() {
+    if name.is_none() && !reported.contains(&"name") {
         problems.push(Problem::MissingKey { key: "name" });
     }
-    if ty.is_none()
-        && !problems
-            .iter()
-            .any(|p| matches!(p, Problem::UnknownType { .. }))
-    {
+    if ty.is_none() && !reported.contains(&"type") {
         problems.push(Problem::MissingKey { key: "type" });
     }
-    match (name, ty) {
-        (Some(name), Some(ty)) if problems.is_empty() && !fields_failed => {
-            let mut param = if required.unwrap_or(true) {
+    if reported.contains(&"required") && required == Some(None) {
+        required = None;
+    }
+    let required = required.map(|r| r.unwrap_or(true));
+    match (name, ty, required, items, fields) {
+        (Some(name), Some(ty), Some(required), Some(items), Some(fields))
+            if problems.is_empty() =>
+        {
+            let mut param = if required {
                 Param::required(name, ty)
             } else {
                 Param::optional(name, ty)
             };
             if let Some(default) = default {
-                param = param.with_default(Literal::from(default));
+                param = param.with_default(default);
             }
             if let Some(description) = description {
                 param = param.with_description(description);
@@ -229,9 +263,25 @@ fn param_from_value(
             if let Some(fields) = fields {
                 param = param.with_fields(fields);
             }
-            Ok(param)
+            let found = crate::schema::param_problems(&param);
+            if found.is_empty() {
+                (Some(param), found)
+            } else {
+                (None, found)
+            }
         }
-        _ => Err(problems),
+        (name, ty, required, items, fields) => {
+            let found = crate::schema::partial_problems(
+                name.as_deref(),
+                ty,
+                required,
+                items,
+                fields.as_ref().map(Option::as_ref),
+                default.as_ref(),
+            );
+            problems.extend(found);
+            (None, problems)
+        }
     }
 }
 

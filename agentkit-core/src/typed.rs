@@ -5,7 +5,7 @@
 //! The author implements [`ToolHandler`] with those types; the generated [`Tool`] impl
 //! converts between them and the JSON objects the executor validates.
 //!
-//! | schema type | required, or optional with a default | optional, no default |
+//! | schema type | required, or an input with a default | optional without a default, or an output with a default |
 //! |---|---|---|
 //! | `string` | `String` | `Option<String>` |
 //! | `integer` | `i64` | `Option<i64>` |
@@ -13,6 +13,9 @@
 //! | `boolean` | `bool` | `Option<bool>` |
 //! | `list` | `Vec<Value>` | `Option<Vec<Value>>` |
 //! | `dictionary` | `Map<String, Value>` | `Option<Map<String, Value>>` |
+//!
+//! An output with a default is an `Option` so that `run` can leave it out: output validation
+//! then fills the default in, as input validation does for an absent input.
 //!
 //! A list with declared items (`items = string`, ...) is a `Vec` of the item type:
 //! `Vec<String>`, `Vec<i64>`, `Vec<f64>`, `Vec<bool>`, `Vec<Vec<Value>>` or

@@ -15,7 +15,9 @@ use syn::{Data, DeriveInput, Expr, ExprLit, Lit, Meta};
 
 use crate::attr::{self, Entry, Key, Value};
 use crate::ctxt::Ctxt;
-use crate::rules::{self, NameKind, ParamType, Problem, ValueKind};
+use std::borrow::Cow;
+
+use crate::rules::{self, Literal, NameKind, ParamType, Problem};
 use crate::symbol::{
     self, CRATE, CREDENTIALS, DEFAULT, DESCRIPTION, FIELDS, INPUT, ITEMS, NAME, OUTPUT, REQUIRED,
     Symbol, TAGS, TYPE, VERSION,
@@ -49,7 +51,12 @@ pub(crate) struct Param {
     pub(crate) ty: Option<Ty>,
     /// `required = ...`: the value and where it is written.
     pub(crate) required: Option<(bool, Span)>,
+    /// Whether `required` could not be read (a value that is not a boolean, or the key
+    /// misspelt): rules that depend on it do not run on a guess.
+    pub(crate) required_unknown: bool,
     pub(crate) default: Option<DefaultLit>,
+    /// The default as the shared rules read it.
+    pub(crate) default_literal: Option<Literal>,
     pub(crate) description: Option<String>,
     /// `items = ...`: the type of a list's items, and where it is written.
     pub(crate) items: Option<(Ty, Span)>,
@@ -77,6 +84,9 @@ pub(crate) struct DefaultLit {
 pub(crate) enum DefaultValue {
     String(String),
     Integer(i64),
+    /// An integer literal outside the 64-bit range, refused by the shared rules.
+    OutOfRange(i128),
+    /// Any float literal, infinite ones (`1e400`) included: the shared rules refuse those.
     Float(f64),
     Boolean(bool),
     List(Vec<DefaultLit>),
@@ -84,15 +94,24 @@ pub(crate) enum DefaultValue {
     Dictionary(Vec<(Str, DefaultLit)>),
 }
 
-impl DefaultValue {
-    pub(crate) fn kind(&self) -> ValueKind {
-        match self {
-            DefaultValue::String(_) => ValueKind::String,
-            DefaultValue::Integer(_) => ValueKind::Integer,
-            DefaultValue::Float(_) => ValueKind::Float,
-            DefaultValue::Boolean(_) => ValueKind::Boolean,
-            DefaultValue::List(_) => ValueKind::List,
-            DefaultValue::Dictionary(_) => ValueKind::Dictionary,
+impl DefaultLit {
+    /// The value as the shared rules (and the generated `Literal`) read it.
+    pub(crate) fn to_literal(&self) -> Literal {
+        match &self.value {
+            DefaultValue::String(s) => Literal::String(Cow::Owned(s.clone())),
+            DefaultValue::Integer(i) => Literal::Integer(*i),
+            DefaultValue::OutOfRange(i) => Literal::OutOfRange(*i),
+            DefaultValue::Float(f) => Literal::Float(*f),
+            DefaultValue::Boolean(b) => Literal::Boolean(*b),
+            DefaultValue::List(items) => Literal::List(Cow::Owned(
+                items.iter().map(DefaultLit::to_literal).collect(),
+            )),
+            DefaultValue::Dictionary(entries) => Literal::Dictionary(Cow::Owned(
+                entries
+                    .iter()
+                    .map(|(key, value)| (Cow::Owned(key.value.clone()), value.to_literal()))
+                    .collect(),
+            )),
         }
     }
 }
@@ -377,17 +396,29 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
         name: None,
         ty: None,
         required: None,
+        required_unknown: false,
         default: None,
+        default_literal: None,
         description: None,
         items: None,
         fields: None,
     };
     let mut seen = Seen::default();
+    // The keys that unknown keys look like misspellings of: reported as such, they are not
+    // reported missing too, and what depends on them is not checked on a guess.
+    let mut misspelt: Vec<&'static str> = Vec::new();
     for Entry { key, value } in entries {
         let symbol = match rules::check_param_key(&key.text) {
             Ok(known) => Symbol::lookup(&symbol::PARAM_KEYS, known)
                 .expect("symbol::PARAM_KEYS lists every key of rules::PARAM_KEYS"),
             Err(problem) => {
+                if let Problem::UnknownKey {
+                    suggestion: Some(suggestion),
+                    ..
+                } = &problem
+                {
+                    misspelt.push(*suggestion);
+                }
                 cx.error(key.span, problem);
                 continue;
             }
@@ -395,7 +426,12 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
         if !seen.first(cx, &key) {
             continue;
         }
-        let Some(value) = value else { continue };
+        let Some(value) = value else {
+            if symbol == REQUIRED {
+                param.required_unknown = true;
+            }
+            continue;
+        };
         match symbol {
             NAME => param.name = string(cx, NAME, value, "a string, e.g. `name = \"city\"`"),
             TYPE => param.ty = param_type(cx, TYPE, value),
@@ -407,9 +443,15 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
             FIELDS => param.fields = params(cx, FIELDS, value).map(|fields| (fields, key.span)),
             REQUIRED => match value {
                 Value::Lit(Lit::Bool(b)) => param.required = Some((b.value, b.span)),
-                other => invalid(cx, other.span(), REQUIRED, "`true` or `false`"),
+                other => {
+                    param.required_unknown = true;
+                    invalid(cx, other.span(), REQUIRED, "`true` or `false`");
+                }
             },
-            DEFAULT => param.default = default(cx, value),
+            DEFAULT => {
+                param.default = default(cx, value);
+                param.default_literal = param.default.as_ref().map(DefaultLit::to_literal);
+            }
             DESCRIPTION => {
                 param.description = string(cx, DESCRIPTION, value, "a string").map(|s| s.value);
             }
@@ -417,9 +459,12 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
         }
     }
     for key in [NAME, TYPE] {
-        if !seen.contains(key) {
+        if !seen.contains(key) && !misspelt.contains(&key.as_str()) {
             cx.error(span, Problem::MissingKey { key: key.as_str() });
         }
+    }
+    if param.required.is_none() && misspelt.contains(&REQUIRED.as_str()) {
+        param.required_unknown = true;
     }
     param
 }
@@ -469,8 +514,8 @@ fn default(cx: &Ctxt, value: Value) -> Option<DefaultLit> {
     let value = match value {
         Value::Lit(Lit::Str(s)) => DefaultValue::String(s.value()),
         Value::Lit(Lit::Bool(b)) => DefaultValue::Boolean(b.value),
-        Value::Lit(Lit::Int(i)) => DefaultValue::Integer(integer(cx, &i, false)?),
-        Value::Neg(_, Lit::Int(i)) => DefaultValue::Integer(integer(cx, &i, true)?),
+        Value::Lit(Lit::Int(i)) => integer(cx, &i, false)?,
+        Value::Neg(_, Lit::Int(i)) => integer(cx, &i, true)?,
         Value::Lit(Lit::Float(f)) => DefaultValue::Float(float(cx, &f, false)?),
         Value::Neg(_, Lit::Float(f)) => DefaultValue::Float(float(cx, &f, true)?),
         Value::List(_, items) => DefaultValue::List(
@@ -503,32 +548,29 @@ fn default(cx: &Ctxt, value: Value) -> Option<DefaultLit> {
     Some(DefaultLit { span, value })
 }
 
-fn integer(cx: &Ctxt, lit: &syn::LitInt, negative: bool) -> Option<i64> {
+/// An integer literal; one outside the 64-bit range is kept, for the shared rules to refuse
+/// in the words validation uses.
+fn integer(cx: &Ctxt, lit: &syn::LitInt, negative: bool) -> Option<DefaultValue> {
     if !lit.suffix().is_empty() {
         invalid(cx, lit.span(), DEFAULT, "a number without a type suffix");
         return None;
     }
-    let value = lit
-        .base10_digits()
-        .parse::<i128>()
-        .ok()
-        .map(|n| if negative { -n } else { n })
-        .and_then(|n| i64::try_from(n).ok());
-    if value.is_none() {
-        invalid(cx, lit.span(), DEFAULT, "an integer in the 64-bit range");
-    }
-    value
+    // Beyond `i128`, the exact value no longer matters: it is out of range all the same.
+    let n = lit.base10_digits().parse::<i128>().unwrap_or(i128::MAX);
+    let n = if negative { -n } else { n };
+    Some(i64::try_from(n).map_or(DefaultValue::OutOfRange(n), DefaultValue::Integer))
 }
 
+/// A float literal; an infinite one (`1e400`) is kept, for the shared rules to refuse.
 fn float(cx: &Ctxt, lit: &syn::LitFloat, negative: bool) -> Option<f64> {
     if !lit.suffix().is_empty() {
         invalid(cx, lit.span(), DEFAULT, "a number without a type suffix");
         return None;
     }
     match lit.base10_parse::<f64>() {
-        Ok(f) if f.is_finite() => Some(if negative { -f } else { f }),
-        _ => {
-            invalid(cx, lit.span(), DEFAULT, "a finite number");
+        Ok(f) => Some(if negative { -f } else { f }),
+        Err(_) => {
+            invalid(cx, lit.span(), DEFAULT, "a number");
             None
         }
     }
@@ -546,7 +588,9 @@ mod tests {
             }),
             ty: None,
             required: None,
+            required_unknown: false,
             default: None,
+            default_literal: None,
             description: None,
             items: None,
             fields: None,

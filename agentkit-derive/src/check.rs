@@ -1,7 +1,7 @@
 //! Stage 3: the rules that span several keys, checked on the model from [`crate::ast`]:
-//! names, the version, defaults against types and `required`, declared `fields` (checked
-//! like parameters, as deep as they go) and the defaults that must fit them, and repeated
-//! parameters, credentials and tags.
+//! names, the version, `items` and `fields` in their places, declared `fields` (checked like
+//! parameters, as deep as they go), defaults against the whole declaration at any depth and
+//! against `required`, and repeated parameters, credentials and tags.
 //!
 //! Each rule is the shared one from [`crate::rules`], so the compile error and the run-time
 //! `SemanticError` for the same mistake read the same.
@@ -10,7 +10,7 @@ use proc_macro2::Span;
 
 use crate::ast::{DefaultLit, DefaultValue, Param, Str, Tool};
 use crate::ctxt::Ctxt;
-use crate::rules::{self, NameKind, ParamType, Problem, ValueKind};
+use crate::rules::{self, NameKind, ParamType, Problem};
 
 /// Reports every problem of `tool` that spans several keys.
 pub(crate) fn check(cx: &Ctxt, tool: &Tool<'_>) {
@@ -62,8 +62,7 @@ pub(crate) fn check(cx: &Ctxt, tool: &Tool<'_>) {
     }
 }
 
-/// `items` only on a list, and a list default whose items are of that type; a wrong item is
-/// reported on the item.
+/// `items` only on a list.
 fn check_items(cx: &Ctxt, name: &str, param: &Param) {
     let (Some(ty), Some((items, items_span))) = (param.ty, param.items) else {
         return;
@@ -71,28 +70,14 @@ fn check_items(cx: &Ctxt, name: &str, param: &Param) {
     if ty.guessed || items.guessed {
         return;
     }
-    let default_items: Vec<(ValueKind, Span)> = match &param.default {
-        Some(DefaultLit {
-            value: DefaultValue::List(values),
-            ..
-        }) => values.iter().map(|v| (v.value.kind(), v.span)).collect(),
-        _ => Vec::new(),
-    };
-    let kinds: Vec<ValueKind> = default_items.iter().map(|(kind, _)| *kind).collect();
-    for problem in rules::check_items(name, ty.ty, Some(items.ty), &kinds) {
-        let span = match &problem {
-            Problem::DefaultItemMismatch { index, .. } => default_items[*index].1,
-            _ => items_span,
-        };
-        cx.error(span, problem);
+    if let Err(problem) = rules::check_items(name, ty.ty, Some(items.ty)) {
+        cx.error(items_span, problem);
     }
 }
 
-/// `fields` only on a dictionary or a list of dictionaries, and a default that fits them: each
-/// of its dictionaries (the default itself, or each item of a list default) has every required
-/// field, no undeclared one, and values of the fields' types, one level deep.
+/// `fields` only on a dictionary or a list of dictionaries.
 fn check_fields(cx: &Ctxt, name: &str, param: &Param) {
-    let (Some(ty), Some((fields, fields_span))) = (param.ty, &param.fields) else {
+    let (Some(ty), Some((_, fields_span))) = (param.ty, &param.fields) else {
         return;
     };
     let items = match param.items {
@@ -112,83 +97,112 @@ fn check_fields(cx: &Ctxt, name: &str, param: &Param) {
         } else {
             cx.error(*fields_span, problem);
         }
-        return;
-    }
-    let Some(default) = &param.default else {
-        return;
-    };
-    // A field without a name or a known type is already reported; checking the default
-    // against the others would report its entry as undeclared too.
-    let Some(decls) = fields
-        .iter()
-        .map(|field| {
-            let (name, ty) = (field.name.as_ref()?, field.ty?);
-            (!ty.guessed).then(|| rules::FieldDecl {
-                name: &name.value,
-                ty: ty.ty,
-                required: field.is_required(),
-            })
-        })
-        .collect::<Option<Vec<_>>>()
-    else {
-        return;
-    };
-    // The dictionaries to check; a default of the wrong kind is reported elsewhere.
-    let dictionaries: Vec<&DefaultLit> = match (&default.value, ty.ty) {
-        (DefaultValue::Dictionary(_), ParamType::Dictionary) => vec![default],
-        (DefaultValue::List(values), ParamType::List) => values.iter().collect(),
-        _ => Vec::new(),
-    };
-    for dictionary in dictionaries {
-        let DefaultValue::Dictionary(entries) = &dictionary.value else {
-            continue;
-        };
-        let kinds: Vec<(&str, ValueKind)> = entries
-            .iter()
-            .map(|(key, value)| (key.value.as_str(), value.value.kind()))
-            .collect();
-        for problem in rules::check_default_fields(name, &decls, &kinds) {
-            let entry = |field: &str| entries.iter().find(|(key, _)| key.value == field);
-            let span = match &problem {
-                // The undeclared key, or the value of the wrong type; a missing field is
-                // missing from the whole dictionary.
-                Problem::DefaultUnknownField { field, .. } => entry(field).map(|(key, _)| key.span),
-                Problem::DefaultFieldMismatch { field, .. } => {
-                    entry(field).map(|(_, value)| value.span)
-                }
-                _ => None,
-            };
-            cx.error(span.unwrap_or(dictionary.span), problem);
-        }
     }
 }
 
-/// Checks one parameter's name, `items`, default and `fields` (not the parameters within).
+/// The declaration as the shared default rules read it, with its fields at any depth; `None`
+/// when a name or type in it could not be read (already reported), since checking a default
+/// against a guess would report its entries as undeclared or mistyped too.
+pub(crate) fn decl(param: &Param) -> Option<rules::Decl<'_>> {
+    let name = param.name.as_ref()?;
+    let ty = param.ty.filter(|ty| !ty.guessed)?;
+    let items = match param.items {
+        Some((items, _)) if items.guessed => return None,
+        Some((items, _)) => Some(items.ty),
+        None => None,
+    };
+    let fields = match &param.fields {
+        Some((fields, _)) => Some(
+            fields
+                .iter()
+                .map(|field| decl(field).filter(|_| !field.required_unknown))
+                .collect::<Option<Vec<_>>>()?,
+        ),
+        None => None,
+    };
+    Some(rules::Decl {
+        name: &name.value,
+        ty: ty.ty,
+        required: param.is_required(),
+        items,
+        fields,
+        default: param.default_literal.as_ref(),
+    })
+}
+
+/// The default against the whole declaration, at any depth, by the shared rules: each problem
+/// on the value it is about (an undeclared key on the key; a missing field on the dictionary).
+fn check_default(cx: &Ctxt, name: &str, param: &Param) {
+    let Some(default) = &param.default else {
+        return;
+    };
+    let required_span = |problem: &Problem| match (problem, param.required) {
+        // `required = true` is the mistake when written; when implied, the default is.
+        (Problem::RequiredWithDefault { .. }, Some((_, required))) => Some(required),
+        (Problem::RequiredWithDefault { .. }, None) => Some(default.span),
+        _ => None,
+    };
+    let Some(decl) = decl(param) else {
+        // The value cannot be checked against a type that is not known, but a default on a
+        // required parameter is a mistake whatever the type.
+        if param.is_required() && !param.required_unknown {
+            let problem = Problem::RequiredWithDefault {
+                name: name.to_owned(),
+            };
+            cx.error(required_span(&problem).unwrap_or(default.span), problem);
+        }
+        return;
+    };
+    // Whether the parameter is required could not be read (already reported): the default
+    // is still checked against its type.
+    let decl = rules::Decl {
+        required: decl.required && !param.required_unknown,
+        ..decl
+    };
+    for rules::DefaultProblem { at, problem } in rules::check_default(&decl).problems {
+        let span = required_span(&problem).unwrap_or_else(|| locate(default, &at, &problem));
+        cx.error(span, problem);
+    }
+}
+
+/// Where the value at `at` is written inside `default`: for an undeclared or repeated key, the
+/// key itself.
+fn locate(default: &DefaultLit, at: &[rules::Step], problem: &Problem) -> Span {
+    let mut here = default;
+    for (index, step) in at.iter().enumerate() {
+        let next = match (step, &here.value) {
+            (rules::Step::Item(i), DefaultValue::List(items)) => items.get(*i),
+            (rules::Step::Field(key), DefaultValue::Dictionary(entries)) => {
+                let entry = entries.iter().find(|(k, _)| k.value == *key);
+                let last = index + 1 == at.len();
+                let on_key = matches!(
+                    problem,
+                    Problem::DefaultUnknownField { .. } | Problem::DefaultDuplicateField { .. }
+                );
+                if let (Some((key, _)), true, true) = (entry, last, on_key) {
+                    return key.span;
+                }
+                entry.map(|(_, value)| value)
+            }
+            _ => None,
+        };
+        match next {
+            Some(next) => here = next,
+            None => break,
+        }
+    }
+    here.span
+}
+
+/// Checks one parameter's name, `items`, `fields` and default (not the parameters within).
 fn check_param(cx: &Ctxt, param: &Param) {
     let Some(name) = &param.name else { return };
     if let Err(problem) = rules::check_name(NameKind::Parameter, &name.value) {
         cx.error(name.span, problem);
     }
     check_items(cx, &name.value, param);
-    if let (Some(ty), Some(default)) = (param.ty, &param.default) {
-        if !ty.guessed {
-            let problems = rules::check_default(
-                &name.value,
-                ty.ty,
-                param.is_required(),
-                Some(default.value.kind()),
-            );
-            for problem in problems {
-                let span = match (&problem, param.required) {
-                    // `required = true` is the mistake when written; when implied, the default is.
-                    (Problem::RequiredWithDefault { .. }, Some((_, required))) => required,
-                    _ => default.span,
-                };
-                cx.error(span, problem);
-            }
-        }
-    }
     check_fields(cx, &name.value, param);
+    check_default(cx, &name.value, param);
 }
 
 /// Checks one list of parameters: the `input`, the `output`, or the `fields` of a parameter

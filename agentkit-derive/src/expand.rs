@@ -8,11 +8,11 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::DeriveInput;
 
-use crate::ast::{DefaultLit, DefaultValue, Param, Tool};
+use crate::ast::{Param, Tool};
 use crate::check;
 use crate::ctxt::Ctxt;
 use crate::fallback;
-use crate::rules::ParamType;
+use crate::rules::{self, ParamType};
 
 /// `#[tool(args)] item`.
 pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
@@ -152,7 +152,10 @@ fn param_value(p: &TokenStream, param: &Param, fields: Option<&Ident>) -> TokenS
     let name = param.name.as_ref().map_or("", |n| n.value.as_str());
     let ty = param_type(param.ty.map_or(ParamType::String, |t| t.ty));
     let required = param.is_required();
-    let default = match &param.default {
+    // The default as validation leaves it, as a schema built at run time stores it: filling
+    // it in then gives exactly what validating it as the argument gives.
+    let normalised = check::decl(param).and_then(|decl| rules::check_default(&decl).value);
+    let default = match normalised.as_ref().or(param.default_literal.as_ref()) {
         Some(default) => {
             let default = literal(p, default);
             quote!(#p::Some(#default))
@@ -202,28 +205,38 @@ fn param_type(ty: ParamType) -> Ident {
 }
 
 /// A default as a `const` `Literal` expression.
-fn literal(p: &TokenStream, default: &DefaultLit) -> TokenStream {
-    match &default.value {
-        DefaultValue::String(s) => quote!(#p::Literal::String(#p::Cow::Borrowed(#s))),
-        DefaultValue::Integer(i) => {
+fn literal(p: &TokenStream, default: &rules::Literal) -> TokenStream {
+    match default {
+        rules::Literal::Null => quote!(#p::Literal::Null),
+        rules::Literal::String(s) => {
+            let s = s.as_ref();
+            quote!(#p::Literal::String(#p::Cow::Borrowed(#s)))
+        }
+        rules::Literal::Integer(i) => {
             // A `-` and an unsigned literal: a negative literal token is not portable.
             let digits = Literal::u64_unsuffixed(i.unsigned_abs());
             let minus = (*i < 0).then(|| quote!(-));
             quote!(#p::Literal::Integer(#minus #digits))
         }
-        DefaultValue::Float(f) => {
+        // Refused by the rules, so never part of a valid expansion; spelled out all the same.
+        rules::Literal::OutOfRange(i) => {
+            let digits = Literal::u128_unsuffixed(i.unsigned_abs());
+            let minus = (*i < 0).then(|| quote!(-));
+            quote!(#p::Literal::OutOfRange(#minus #digits))
+        }
+        rules::Literal::Float(f) => {
             let digits = Literal::f64_unsuffixed(f.abs());
             let minus = f.is_sign_negative().then(|| quote!(-));
             quote!(#p::Literal::Float(#minus #digits))
         }
-        DefaultValue::Boolean(b) => quote!(#p::Literal::Boolean(#b)),
-        DefaultValue::List(items) => {
+        rules::Literal::Boolean(b) => quote!(#p::Literal::Boolean(#b)),
+        rules::Literal::List(items) => {
             let items = items.iter().map(|item| literal(p, item));
             quote!(#p::Literal::List(#p::Cow::Borrowed(&[#(#items),*])))
         }
-        DefaultValue::Dictionary(entries) => {
+        rules::Literal::Dictionary(entries) => {
             let entries = entries.iter().map(|(key, value)| {
-                let key = &key.value;
+                let key = key.as_ref();
                 let value = literal(p, value);
                 quote!((#p::Cow::Borrowed(#key), #value))
             });
@@ -276,9 +289,22 @@ struct Field<'a> {
     doc: String,
 }
 
+/// Which struct a field is for: an absent input gets its default before `run` sees it, so
+/// an input with a default is a plain value; an output with a default may be left out by
+/// `run` (`None`), and output validation fills the default in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Input,
+    Output,
+}
+
 /// The fields for `params`, skipping those whose name or type is unknown (only in the
 /// fallback) and any repeated field.
-fn fields<'a>(p: &TokenStream, params: &'a [Param], what: &str) -> Vec<Field<'a>> {
+fn fields<'a>(p: &TokenStream, params: &'a [Param], side: Side) -> Vec<Field<'a>> {
+    let what = match side {
+        Side::Input => "parameter",
+        Side::Output => "output",
+    };
     let mut fields: Vec<Field<'a>> = Vec::new();
     for param in params {
         let (Some(ident), Some(name), Some(ty)) = (param.field(), &param.name, param.ty) else {
@@ -294,7 +320,7 @@ fn fields<'a>(p: &TokenStream, params: &'a [Param], what: &str) -> Vec<Field<'a>
             }
             (ty, _) => rust_type(p, ty),
         };
-        let optional = !param.is_required() && param.default.is_none();
+        let optional = !param.is_required() && (side == Side::Output || param.default.is_none());
         let ty = if optional {
             quote!(#p::Option<#rust>)
         } else {
@@ -336,7 +362,7 @@ fn struct_def(tool: &Tool<'_>, name: &Ident, fields: &[Field<'_>], doc: &str) ->
 
 fn input_struct(tool: &Tool<'_>, name: &Ident, params: &[Param]) -> TokenStream {
     let p = tool.private();
-    let fields = fields(&p, params, "parameter");
+    let fields = fields(&p, params, Side::Input);
     let doc = format!(
         "The validated inputs of the `{}` tool, generated by `#[tool]` on `{}`.",
         tool.tool_name(),
@@ -366,7 +392,7 @@ fn input_struct(tool: &Tool<'_>, name: &Ident, params: &[Param]) -> TokenStream 
 
 fn output_struct(tool: &Tool<'_>, name: &Ident, params: &[Param]) -> TokenStream {
     let p = tool.private();
-    let fields = fields(&p, params, "output");
+    let fields = fields(&p, params, Side::Output);
     let doc = format!(
         "The outputs of the `{}` tool, generated by `#[tool]` on `{}`.",
         tool.tool_name(),
@@ -503,9 +529,38 @@ mod tests {
         // `d = 1`, then `x` without `d`, and `x` undeclared.
         assert!(!out.contains("items = dictionary"), "{out}");
         assert_eq!(out.matches("compile_error").count(), 3, "{out}");
-        assert!(out.contains("the default's 'd' of type 'integer'"), "{out}");
-        assert!(out.contains("the default has no 'd'"), "{out}");
-        assert!(out.contains("a field 'x' that is not declared"), "{out}");
+        assert!(
+            out.contains("default value 'c[0].d' of type 'integer' does not fit"),
+            "{out}"
+        );
+        assert!(out.contains("default value 'c[2]' has no 'd'"), "{out}");
+        assert!(
+            out.contains("default value 'c[2]' has a field 'x' that is not declared"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn defaults_are_emitted_as_validation_leaves_them() {
+        let out = expand(quote!(
+            name = "s",
+            input = [
+                { name = "n", type = integer, required = false, default = 2.0 },
+                { name = "c", type = list, items = dictionary, required = false,
+                  default = [{ d = "x" }],
+                  fields = [
+                      { name = "d", type = string },
+                      { name = "e", type = integer, required = false, default = 1 },
+                  ] },
+            ]
+        ));
+        assert!(!out.contains("compile_error"), "{out}");
+        // `2.0` is the integer 2, and the absent `e` is filled in.
+        assert!(out.contains("Literal :: Integer (2)"), "{out}");
+        assert!(
+            out.contains("(:: agentkit_core :: __private :: Cow :: Borrowed (\"e\") , :: agentkit_core :: __private :: Literal :: Integer (1))"),
+            "{out}"
+        );
     }
 
     #[test]

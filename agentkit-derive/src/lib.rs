@@ -105,7 +105,7 @@ use proc_macro::TokenStream;
 /// Each parameter becomes a field of the input or output struct, named after the parameter
 /// with `-` replaced by `_` (a keyword becomes a raw identifier: `type` is `r#type`):
 ///
-/// | `type` | required, or with a default | optional without a default |
+/// | `type` | required, or an input with a default | optional without a default, or an output with a default |
 /// |---|---|---|
 /// | `string` | `String` | `Option<String>` |
 /// | `integer` | `i64` | `Option<i64>` |
@@ -116,6 +116,20 @@ use proc_macro::TokenStream;
 ///
 /// A list with `items` is a `Vec` of the item's type: `items = string` gives `Vec<String>`,
 /// `items = integer` gives `Vec<i64>`, and so on.
+///
+/// Defaults work the same way on both sides, as the Python original's `validate` fills them:
+/// an absent value gets its default. An input with a default is therefore always there when
+/// `run` is called, a plain value; an optional output with a default is an `Option`, which
+/// `run` may leave `None`, and the executor's output validation fills the default in:
+///
+/// ```text
+/// output = [
+///     { name = "city", type = string },
+///     { name = "units", type = string, required = false, default = "metric" },
+/// ],
+/// // `ForecastOutput { city: String, units: Option<String> }`; `units: None` comes back as
+/// // "units": "metric".
+/// ```
 ///
 /// A dictionary's `fields` declare what its entries must be, with the keys and rules of a
 /// parameter, as deep as you like (a field may have `fields` or `items` of its own); on a list
@@ -140,6 +154,13 @@ use proc_macro::TokenStream;
 /// Default literals: strings, integers and floats (negative too; an integer fits a `float`),
 /// `true` and `false`, lists `[...]` and dictionaries `{ key = value }` (keys are names or
 /// strings), nested as deep as you like. They are `static` data too.
+///
+/// A default must be what validation accepts for its parameter, at any depth: the type of
+/// every item and field, every required field present, no undeclared field, no integer
+/// outside the 64-bit range and no infinite float anywhere. The compiler checks this with the
+/// rules `ToolSchema::new` applies at run time, and stores the default as validation leaves
+/// it (`2.0` for an `integer` as `2`, a missing optional field's own default filled in), so an
+/// absent argument gets exactly what the same value given explicitly would give.
 ///
 /// ```rust
 /// use agentkit_core::{BoxError, Credentials, JsonObject, ToolHandler, tool};
@@ -246,7 +267,9 @@ use proc_macro::TokenStream;
 /// # What the compiler catches
 ///
 /// Every mistake in the attribute is a compile error on the token that is wrong, and all of
-/// them are reported in one build. The messages are those of the run-time `SemanticError`
+/// them are reported in one build, several in one parameter too (an invalid name and an
+/// unknown type are two errors); a mistake that only follows from another (a misspelt
+/// `requred = false` making the default look required) is not reported. The messages are those of the run-time `SemanticError`
 /// for a spec loaded from JSON, from the same rule set.
 ///
 /// | mistake | for example | error |
@@ -265,13 +288,16 @@ use proc_macro::TokenStream;
 /// | default on a required parameter | `required = true, default = "US"` (or no `required`) | parameter 'country' is required and has a default, which would never be used; ... |
 /// | not a literal | `default = imperial` | 'default' takes a literal: ... |
 /// | `items` on a non-list | `type = string, items = string` | parameter 'city': 'items' declares the type of a list's items, but this parameter is a 'string' |
-/// | default item of the wrong type | `items = string, default = ["web", 2]` | parameter 'sources': default item 1 of type 'integer' does not fit the declared item type 'string' |
+/// | default item of the wrong type | `items = string, default = ["web", 2]` | parameter 'sources': default value 'sources\[1\]' of type 'integer' does not fit the declared type 'string' |
 /// | `fields` on a non-dictionary | `type = string, fields = [...]` | parameter 'origin': 'fields' declares the fields of a dictionary (or of a list's dictionary items), but this parameter is a 'string' |
 /// | any mistake above inside `fields` | `fields = [{ name = "nights", type = intger }]` | unknown type 'intger'; did you mean 'integer'? (on the nested token) |
 /// | field declared twice | two `{ name = "city", ... }` in one `fields` | duplicate parameter 'city' |
 /// | default without a required field | `default = { meal = "veg" }`, `seat` required | parameter 'prefs': the default has no 'seat', a required field |
 /// | default with an undeclared field | `default = { seat = "aisle", pet = "cat" }` | parameter 'prefs': the default has a field 'pet' that is not declared |
-/// | default field of the wrong type | `default = { bags = "two" }`, `bags` an integer | parameter 'prefs': the default's 'bags' of type 'string' does not fit the declared type 'integer' |
+/// | default field of the wrong type | `default = { bags = "two" }`, `bags` an integer | parameter 'prefs': default value 'prefs.bags' of type 'string' does not fit the declared type 'integer' |
+/// | any of these deeper in a default | `default = { stops = [{ city = "Nice", nights = "two" }] }` | parameter 'trip': default value 'trip.stops\[0\].nights' of type 'string' does not fit the declared type 'integer' |
+/// | integer out of range | `default = 18446744073709551615` | parameter 'seed': default is an integer outside the 64-bit range |
+/// | infinite float | `default = 1e400` | parameter 'scale': default is not a finite number; JSON has no NaN or infinity |
 /// | malformed version | `version = "1.0"` | version '1.0' is not MAJOR.MINOR.PATCH (for example '1.0.0') |
 /// | credential named twice | `credentials = ["key", "key"]` | duplicate credential 'key' |
 /// | tag set twice | `tags = { team = "a", team = "b" }` | duplicate tag 'team' |

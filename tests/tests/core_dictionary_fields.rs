@@ -219,7 +219,7 @@ fn a_default_must_fit_the_declared_fields() {
         rendered,
         [
             "parameter 'origin': the default has no 'city', a required field",
-            "parameter 'origin': the default's 'country' of type 'integer' does not fit the declared type 'string'",
+            "parameter 'origin': default value 'origin.country' of type 'integer' does not fit the declared type 'string'",
             "parameter 'origin': the default has a field 'zip' that is not declared",
         ]
     );

@@ -122,31 +122,36 @@ fn misused_items_are_semantic_errors() {
     .unwrap_err();
     let problems: Vec<&Problem> = err.problems().iter().map(|p| p.problem()).collect();
     assert_eq!(problems.len(), 3, "{err}");
+    // In declaration order.
     assert!(matches!(
         problems[0],
-        Problem::UnknownType {
-            suggestion: Some("string"),
-            ..
-        }
-    ));
-    assert!(matches!(
-        problems[1],
         Problem::ItemsOnNonList {
             ty: ParamType::String,
             ..
         }
     ));
     assert!(matches!(
-        problems[2],
-        Problem::DefaultItemMismatch {
-            index: 1,
-            expected: ParamType::Integer,
-            got: ValueKind::String,
+        problems[1],
+        Problem::UnknownType {
+            suggestion: Some("string"),
             ..
         }
     ));
+    assert!(matches!(
+        problems[2],
+        Problem::DefaultTypeMismatch {
+            at,
+            expected: ParamType::Integer,
+            got: ValueKind::String,
+            ..
+        } if at == "[1]"
+    ));
     assert_eq!(
-        problems[1].to_string(),
+        problems[2].to_string(),
+        "parameter 'pages': default value 'pages[1]' of type 'string' does not fit the declared type 'integer'"
+    );
+    assert_eq!(
+        problems[0].to_string(),
         "parameter 'city': 'items' declares the type of a list's items, but this parameter is a 'string'"
     );
 }

@@ -342,6 +342,7 @@ fn rule_problems_are_all_reported_with_locations() {
         "parameters[2] ('days')".into(),
         Problem::DefaultTypeMismatch {
             name: "days".into(),
+            at: String::new(),
             expected: ParamType::Integer,
             got: ValueKind::String,
         }
@@ -763,4 +764,104 @@ fn data_that_is_not_an_object_says_what_shape_is_expected() {
             .starts_with("invalid tool declaration: a tool spec must be a JSON object, such as {"),
         "{err}"
     );
+}
+
+/// The problems of a schema loaded from `parameters`, rendered with their locations.
+fn rendered(parameters: Value) -> Vec<String> {
+    schema_err(json!({ "parameters": parameters }))
+        .problems()
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
+/// "Every problem in one `SemanticError`" holds within a parameter too: a parameter with
+/// several mistakes reports each, and nothing that only follows from another.
+#[test]
+fn every_problem_of_one_parameter_is_reported() {
+    let cases = [
+        // An invalid name and an unknown type.
+        (
+            json!([{"name": "zip code", "type": "strng"}]),
+            vec![
+                "parameters[0] ('zip code'): unknown type 'strng'; did you mean 'string'?",
+                "parameters[0] ('zip code'): invalid parameter name 'zip code': ' ' at position 3 is not allowed; use ASCII letters, digits, '_' and '-'",
+            ],
+        ),
+        // A duplicate name and an unknown type.
+        (
+            json!([{"name": "city", "type": "string"}, {"name": "city", "type": "intger"}]),
+            vec![
+                "parameters[1] ('city'): unknown type 'intger'; did you mean 'integer'?",
+                "parameters: duplicate parameter 'city'",
+            ],
+        ),
+        // A bad default and a bad key.
+        (
+            json!([{"name": "days", "type": "integer", "required": false, "colour": "red", "default": "3"}]),
+            vec![
+                "parameters[0] ('days'): unknown key 'colour'; expected one of: name, type, required, default, description, items, fields",
+                "parameters[0] ('days'): parameter 'days': default of type 'string' does not fit the declared type 'integer'",
+            ],
+        ),
+        // A bad default, a bad name and `required` that cannot be read: the default is still
+        // checked against its type, but not against a guess of `required`.
+        (
+            json!([{"name": "1st", "type": "integer", "required": "no", "default": [1]}]),
+            vec![
+                "parameters[0] ('1st'): 'required' takes true or false",
+                "parameters[0] ('1st'): invalid parameter name '1st': it starts with '1'; names start with an ASCII letter or '_'",
+                "parameters[0] ('1st'): parameter '1st': default of type 'list' does not fit the declared type 'integer'",
+            ],
+        ),
+        // `items` and `fields` misplaced, and a mistake inside the fields.
+        (
+            json!([{"name": "x", "type": "string", "items": "string", "fields": [{"name": "a", "type": "strng"}]}]),
+            vec![
+                "parameters[0] ('x') fields[0] ('a'): unknown type 'strng'; did you mean 'string'?",
+                "parameters[0] ('x'): parameter 'x': 'items' declares the type of a list's items, but this parameter is a 'string'",
+                "parameters[0] ('x'): parameter 'x': 'fields' declares the fields of a dictionary (or of a list's dictionary items), but this parameter is a 'string'",
+            ],
+        ),
+        // A default inside the fields and a duplicate field, both reported.
+        (
+            json!([{"name": "at", "type": "dictionary", "fields": [
+                {"name": "a", "type": "integer", "required": false, "default": 1.5},
+                {"name": "a", "type": "string"},
+            ]}]),
+            vec![
+                "parameters[0] ('at') fields[0] ('a'): parameter 'a': default of type 'float' does not fit the declared type 'integer'",
+                "parameters[0] ('at') fields: duplicate parameter 'a'",
+            ],
+        ),
+    ];
+    for (parameters, expected) in cases {
+        assert_eq!(rendered(parameters.clone()), expected, "{parameters}");
+    }
+}
+
+/// A misspelt or unreadable key is one problem: the key is not also reported missing, and no
+/// rule runs on a guess of its value.
+#[test]
+fn a_misspelt_key_is_not_also_missing() {
+    let cases = [
+        (
+            json!([{"name": "units", "type": "string", "requred": false, "default": "metric"}]),
+            vec!["parameters[0] ('units'): unknown key 'requred'; did you mean 'required'?"],
+        ),
+        (
+            json!([{"name": "units", "tpye": "string"}]),
+            vec!["parameters[0] ('units'): unknown key 'tpye'; did you mean 'type'?"],
+        ),
+        (
+            json!([{"name": 5, "type": "strng"}]),
+            vec![
+                "parameters[0]: 'name' takes a string",
+                "parameters[0]: unknown type 'strng'; did you mean 'string'?",
+            ],
+        ),
+    ];
+    for (parameters, expected) in cases {
+        assert_eq!(rendered(parameters.clone()), expected, "{parameters}");
+    }
 }

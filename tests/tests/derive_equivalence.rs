@@ -301,3 +301,70 @@ fn compile_errors_and_runtime_errors_read_the_same() {
         assert_eq!(compile_error(case), runtime_error(&spec), "{case}");
     }
 }
+
+/// Every `error: ` line of a compile-fail case's expected output, without `error: `.
+fn compile_errors(case: &str) -> Vec<String> {
+    let path = format!("{}/ui/fail/{case}.stderr", env!("CARGO_MANIFEST_DIR"));
+    let stderr = std::fs::read_to_string(&path).unwrap();
+    stderr
+        .lines()
+        .filter_map(|line| line.strip_prefix("error: "))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Defaults checked at any depth, and parameters with several mistakes: the compiler and
+/// `ToolSchema::from_value` report the same problems, in the same words.
+#[test]
+fn every_default_and_every_problem_reads_the_same_at_compile_and_run_time() {
+    let cases = [
+        (
+            "default_nested_mismatch",
+            json!([{"name": "trip", "type": "dictionary", "required": false,
+            "default": {"name": "tour", "stops": [{"city": "Lyon"}, {"city": "Nice", "nights": "two"}]},
+            "fields": [
+                {"name": "name", "type": "string"},
+                {"name": "stops", "type": "list", "items": "dictionary", "fields": [
+                    {"name": "city", "type": "string"},
+                    {"name": "nights", "type": "integer", "required": false, "default": 1},
+                ]},
+            ]}]),
+        ),
+        (
+            "default_nested_unknown_field",
+            json!([{"name": "stops", "type": "list", "items": "dictionary", "required": false,
+                "default": [{"city": "Lyon"}, {"city": "Nice", "pet": "cat"}],
+                "fields": [{"name": "city", "type": "string"}]}]),
+        ),
+        (
+            "default_out_of_range",
+            json!([{"name": "seed", "type": "integer", "required": false,
+                "default": 18_446_744_073_709_551_615_u64}]),
+        ),
+        (
+            "invalid_name_and_unknown_type",
+            json!([{"name": "zip code", "type": "strng"}]),
+        ),
+        (
+            "duplicate_name_and_unknown_type",
+            json!([{"name": "city", "type": "string"}, {"name": "city", "type": "intger"}]),
+        ),
+        (
+            "bad_default_and_bad_key",
+            json!([{"name": "days", "type": "integer", "required": false, "colour": "red", "default": "3"}]),
+        ),
+        (
+            "misspelt_required_with_default",
+            json!([{"name": "units", "type": "string", "requred": false, "default": "metric"}]),
+        ),
+    ];
+    for (case, parameters) in cases {
+        let error = ToolSchema::from_value(json!({ "parameters": parameters })).unwrap_err();
+        let runtime: Vec<String> = error
+            .problems()
+            .iter()
+            .map(|p| p.problem().to_string())
+            .collect();
+        assert_eq!(compile_errors(case), runtime, "{case}");
+    }
+}

@@ -1,0 +1,17 @@
+use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
+
+#[tool(
+    name = "t",
+    input = [
+        { name = "days", type = integer, required = false, colour = "red", default = "3" },
+    ],
+)]
+pub struct T;
+
+impl ToolHandler for T {
+    async fn run(&self, _: TInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+        Ok(JsonObject::new())
+    }
+}
+
+fn main() {}

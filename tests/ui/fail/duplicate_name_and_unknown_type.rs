@@ -1,0 +1,18 @@
+use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
+
+#[tool(
+    name = "t",
+    input = [
+        { name = "city", type = string },
+        { name = "city", type = intger },
+    ],
+)]
+pub struct T;
+
+impl ToolHandler for T {
+    async fn run(&self, _: TInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+        Ok(JsonObject::new())
+    }
+}
+
+fn main() {}

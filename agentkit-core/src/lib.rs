@@ -87,6 +87,7 @@ mod error;
 mod events;
 mod executor;
 mod json_schema;
+pub mod provider;
 mod recorder;
 mod registry;
 mod result;
@@ -109,7 +110,7 @@ pub use error::{
 pub use events::{ToolEvent, ToolObserver};
 pub use executor::{ToolExecutor, ToolExecutorBuilder};
 pub use recorder::{ExecutionRecorder, NoRecording, RecordedOutcome, Recording, Replay};
-pub use registry::{ToolDeclaration, ToolRegistry};
+pub use registry::ToolRegistry;
 pub use result::{ToolResult, ToolStatus};
 pub use rules::{ParamType, ValueKind};
 pub use schema::{

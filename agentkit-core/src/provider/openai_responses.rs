@@ -1,8 +1,8 @@
 //! OpenAI Responses (`POST /v1/responses`).
 //!
 //! - Declarations: `{"type": "function", "name", "description", "parameters", "strict"}`
-//!   (flat, unlike Chat Completions), for the request's `tools`. `strict` is always written:
-//!   this API takes it as `true` when it is left out.
+//!   (flat, unlike Chat Completions), for the request's `tools`. `strict` is always written,
+//!   so that the mode never depends on the API's default for a missing field.
 //! - Calls: the response's `output` items of type `function_call`, each `{"call_id", "name",
 //!   "arguments"}`; `arguments` is a JSON *string*, passed on unparsed. The item's own `id`
 //!   (`fc_...`) is not the call id: `call_id` is what the result must name.

@@ -17,7 +17,7 @@
 //! delivered them (OpenAI's JSON text, or the others' already-parsed objects), ready for
 //! [`ToolExecutor::dispatch_all`]; a reply without the documented shape is a
 //! [`ParseError`]. Results are rendered from each [`ToolResult`]'s
-//! [model text](ToolResult::to_model_content), and its output where the API takes
+//! [model text](crate::ToolResult::to_model_content), and its output where the API takes
 //! structured data.
 //!
 //! # The schemas models are sent

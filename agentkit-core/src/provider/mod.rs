@@ -39,7 +39,9 @@
 //! Strict modes want every object closed and every array typed: give list parameters their
 //! [`items`](crate::Param::with_items) and dictionaries their
 //! [`fields`](crate::Param::with_fields). A free-form `dictionary` is declared as
-//! `{"type": "object"}`, which strict modes refuse; declare such tools without strict.
+//! `{"type": "object"}`, which strict modes refuse, and so is the input of a tool without an
+//! input schema in Anthropic's strict mode (OpenAI's gets an empty closed object); declare
+//! such tools without strict.
 //!
 //! # Example: one turn with OpenAI Chat Completions
 //!

@@ -2,8 +2,9 @@
 //!
 //! - Declarations: `{"name", "description", "input_schema"}`, for the request's `tools`;
 //!   with strict tool use, `"strict": true` beside them. Strict tool use takes optional
-//!   properties and `default`, so the schema is the same in both; what strict mode adds is
-//!   the guarantee that Claude's input matches it.
+//!   properties and `default` (not `minimum`/`maximum`, which no declaration carries), so the
+//!   schema is the same in both; what strict mode adds is the guarantee that Claude's input
+//!   matches it. It wants every object closed: a free-form `dictionary` is refused there.
 //! - Calls: the assistant message's `content` blocks of type `tool_use`, each `{"id", "name",
 //!   "input"}`; `input` is already a JSON object and is dispatched as is, without a round trip
 //!   through text.

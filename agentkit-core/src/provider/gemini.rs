@@ -8,6 +8,8 @@
 //! - Results: one `user` content whose `parts` are a `functionResponse` per call, each
 //!   `{"id", "name", "response"}` with `response` either `{"output": <the tool's output
 //!   object>}` or `{"error": <the model text of the failure>}`, the two keys Gemini reads.
+//!   The model's own content goes into the conversation before it unchanged: its parts may
+//!   carry thought signatures that the next request must return.
 //!
 //! # Why `parametersJsonSchema`
 //!

@@ -37,6 +37,21 @@ fn strict_declarations_add_strict_true() {
     );
 }
 
+/// Strict tool use refuses numerical constraints and open objects, at any depth.
+#[test]
+fn strict_schemas_meet_strict_tool_use_rules_at_every_depth() {
+    let tools = anthropic::strict_tools(registry().specs());
+    for tool in tools.as_array().unwrap() {
+        for schema in subschemas(&tool["input_schema"]) {
+            assert!(schema.get("minimum").is_none(), "{schema}");
+            assert!(schema.get("maximum").is_none(), "{schema}");
+            if schema.get("properties").is_some() {
+                assert_eq!(schema["additionalProperties"], false, "{schema}");
+            }
+        }
+    }
+}
+
 /// A message as the API documents it: text, then two `tool_use` blocks.
 fn documented_message() -> Value {
     json!({

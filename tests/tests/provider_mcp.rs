@@ -25,6 +25,17 @@ fn tools_list_entries_carry_input_and_output_schemas() {
     );
 }
 
+/// MCP hosts read `inputSchema` and `outputSchema` as JSON Schema: they must be valid.
+#[test]
+fn declared_schemas_are_valid_json_schema() {
+    let tools = mcp::tools(registry().specs());
+    for tool in tools.as_array().unwrap() {
+        for key in ["inputSchema", "outputSchema"] {
+            assert!(jsonschema::meta::is_valid(&tool[key]), "{key}: {tool}");
+        }
+    }
+}
+
 /// A tool without schemas: any object in, no `outputSchema`, no empty `description`.
 struct Raw(ToolSpec);
 

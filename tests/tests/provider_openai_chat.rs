@@ -29,6 +29,34 @@ fn strict_declarations_are_the_documented_tools() {
     );
 }
 
+/// What OpenAI's strict mode demands of every object, nested ones included: closed, every
+/// property required; and no keyword it refuses (`default`, `minimum`, `maximum`).
+#[test]
+fn strict_schemas_meet_strict_mode_rules_at_every_depth() {
+    let tools = openai_chat::strict_tools(registry().specs());
+    for tool in tools.as_array().unwrap() {
+        for schema in subschemas(&tool["function"]["parameters"]) {
+            for keyword in ["default", "minimum", "maximum"] {
+                assert!(schema.get(keyword).is_none(), "{keyword} in {schema}");
+            }
+            if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+                assert_eq!(schema["additionalProperties"], false, "{schema}");
+                let required: Vec<&str> = schema["required"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_str().unwrap())
+                    .collect();
+                let mut declared: Vec<&str> = properties.keys().map(String::as_str).collect();
+                let mut sorted = required.clone();
+                sorted.sort_unstable();
+                declared.sort_unstable();
+                assert_eq!(sorted, declared, "{schema}");
+            }
+        }
+    }
+}
+
 #[test]
 fn non_strict_declarations_keep_defaults_and_leave_optionals_unrequired() {
     assert_eq!(

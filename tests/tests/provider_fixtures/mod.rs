@@ -187,3 +187,18 @@ pub fn assert_scripted_outcomes(results: &[ToolResult]) {
         ]
     );
 }
+
+/// Every schema object inside `schema` (itself included), with `properties`, `items` and
+/// nested fields walked.
+pub fn subschemas(schema: &Value) -> Vec<&Value> {
+    let mut found = vec![schema];
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        for property in properties.values() {
+            found.extend(subschemas(property));
+        }
+    }
+    if let Some(items) = schema.get("items") {
+        found.extend(subschemas(items));
+    }
+    found
+}

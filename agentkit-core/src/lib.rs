@@ -10,7 +10,10 @@
 //! - a [`ToolExecutor`] is the only path to a tool: it validates the inputs (reporting every
 //!   problem, filling defaults), resolves credentials, runs the tool, validates its output,
 //!   times the call, emits [events](ToolEvent), and returns a [`ToolResult`], or, in strict
-//!   mode, a typed [`Error`].
+//!   mode, a typed [`Error`];
+//! - [`provider`] speaks each model API's tool format (OpenAI Chat Completions and Responses,
+//!   Anthropic, Gemini, MCP): declarations from the specs, [`ToolCall`]s from the reply,
+//!   tool-result messages from the [`ToolResult`]s.
 //!
 //! With the `derive` feature, `#[tool(...)]` declares a tool on a struct and the compiler
 //! checks its schema.
@@ -89,6 +92,7 @@ mod events;
 mod executor;
 mod json_schema;
 mod model_text;
+pub mod provider;
 mod recorder;
 mod registry;
 mod result;
@@ -116,7 +120,7 @@ pub use recorder::{
     DEFAULT_RECORDER_CAPACITY, ExecutionRecorder, NoRecording, RecordedError, RecordedOutcome,
     Recording, Replay,
 };
-pub use registry::{ToolDeclaration, ToolRegistry};
+pub use registry::ToolRegistry;
 pub use result::{ToolResult, ToolStatus};
 pub use rules::{ParamType, ValueKind};
 pub use schema::{

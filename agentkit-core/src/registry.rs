@@ -5,9 +5,6 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
-use serde::Serialize;
-use serde_json::Value;
-
 use crate::error::{SemanticError, UnknownToolError};
 use crate::rules::{self, Problem};
 use crate::tool::{DynTool, Tool, ToolSpec};
@@ -19,7 +16,9 @@ use crate::tool::{DynTool, Tool, ToolSpec};
 /// call (which keeps the provider's prompt cache warm).
 ///
 /// The registry hands out specs, never the tools: calls go through a
-/// [`ToolExecutor`](crate::ToolExecutor).
+/// [`ToolExecutor`](crate::ToolExecutor). The specs (all of them, or those
+/// [with some tags](Self::lookup_by_tags)) become a model API's tool declarations through
+/// [`provider`](crate::provider).
 ///
 /// ```
 /// use agentkit_core::{ToolRegistry, ToolSpec};
@@ -163,26 +162,6 @@ impl ToolRegistry {
     pub fn is_empty(&self) -> bool {
         self.tools.is_empty()
     }
-
-    /// The declarations to send a provider, in registration order: name, description and the
-    /// JSON Schema of the arguments ([`ToolSchema::to_json_schema`]).
-    ///
-    /// [`ToolSchema::to_json_schema`]: crate::ToolSchema::to_json_schema
-    pub fn declarations(&self) -> Vec<ToolDeclaration> {
-        self.specs()
-            .map(|spec| ToolDeclaration::new(spec, SchemaStyle::Standard))
-            .collect()
-    }
-
-    /// The declarations for OpenAI's strict function calling
-    /// ([`ToolSchema::to_strict_json_schema`]).
-    ///
-    /// [`ToolSchema::to_strict_json_schema`]: crate::ToolSchema::to_strict_json_schema
-    pub fn strict_declarations(&self) -> Vec<ToolDeclaration> {
-        self.specs()
-            .map(|spec| ToolDeclaration::new(spec, SchemaStyle::Strict))
-            .collect()
-    }
 }
 
 impl fmt::Debug for ToolRegistry {
@@ -193,39 +172,5 @@ impl fmt::Debug for ToolRegistry {
                 &self.specs().map(ToolSpec::name).collect::<Vec<_>>(),
             )
             .finish()
-    }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum SchemaStyle {
-    Standard,
-    Strict,
-}
-
-/// A tool as declared to a model provider: name, description and argument schema.
-///
-/// Serialises as `{"name", "description", "input_schema"}`, which is Anthropic's tool shape;
-/// other providers take the same three fields under their own keys.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ToolDeclaration {
-    /// The tool's name.
-    pub name: String,
-    /// The tool's description.
-    pub description: String,
-    /// The JSON Schema of the arguments.
-    pub input_schema: Value,
-}
-
-impl ToolDeclaration {
-    fn new(spec: &ToolSpec, style: SchemaStyle) -> Self {
-        let input_schema = match style {
-            SchemaStyle::Standard => spec.input_json_schema(),
-            SchemaStyle::Strict => spec.input_strict_json_schema(),
-        };
-        ToolDeclaration {
-            name: spec.name().to_owned(),
-            description: spec.description().to_owned(),
-            input_schema,
-        }
     }
 }

@@ -575,11 +575,13 @@ impl ToolSchema {
         }
     }
 
-    /// The JSON Schema of an argument object, as Anthropic's `input_schema` and MCP's
-    /// `inputSchema` expect it.
+    /// The JSON Schema that accepts exactly the argument objects [`validate`](Self::validate)
+    /// accepts: for validating elsewhere, or checking a model's output offline.
     ///
     /// Optional parameters accept `null` too, since [`validate`](Self::validate) treats
-    /// `null` as "absent": the exported schema and the validator accept the same inputs.
+    /// `null` as "absent", and integers are bounded to `i64`, as the validator refuses the
+    /// rest. Models are sent a lighter form, without the bounds: see
+    /// [`provider`](crate::provider).
     ///
     /// ```
     /// use agentkit_core::{Param, ParamType, ToolSchema};
@@ -606,14 +608,36 @@ impl ToolSchema {
     /// # Ok::<(), agentkit_core::SemanticError>(())
     /// ```
     pub fn to_json_schema(&self) -> Value {
-        crate::json_schema::export(self, crate::json_schema::Style::Standard)
+        crate::json_schema::export(self, crate::json_schema::Style::Validation)
     }
 
     /// The JSON Schema for OpenAI's strict function calling: every property is listed in
-    /// `required`, optional ones are nullable, and no `default` is given.
+    /// `required`, optional ones are nullable, and no `default` keyword is given (strict mode
+    /// has none); a default is stated in the parameter's description instead ("Defaults to
+    /// 5."). Integer bounds are left out, as in every schema sent to a model.
     ///
     /// A model following it sends `null` for an optional parameter it leaves out, which
     /// [`validate`](Self::validate) treats as absent and replaces by the default.
+    ///
+    /// ```
+    /// use agentkit_core::{Param, ParamType, ToolSchema};
+    /// use serde_json::json;
+    ///
+    /// let schema = ToolSchema::new([
+    ///     Param::required("city", ParamType::String).with_description("City name"),
+    ///     Param::optional("days", ParamType::Integer).with_default(5),
+    /// ])?;
+    /// assert_eq!(schema.to_strict_json_schema(), json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "city": {"type": "string", "description": "City name"},
+    ///         "days": {"type": ["integer", "null"], "description": "Defaults to 5."},
+    ///     },
+    ///     "required": ["city", "days"],
+    ///     "additionalProperties": false,
+    /// }));
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
     ///
     /// Strict mode also wants every array to say what its items are and every object to list
     /// its properties: give list parameters their [`items`](Param::with_items) and dictionary

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::credentials::Credentials;
 use crate::error::{BoxError, SemanticError, SemanticProblem};
+use crate::json_schema::{Style, export};
 use crate::rules::{self, NameKind, Problem};
 use crate::schema::{JsonObject, ToolSchema};
 
@@ -180,9 +181,9 @@ impl ToolSpec {
         self.credentials.iter().map(AsRef::as_ref)
     }
 
-    /// The JSON Schema of the tool's arguments (see [`ToolSchema::to_json_schema`]), as
-    /// Anthropic's `input_schema` and MCP's `inputSchema` expect it; a tool without an input
-    /// schema takes any object.
+    /// The JSON Schema of the tool's arguments (see [`ToolSchema::to_json_schema`]): exactly
+    /// what the executor accepts; a tool without an input schema takes any object. What a
+    /// model is sent comes from [`provider`](crate::provider).
     pub fn input_json_schema(&self) -> Value {
         match &self.input {
             Some(schema) => schema.to_json_schema(),
@@ -190,8 +191,8 @@ impl ToolSpec {
         }
     }
 
-    /// The JSON Schema of the tool's output (see [`ToolSchema::to_json_schema`]), as MCP's
-    /// `outputSchema` expects it; `None` when no output schema is declared.
+    /// The JSON Schema of the tool's output (see [`ToolSchema::to_json_schema`]); `None` when
+    /// no output schema is declared.
     pub fn output_json_schema(&self) -> Option<Value> {
         self.output.as_ref().map(ToolSchema::to_json_schema)
     }
@@ -203,12 +204,19 @@ impl ToolSpec {
         }
     }
 
-    pub(crate) fn input_strict_json_schema(&self) -> Value {
-        match &self.input {
-            Some(schema) => schema.to_strict_json_schema(),
-            // OpenAI's strict mode accepts only closed objects.
-            None => ToolSchema::empty().to_strict_json_schema(),
+    /// The arguments' JSON Schema in `style`, for a provider declaration.
+    pub(crate) fn input_schema_in(&self, style: Style) -> Value {
+        match (&self.input, style) {
+            (Some(schema), style) => export(schema, style),
+            // Strict modes accept only closed objects, whose properties are all listed.
+            (None, Style::OpenAiStrict) => export(&ToolSchema::empty(), style),
+            (None, _) => serde_json::json!({"type": "object"}),
         }
+    }
+
+    /// The output's JSON Schema in `style`, when one is declared.
+    pub(crate) fn output_schema_in(&self, style: Style) -> Option<Value> {
+        self.output.as_ref().map(|schema| export(schema, style))
     }
 
     fn problems(&self) -> Vec<SemanticProblem> {

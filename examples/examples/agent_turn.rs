@@ -8,6 +8,7 @@
 //!
 //! Run it with `cargo run --example agent_turn`.
 
+use agentkit_core::provider::anthropic;
 use agentkit_core::{
     BoxError, Credentials, ExecutionRecorder, InMemoryCredentials, ToolCall, ToolExecutor,
     ToolHandler, ToolRegistry, block_on, tool,
@@ -142,11 +143,15 @@ fn main() -> Result<(), BoxError> {
         rates: vec![("EUR", 1.0), ("USD", 1.08), ("GBP", 0.85)],
     })?;
 
-    // What the agent declares to the provider (Anthropic's shape; OpenAI strict mode would
-    // take `registry.strict_declarations()`).
+    // What the agent declares to the model, here in Anthropic's shape (`provider` has every
+    // API's; `cargo run --example declarations -- <api>` prints them).
     println!("Tools declared to the model:");
-    for declaration in registry.declarations() {
-        println!("  {}", serde_json::to_string(&declaration)?);
+    for declaration in anthropic::tools(registry.specs())
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        println!("  {declaration}");
     }
 
     let recorder = ExecutionRecorder::new();

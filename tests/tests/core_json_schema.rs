@@ -4,6 +4,7 @@
 
 mod core_fixtures;
 
+use agentkit_core::provider::{anthropic, openai_chat};
 use agentkit_core::{Param, ParamType, ToolRegistry, ToolSchema, ToolSpec};
 use core_fixtures::{FnTool, bare_spec, obj, weather_input_value};
 use proptest::prelude::*;
@@ -185,7 +186,7 @@ fn standard_export_maps_every_type_and_default() {
 }
 
 #[test]
-fn strict_export_requires_everything_nullable_optionals_no_defaults() {
+fn strict_export_requires_everything_nullable_optionals_defaults_in_words() {
     let strict = weather().to_strict_json_schema();
     assert_eq!(
         strict,
@@ -193,9 +194,11 @@ fn strict_export_requires_everything_nullable_optionals_no_defaults() {
             "type": "object",
             "properties": {
                 "city": {"type": "string", "description": "City name (e.g., 'San Francisco')"},
-                "country": {"type": ["string", "null"], "description": "ISO country code"},
+                "country": {"type": ["string", "null"],
+                            "description": "ISO country code. Defaults to \"US\"."},
                 "units": {"type": ["string", "null"],
-                          "description": "'imperial' (Fahrenheit) or 'metric' (Celsius)"},
+                          "description": "'imperial' (Fahrenheit) or 'metric' (Celsius). \
+                                          Defaults to \"imperial\"."},
             },
             "required": ["city", "country", "units"],
             "additionalProperties": false,
@@ -238,7 +241,7 @@ fn exported_schemas_are_valid_json_schema() {
 }
 
 #[test]
-fn registry_declarations_come_in_registration_order() {
+fn declarations_come_in_registration_order() {
     let mut registry = ToolRegistry::new();
     let weather_spec = ToolSpec::builder("fetch_weather")
         .description("Look up the current weather for a city.")
@@ -256,36 +259,59 @@ fn registry_declarations_come_in_registration_order() {
             .unwrap();
     }
 
-    let declarations = registry.declarations();
-    let names: Vec<&str> = declarations.iter().map(|d| d.name.as_str()).collect();
+    let declarations = anthropic::tools(registry.specs());
+    let names: Vec<&Value> = declarations
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| &d["name"])
+        .collect();
     assert_eq!(names, ["add", "zzz_no_schema", "fetch_weather"]);
-    assert_eq!(declarations[0].description, "Add.");
-    assert_eq!(
-        declarations[0].input_schema,
-        all_required().to_json_schema()
-    );
-    assert_eq!(declarations[2].input_schema, weather().to_json_schema());
+    assert_eq!(declarations[0]["description"], "Add.");
     // A tool without an input schema takes any object.
-    assert_eq!(declarations[1].input_schema, json!({"type": "object"}));
-    assert_eq!(
-        serde_json::to_value(&declarations[2]).unwrap(),
-        json!({
-            "name": "fetch_weather",
-            "description": "Look up the current weather for a city.",
-            "input_schema": weather().to_json_schema(),
-        })
-    );
+    assert_eq!(declarations[1]["input_schema"], json!({"type": "object"}));
 
-    let strict = registry.strict_declarations();
-    let names: Vec<&str> = strict.iter().map(|d| d.name.as_str()).collect();
+    let strict = openai_chat::strict_tools(registry.specs());
+    let names: Vec<&Value> = strict
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| &d["function"]["name"])
+        .collect();
     assert_eq!(names, ["add", "zzz_no_schema", "fetch_weather"]);
-    assert_eq!(strict[2].input_schema, weather().to_strict_json_schema());
     assert_eq!(
-        strict[0].input_schema,
-        all_required().to_strict_json_schema()
+        strict[2]["function"]["parameters"],
+        weather().to_strict_json_schema()
+    );
+    // Strict mode takes only closed objects, even for a tool without a schema.
+    assert_eq!(
+        strict[1]["function"]["parameters"],
+        ToolSchema::empty().to_strict_json_schema()
     );
     // Stable from call to call.
-    assert_eq!(registry.declarations(), declarations);
+    assert_eq!(anthropic::tools(registry.specs()), declarations);
+}
+
+/// The validation schema bounds integers (the validator refuses what does not fit in an
+/// `i64`); what models are sent leaves the bounds out.
+#[test]
+fn integer_bounds_are_kept_for_validation_and_left_out_of_declarations() {
+    let spec = ToolSpec::builder("t").input(all_types()).build().unwrap();
+    let bounded = &spec.input_json_schema()["properties"]["i"];
+    assert_eq!(bounded["minimum"], json!(i64::MIN));
+    assert_eq!(bounded["maximum"], json!(i64::MAX));
+    let declared = [
+        anthropic::tools([&spec])[0]["input_schema"].clone(),
+        openai_chat::tools([&spec])[0]["function"]["parameters"].clone(),
+        spec.input_schema().unwrap().to_strict_json_schema(),
+    ];
+    for schema in declared {
+        assert_eq!(
+            schema["properties"]["i"],
+            json!({"type": "integer"}),
+            "{schema}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------- agreement
@@ -314,6 +340,8 @@ fn the_corpus_has_both_valid_and_invalid_inputs_for_each_schema() {
     }
 }
 
+/// The strict schema is sent to models and leaves integer bounds out, so the agreement holds
+/// for integers inside `i64` (the whole corpus); the validation schema is checked outside.
 #[test]
 fn validator_and_strict_schema_agree_when_every_key_is_present() {
     for (name, schema) in schemas() {

@@ -79,6 +79,11 @@ fn the_json_schema_declares_the_item_type() {
         strict["properties"]["ids"]["items"],
         json!({"type": "string"})
     );
+    // Models are not sent the integer bounds, for list items either.
+    assert_eq!(
+        strict["properties"]["pages"]["items"],
+        json!({"type": "integer"})
+    );
 }
 
 #[test]

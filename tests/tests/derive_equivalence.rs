@@ -3,6 +3,7 @@
 //! issues, same outputs, same credential failure. And a mistake reads the same whether the
 //! compiler or `ToolSpec::from_value` finds it.
 
+use agentkit_core::provider::{anthropic, openai_chat};
 use agentkit_core::{
     BoxError, Credentials, InMemoryCredentials, JsonObject, NoCredentials, Param, ParamType, Tool,
     ToolCall, ToolExecutor, ToolHandler, ToolRegistry, ToolResult, ToolSchema, ToolSpec, block_on,
@@ -154,12 +155,12 @@ fn the_specs_are_equal() {
     );
     let [derived, manual] = executors(true);
     assert_eq!(
-        derived.registry().declarations(),
-        manual.registry().declarations()
+        anthropic::tools(derived.registry().specs()),
+        anthropic::tools(manual.registry().specs())
     );
     assert_eq!(
-        derived.registry().strict_declarations(),
-        manual.registry().strict_declarations()
+        openai_chat::strict_tools(derived.registry().specs()),
+        openai_chat::strict_tools(manual.registry().specs())
     );
     assert_eq!(FetchWeather.spec().to_value(), hand.spec().to_value());
 }

@@ -1,0 +1,207 @@
+//! Anthropic Messages (`POST /v1/messages`).
+//!
+//! - Declarations: `{"name", "description", "input_schema"}`, for the request's `tools`;
+//!   with strict tool use, `"strict": true` beside them. Strict tool use takes optional
+//!   properties and `default` (not `minimum`/`maximum`, which no declaration carries), so the
+//!   schema is the same in both; what strict mode adds is the guarantee that Claude's input
+//!   matches it. It wants every object closed: a free-form `dictionary` is refused there.
+//! - Calls: the assistant message's `content` blocks of type `tool_use`, each `{"id", "name",
+//!   "input"}`; `input` is already a JSON object and is dispatched as is, without a round trip
+//!   through text.
+//! - Results: one `user` message whose `content` is a `tool_result` block per call, each
+//!   `{"tool_use_id", "content", "is_error"}`. All of a turn's results go in that one message,
+//!   as the API requires.
+//!
+//! ```
+//! use agentkit_core::provider::anthropic;
+//! use serde_json::json;
+//!
+//! let message = json!({"id": "msg_1", "type": "message", "role": "assistant",
+//!     "stop_reason": "tool_use", "content": [
+//!         {"type": "text", "text": "Let me check."},
+//!         {"type": "tool_use", "id": "toolu_1", "name": "get_time", "input": {}},
+//!     ]});
+//! let calls = anthropic::calls(&message)?;
+//! assert_eq!(calls.len(), 1);
+//! assert_eq!(calls[0].id(), "toolu_1");
+//! # Ok::<(), agentkit_core::provider::ParseError>(())
+//! ```
+
+use serde_json::{Map, Value, json};
+
+use super::parse::{At, ParseError, value_arguments};
+use super::{declare, describe};
+use crate::call::ToolCall;
+use crate::json_schema::Style;
+use crate::result::ToolResult;
+use crate::tool::ToolSpec;
+
+const API: &str = "Anthropic Messages";
+
+/// The request's `tools`: each tool's `input_schema` as JSON Schema, with defaults and
+/// without integer bounds (see [the module docs](super)).
+///
+/// ```
+/// use agentkit_core::provider::anthropic;
+/// use agentkit_core::{Param, ParamType, ToolSchema, ToolSpec};
+/// use serde_json::json;
+///
+/// let spec = ToolSpec::builder("forecast")
+///     .description("Weather forecast.")
+///     .input(ToolSchema::new([
+///         Param::required("city", ParamType::String),
+///         Param::optional("days", ParamType::Integer).with_default(5),
+///     ])?)
+///     .build()?;
+/// assert_eq!(anthropic::tools([&spec]), json!([{
+///     "name": "forecast",
+///     "description": "Weather forecast.",
+///     "input_schema": {
+///         "type": "object",
+///         "properties": {
+///             "city": {"type": "string"},
+///             "days": {"type": "integer", "default": 5},
+///         },
+///         "required": ["city"],
+///         "additionalProperties": false,
+///     },
+/// }]));
+/// # Ok::<(), agentkit_core::SemanticError>(())
+/// ```
+pub fn tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
+    declare(specs, |spec| tool(spec, false))
+}
+
+/// The request's `tools` for strict tool use: as [`tools`], with `"strict": true`.
+///
+/// ```
+/// use agentkit_core::provider::anthropic;
+/// use agentkit_core::ToolSpec;
+///
+/// let spec = ToolSpec::builder("get_time").build()?;
+/// let declared = anthropic::strict_tools([&spec]);
+/// assert_eq!(declared[0]["strict"], true);
+/// assert_eq!(declared[0]["input_schema"], anthropic::tools([&spec])[0]["input_schema"]);
+/// # Ok::<(), agentkit_core::SemanticError>(())
+/// ```
+pub fn strict_tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
+    declare(specs, |spec| tool(spec, true))
+}
+
+fn tool(spec: &ToolSpec, strict: bool) -> Value {
+    let mut tool = Map::new();
+    tool.insert("name".into(), Value::from(spec.name()));
+    describe(&mut tool, spec);
+    tool.insert(
+        "input_schema".into(),
+        spec.input_schema_in(Style::Declaration),
+    );
+    if strict {
+        tool.insert("strict".into(), Value::from(true));
+    }
+    Value::Object(tool)
+}
+
+/// The tool calls of a reply: its `content` blocks of type `tool_use`, in order. Takes the
+/// whole message or its `content` array.
+///
+/// Other blocks (text, thinking, server tools) are skipped; a `content` that is a string has
+/// no tool calls. The `input` is passed on as it is (absent means `{}`): the executor
+/// validates it, and refuses what is not an object under the call's id.
+///
+/// # Errors
+///
+/// A [`ParseError`] when the message does not have the documented shape: no `content`, a
+/// block without a string `type`, a `tool_use` block without a string `id` or `name`.
+///
+/// ```
+/// use agentkit_core::provider::anthropic;
+/// use agentkit_core::ToolArguments;
+/// use serde_json::json;
+///
+/// let content = json!([
+///     {"type": "tool_use", "id": "toolu_1", "name": "fetch_weather",
+///      "input": {"city": "Paris"}},
+/// ]);
+/// let calls = anthropic::calls(&content)?;
+/// assert_eq!(calls[0].arguments(), &ToolArguments::Value(json!({"city": "Paris"})));
+///
+/// let err = anthropic::calls(&json!({"content": [{"type": "tool_use", "id": 7}]})).unwrap_err();
+/// assert_eq!(err.path(), "content[0].id");
+/// # Ok::<(), agentkit_core::provider::ParseError>(())
+/// ```
+pub fn calls(message: &Value) -> Result<Vec<ToolCall>, ParseError> {
+    let root = At::root(API, message);
+    let content = match message {
+        Value::Array(_) => root,
+        _ => root.object()?.get("content"),
+    };
+    if let Some(Value::String(_)) = content.value() {
+        return Ok(Vec::new());
+    }
+    let mut calls = Vec::new();
+    for block in content.items()? {
+        let block = block.object()?;
+        if block.get("type").str()? != "tool_use" {
+            continue;
+        }
+        let id = block.get("id").str()?;
+        let name = block.get("name").str()?;
+        calls.push(ToolCall::new(
+            id,
+            name,
+            value_arguments(&block.get("input")),
+        ));
+    }
+    Ok(calls)
+}
+
+/// The `tool_result` block answering one call: its `tool_use_id`, the
+/// [model text](ToolResult::to_model_content) as `content`, and `is_error` on failure, so
+/// that Claude knows the call failed and can correct it.
+///
+/// ```
+/// use agentkit_core::provider::anthropic;
+/// use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};
+/// use serde_json::json;
+///
+/// let executor = ToolExecutor::new(ToolRegistry::new());
+/// let result = block_on(executor.dispatch(&ToolCall::new("toolu_1", "nope", "{}")));
+/// assert_eq!(anthropic::result(&result), json!({
+///     "type": "tool_result",
+///     "tool_use_id": "toolu_1",
+///     "content": result.to_model_content(),
+///     "is_error": true,
+/// }));
+/// ```
+pub fn result(result: &ToolResult) -> Value {
+    json!({
+        "type": "tool_result",
+        "tool_use_id": result.call_id(),
+        "content": result.to_model_content(),
+        "is_error": !result.is_success(),
+    })
+}
+
+/// The message answering a turn's calls: one `user` message holding a `tool_result` block
+/// per result, in order (none for no results). Append it after the assistant message.
+///
+/// ```
+/// use agentkit_core::provider::anthropic;
+/// use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};
+///
+/// let executor = ToolExecutor::new(ToolRegistry::new());
+/// let calls = [ToolCall::new("toolu_a", "x", "{}"), ToolCall::new("toolu_b", "y", "{}")];
+/// let messages = anthropic::results(&block_on(executor.dispatch_all(&calls)));
+/// assert_eq!(messages.len(), 1);
+/// assert_eq!(messages[0]["role"], "user");
+/// assert_eq!(messages[0]["content"][1]["tool_use_id"], "toolu_b");
+/// assert!(anthropic::results(&[]).is_empty());
+/// ```
+pub fn results(results: &[ToolResult]) -> Vec<Value> {
+    if results.is_empty() {
+        return Vec::new();
+    }
+    let blocks: Vec<Value> = results.iter().map(result).collect();
+    vec![json!({"role": "user", "content": blocks})]
+}

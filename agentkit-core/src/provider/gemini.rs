@@ -1,0 +1,231 @@
+//! Google Gemini (`models.generateContent`, REST JSON, camelCase).
+//!
+//! - Declarations: one tool holding every `functionDeclarations` entry, each `{"name",
+//!   "description", "parametersJsonSchema"}`, for the request's `tools`. Gemini has no strict
+//!   mode.
+//! - Calls: the `functionCall` parts of the reply (`candidates[0].content.parts`), each
+//!   `{"name", "args", "id"}`; `args` is already a JSON object and is dispatched as is.
+//! - Results: one `user` content whose `parts` are a `functionResponse` per call, each
+//!   `{"id", "name", "response"}` with `response` either `{"output": <the tool's output
+//!   object>}` or `{"error": <the model text of the failure>}`, the two keys Gemini reads.
+//!   The model's own content goes into the conversation before it unchanged: its parts may
+//!   carry thought signatures that the next request must return.
+//!
+//! # Why `parametersJsonSchema`
+//!
+//! A function declaration takes its parameters either as `parameters`, a Schema object from
+//! an OpenAPI 3.0 subset, or as `parametersJsonSchema`, plain JSON Schema (the two are
+//! mutually exclusive). agentkit uses `parametersJsonSchema`: it is the same JSON Schema every
+//! other API here is sent, so all five declare one schema the same way, and it expresses what
+//! the OpenAPI subset cannot: `additionalProperties: false` (undeclared arguments are refused
+//! by the executor, and the model should know), and a free-form `dictionary` or untyped
+//! `list` (the subset refuses an `OBJECT` without `properties`). The cost: older Gemini
+//! models that predate the field reject it.
+//!
+//! # Call ids
+//!
+//! Gemini may give a call an `id`; the response then names it, and agentkit keeps it. When it
+//! does not, each call gets a generated id, [`GENERATED_ID_PREFIX`] followed by the call's
+//! position among the reply's function calls (`agentkit-gemini-0`, `agentkit-gemini-1`,
+//! ...): stable for a given reply, unique within it, and never sent back to Gemini (a
+//! `functionResponse` has an `id` only when its call had one).
+//!
+//! ```
+//! use agentkit_core::provider::gemini;
+//! use serde_json::json;
+//!
+//! let response = json!({"candidates": [{"content": {"role": "model", "parts": [
+//!     {"functionCall": {"name": "get_time", "args": {}}},
+//!     {"functionCall": {"id": "fc-7", "name": "get_time", "args": {}}},
+//! ]}, "finishReason": "STOP"}]});
+//! let calls = gemini::calls(&response)?;
+//! assert_eq!(calls[0].id(), "agentkit-gemini-0");
+//! assert_eq!(calls[1].id(), "fc-7");
+//! # Ok::<(), agentkit_core::provider::ParseError>(())
+//! ```
+
+use serde_json::{Map, Value, json};
+
+use super::declare;
+use super::parse::{At, ParseError, value_arguments};
+use crate::call::ToolCall;
+use crate::json_schema::Style;
+use crate::result::ToolResult;
+use crate::tool::ToolSpec;
+
+const API: &str = "Gemini";
+
+/// The prefix of the ids [`calls`] gives calls that came without one; see
+/// [the module docs](self#call-ids).
+pub const GENERATED_ID_PREFIX: &str = "agentkit-gemini-";
+
+/// The request's `tools`: one tool whose `functionDeclarations` declare every tool given, its
+/// parameters as `parametersJsonSchema` (with defaults, without integer bounds; see
+/// [why](self#why-parametersjsonschema)). No tools give `[]`.
+///
+/// ```
+/// use agentkit_core::provider::gemini;
+/// use agentkit_core::{Param, ParamType, ToolSchema, ToolSpec};
+/// use serde_json::json;
+///
+/// let spec = ToolSpec::builder("forecast")
+///     .description("Weather forecast.")
+///     .input(ToolSchema::new([
+///         Param::required("city", ParamType::String),
+///         Param::optional("days", ParamType::Integer).with_default(5),
+///     ])?)
+///     .build()?;
+/// assert_eq!(gemini::tools([&spec]), json!([{"functionDeclarations": [{
+///     "name": "forecast",
+///     "description": "Weather forecast.",
+///     "parametersJsonSchema": {
+///         "type": "object",
+///         "properties": {
+///             "city": {"type": "string"},
+///             "days": {"type": "integer", "default": 5},
+///         },
+///         "required": ["city"],
+///         "additionalProperties": false,
+///     },
+/// }]}]));
+/// assert_eq!(gemini::tools([]), json!([]));
+/// # Ok::<(), agentkit_core::SemanticError>(())
+/// ```
+pub fn tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
+    let declarations = declare(specs, |spec| {
+        let mut function = Map::new();
+        function.insert("name".into(), Value::from(spec.name()));
+        // Gemini documents the description as required.
+        function.insert("description".into(), Value::from(spec.description()));
+        function.insert(
+            "parametersJsonSchema".into(),
+            spec.input_schema_in(Style::Declaration),
+        );
+        Value::Object(function)
+    });
+    match declarations.as_array() {
+        Some(list) if !list.is_empty() => json!([{"functionDeclarations": declarations}]),
+        _ => json!([]),
+    }
+}
+
+/// The tool calls of a reply: the `functionCall` parts of `candidates[0].content`, in order.
+/// Takes the whole `GenerateContentResponse` or one `Content` (`{"role", "parts"}`).
+///
+/// A reply without candidates (a blocked prompt), a candidate without content, or content
+/// without parts has no calls; other parts (text, thoughts) are skipped. `args` is passed on
+/// as it is (absent means `{}`). A call without an `id` gets a
+/// [generated one](self#call-ids).
+///
+/// # Errors
+///
+/// A [`ParseError`] when the reply does not have the documented shape: neither
+/// `candidates` nor `parts`, `parts` not an array, a `functionCall` without a string `name`.
+///
+/// ```
+/// use agentkit_core::provider::gemini;
+/// use agentkit_core::ToolArguments;
+/// use serde_json::json;
+///
+/// let content = json!({"role": "model", "parts": [
+///     {"functionCall": {"name": "fetch_weather", "args": {"city": "Paris"}}},
+/// ]});
+/// let calls = gemini::calls(&content)?;
+/// assert_eq!(calls[0].arguments(), &ToolArguments::Value(json!({"city": "Paris"})));
+///
+/// let err = gemini::calls(&json!({"parts": [{"functionCall": {"args": {}}}]})).unwrap_err();
+/// assert_eq!(err.path(), "parts[0].functionCall.name");
+/// # Ok::<(), agentkit_core::provider::ParseError>(())
+/// ```
+pub fn calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
+    let root = At::root(API, reply).object()?;
+    let parts = if root.get("candidates").is_present() {
+        let candidates = root.get("candidates");
+        let Some(first) = candidates.items()?.next() else {
+            return Ok(Vec::new());
+        };
+        let content = first.object()?.get("content");
+        if !content.is_present() {
+            return Ok(Vec::new());
+        }
+        content.object()?.get("parts")
+    } else if root.get("parts").is_present() || root.get("role").is_present() {
+        root.get("parts")
+    } else if root.get("promptFeedback").is_present() {
+        return Ok(Vec::new());
+    } else {
+        return Err(root.error("a response with `candidates` or a content with `parts`"));
+    };
+    if !parts.is_present() {
+        return Ok(Vec::new());
+    }
+    let mut calls = Vec::new();
+    for part in parts.items()? {
+        let call = part.object()?.get("functionCall");
+        if !call.is_present() {
+            continue;
+        }
+        let call = call.object()?;
+        let name = call.get("name").str()?;
+        let id = match call.get("id").opt_str()? {
+            Some(id) => id.to_owned(),
+            None => format!("{GENERATED_ID_PREFIX}{}", calls.len()),
+        };
+        calls.push(ToolCall::new(id, name, value_arguments(&call.get("args"))));
+    }
+    Ok(calls)
+}
+
+/// The `functionResponse` part answering one call: the tool's `name`, the call's `id` when
+/// Gemini gave one, and `response`: `{"output": <output object>}` on success, `{"error":
+/// <model text>}` on failure.
+///
+/// ```
+/// use agentkit_core::provider::gemini;
+/// use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};
+/// use serde_json::json;
+///
+/// let executor = ToolExecutor::new(ToolRegistry::new());
+/// let result = block_on(executor.dispatch(&ToolCall::new("fc-1", "nope", "{}")));
+/// assert_eq!(gemini::result(&result), json!({"functionResponse": {
+///     "id": "fc-1",
+///     "name": "nope",
+///     "response": {"error": result.to_model_content()},
+/// }}));
+/// ```
+pub fn result(result: &ToolResult) -> Value {
+    let mut response = Map::new();
+    let id = result.call_id();
+    if !id.is_empty() && !id.starts_with(GENERATED_ID_PREFIX) {
+        response.insert("id".into(), Value::from(id));
+    }
+    response.insert("name".into(), Value::from(result.tool_name()));
+    let body = match result.output() {
+        Some(output) => json!({"output": output}),
+        None => json!({"error": result.to_model_content()}),
+    };
+    response.insert("response".into(), body);
+    json!({"functionResponse": response})
+}
+
+/// The content answering a turn's calls: one `user` content holding a `functionResponse`
+/// part per result, in order (none for no results). Append it after the model's content.
+///
+/// ```
+/// use agentkit_core::provider::gemini;
+/// use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};
+///
+/// let executor = ToolExecutor::new(ToolRegistry::new());
+/// let calls = [ToolCall::new("agentkit-gemini-0", "x", "{}")];
+/// let contents = gemini::results(&block_on(executor.dispatch_all(&calls)));
+/// assert_eq!(contents[0]["role"], "user");
+/// // A generated id is not sent back.
+/// assert!(contents[0]["parts"][0]["functionResponse"].get("id").is_none());
+/// ```
+pub fn results(results: &[ToolResult]) -> Vec<Value> {
+    if results.is_empty() {
+        return Vec::new();
+    }
+    let parts: Vec<Value> = results.iter().map(result).collect();
+    vec![json!({"role": "user", "parts": parts})]
+}

@@ -1,0 +1,191 @@
+//! The Model Context Protocol's tool messages, as JSON: `tools/list` entries, `tools/call`
+//! requests and `CallToolResult`s.
+//!
+//! Only the shapes: no JSON-RPC session, no transport. They serve a host that relays MCP
+//! messages itself, and tests.
+//!
+//! - Declarations: `{"name", "description", "inputSchema", "outputSchema"}`, the entries of
+//!   a `tools/list` result's `tools`. MCP has no strict mode; the output schema is declared
+//!   when the tool has one.
+//! - Calls: a `tools/call` request's `params`, `{"name", "arguments"}`; `arguments` is
+//!   already a JSON object and is dispatched as is. The call id is the JSON-RPC request's
+//!   `id`, as text.
+//! - Results: a `CallToolResult`: `content` with one text block (the
+//!   [model text](ToolResult::to_model_content)), `isError`, and, when the call succeeded
+//!   and the tool declares an output schema, the output as `structuredContent` (the text
+//!   then holds the same JSON, as MCP asks for older clients).
+//!
+//! ```
+//! use agentkit_core::provider::mcp;
+//! use serde_json::json;
+//!
+//! let request = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+//!     "params": {"name": "get_time", "arguments": {}}});
+//! let call = mcp::call(&request)?;
+//! assert_eq!((call.id(), call.name()), ("7", "get_time"));
+//! # Ok::<(), agentkit_core::provider::ParseError>(())
+//! ```
+
+use serde_json::{Map, Value, json};
+
+use super::declare;
+use super::parse::{At, ParseError, value_arguments};
+use crate::call::ToolCall;
+use crate::json_schema::Style;
+use crate::registry::ToolRegistry;
+use crate::result::ToolResult;
+use crate::tool::ToolSpec;
+
+const API: &str = "MCP";
+
+/// The `tools` of a `tools/list` result, one [`tool`] per spec, in order.
+///
+/// ```
+/// use agentkit_core::provider::mcp;
+/// use agentkit_core::ToolSpec;
+/// use serde_json::json;
+///
+/// let spec = ToolSpec::builder("get_time").description("The time now.").build()?;
+/// let list_result = json!({"tools": mcp::tools([&spec])});
+/// assert_eq!(list_result["tools"][0]["name"], "get_time");
+/// # Ok::<(), agentkit_core::SemanticError>(())
+/// ```
+pub fn tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
+    declare(specs, tool)
+}
+
+/// One tool as `tools/list` describes it: `name`, `description` (when there is one),
+/// `inputSchema` and, when the tool declares an output, `outputSchema`. The schemas carry
+/// defaults and leave integer bounds out (see [the module docs](super)).
+///
+/// ```
+/// use agentkit_core::provider::mcp;
+/// use agentkit_core::{Param, ParamType, ToolSchema, ToolSpec};
+/// use serde_json::json;
+///
+/// let spec = ToolSpec::builder("add")
+///     .description("Add two integers.")
+///     .input(ToolSchema::new([
+///         Param::required("a", ParamType::Integer),
+///         Param::required("b", ParamType::Integer),
+///     ])?)
+///     .output(ToolSchema::new([Param::required("sum", ParamType::Integer)])?)
+///     .build()?;
+/// assert_eq!(mcp::tool(&spec), json!({
+///     "name": "add",
+///     "description": "Add two integers.",
+///     "inputSchema": {
+///         "type": "object",
+///         "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+///         "required": ["a", "b"],
+///         "additionalProperties": false,
+///     },
+///     "outputSchema": {
+///         "type": "object",
+///         "properties": {"sum": {"type": "integer"}},
+///         "required": ["sum"],
+///         "additionalProperties": false,
+///     },
+/// }));
+/// # Ok::<(), agentkit_core::SemanticError>(())
+/// ```
+pub fn tool(spec: &ToolSpec) -> Value {
+    let mut tool = Map::new();
+    tool.insert("name".into(), Value::from(spec.name()));
+    super::describe(&mut tool, spec);
+    tool.insert(
+        "inputSchema".into(),
+        spec.input_schema_in(Style::Declaration),
+    );
+    if let Some(output) = spec.output_schema_in(Style::Declaration) {
+        tool.insert("outputSchema".into(), output);
+    }
+    Value::Object(tool)
+}
+
+/// The call a `tools/call` request makes. Takes the whole JSON-RPC request (whose `id`, a
+/// string or a number, becomes the call id, as text) or its `params` alone (the call id is
+/// then empty).
+///
+/// `arguments` is passed on as it is (absent means `{}`): the executor validates it.
+///
+/// # Errors
+///
+/// A [`ParseError`] when the message is not a `tools/call` request: another `method`, no
+/// `params` object, no string `name`, an `id` that is neither a string nor a number.
+///
+/// ```
+/// use agentkit_core::provider::mcp;
+/// use agentkit_core::ToolArguments;
+/// use serde_json::json;
+///
+/// let call = mcp::call(&json!({"name": "fetch_weather", "arguments": {"city": "Paris"}}))?;
+/// assert_eq!(call.id(), "");
+/// assert_eq!(call.arguments(), &ToolArguments::Value(json!({"city": "Paris"})));
+///
+/// let err = mcp::call(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})).unwrap_err();
+/// assert_eq!(err.path(), "method");
+/// # Ok::<(), agentkit_core::provider::ParseError>(())
+/// ```
+pub fn call(message: &Value) -> Result<ToolCall, ParseError> {
+    let root = At::root(API, message).object()?;
+    let (id, params) = if root.get("method").is_present() {
+        let method = root.get("method");
+        if method.str()? != "tools/call" {
+            return Err(method.error("\"tools/call\""));
+        }
+        let id = root.get("id");
+        let id = match id.value() {
+            Some(Value::String(id)) => id.clone(),
+            Some(Value::Number(id)) => id.to_string(),
+            _ => return Err(id.error("a string or a number")),
+        };
+        (id, root.get("params").object()?)
+    } else {
+        (String::new(), root)
+    };
+    let name = params.get("name").str()?;
+    Ok(ToolCall::new(
+        id,
+        name,
+        value_arguments(&params.get("arguments")),
+    ))
+}
+
+/// The `CallToolResult` of one call: a text block with the
+/// [model text](ToolResult::to_model_content), `isError`, and the output as
+/// `structuredContent` when the call succeeded and the tool, looked up in `registry`,
+/// declares an output schema.
+///
+/// A validation failure is a result with `isError: true` whose text lists every problem,
+/// so that the model can correct its call. (An MCP server answers a call of an unknown tool
+/// with a protocol error instead; the result here, `isError` with the text naming the
+/// nearest tools, suits a host relaying calls.)
+///
+/// ```
+/// use agentkit_core::provider::mcp;
+/// use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};
+/// use serde_json::json;
+///
+/// let executor = ToolExecutor::new(ToolRegistry::new());
+/// let result = block_on(executor.dispatch(&ToolCall::new("1", "nope", "{}")));
+/// assert_eq!(mcp::result(&result, executor.registry()), json!({
+///     "content": [{"type": "text", "text": result.to_model_content()}],
+///     "isError": true,
+/// }));
+/// ```
+pub fn result(result: &ToolResult, registry: &ToolRegistry) -> Value {
+    let mut object = Map::new();
+    object.insert(
+        "content".into(),
+        json!([{"type": "text", "text": result.to_model_content()}]),
+    );
+    object.insert("isError".into(), Value::from(!result.is_success()));
+    let declares_output = registry
+        .lookup(result.tool_name())
+        .is_some_and(|spec| spec.output_schema().is_some());
+    if let (Some(output), true) = (result.output(), declares_output) {
+        object.insert("structuredContent".into(), Value::Object(output.clone()));
+    }
+    Value::Object(object)
+}

@@ -1,0 +1,127 @@
+//! Model APIs' tool formats: declarations out, tool calls in, tool results out.
+//!
+//! One module per API, each with the same three steps, over plain [`serde_json::Value`]s (no
+//! HTTP client: send them with the client you already use):
+//!
+//! | API | declare | read the reply's calls | send back the results |
+//! |---|---|---|---|
+//! | [OpenAI Chat Completions](openai_chat) | `tools`, `strict_tools` | `calls(&message or response)` | `results` → `role: "tool"` messages |
+//! | [OpenAI Responses](openai_responses) | `tools`, `strict_tools` | `calls(&response or output)` | `results` → `function_call_output` items |
+//! | [Anthropic Messages](anthropic) | `tools`, `strict_tools` | `calls(&message or content)` | `results` → one `user` message of `tool_result` blocks |
+//! | [Google Gemini](gemini) | `tools` | `calls(&response or content)` | `results` → one `user` content of `functionResponse` parts |
+//! | [MCP](mcp) | `tools` (`tools/list`) | `call(&tools/call request)` | `result` → `CallToolResult` |
+//!
+//! Declarations take any iterator of [`ToolSpec`]s: all of a registry's
+//! ([`ToolRegistry::specs`]) or a tag-filtered subset ([`ToolRegistry::lookup_by_tags`]).
+//! Calls come out as [`ToolCall`]s with the API's call id, and their arguments as the API
+//! delivered them (OpenAI's JSON text, or the others' already-parsed objects), ready for
+//! [`ToolExecutor::dispatch_all`]; a reply without the documented shape is a
+//! [`ParseError`]. Results are rendered from each [`ToolResult`]'s
+//! [model text](crate::ToolResult::to_model_content), and its output where the API takes
+//! structured data.
+//!
+//! # The schemas models are sent
+//!
+//! [`ToolSchema::to_json_schema`] accepts exactly what the executor accepts; the declarations
+//! are shaped for a model instead:
+//!
+//! - integer bounds (`minimum`/`maximum` of `i64`) are left out: they cost prompt tokens and
+//!   tell the model nothing (the executor still refuses what does not fit);
+//! - an optional parameter is simply not `required` (the validation schema also allows it to
+//!   be `null`), and its `default` is given;
+//! - OpenAI's strict mode ([`ToolSchema::to_strict_json_schema`]) requires every property and
+//!   has no `default`: optional parameters are nullable, and a default is stated in the
+//!   parameter's description ("Defaults to 5."), so the model still knows what leaving it out
+//!   (sending `null`) means;
+//! - Anthropic's strict tool use takes optional properties and `default`, so its schema is
+//!   the ordinary declaration with `"strict": true` beside it.
+//!
+//! Strict modes want every object closed and every array typed: give list parameters their
+//! [`items`](crate::Param::with_items) and dictionaries their
+//! [`fields`](crate::Param::with_fields). A free-form `dictionary` is declared as
+//! `{"type": "object"}`, which strict modes refuse, and so is the input of a tool without an
+//! input schema in Anthropic's strict mode (OpenAI's gets an empty closed object); declare
+//! such tools without strict.
+//!
+//! # Example: one turn with OpenAI Chat Completions
+//!
+//! ```
+//! use agentkit_core::provider::openai_chat;
+//! use agentkit_core::{
+//!     BoxError, Credentials, JsonObject, Param, ParamType, Tool, ToolExecutor, ToolRegistry,
+//!     ToolSchema, ToolSpec, block_on,
+//! };
+//! use serde_json::json;
+//!
+//! struct Echo(ToolSpec);
+//! impl Tool for Echo {
+//!     fn spec(&self) -> &ToolSpec { &self.0 }
+//!     async fn execute(&self, inputs: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+//!         Ok(inputs.clone())
+//!     }
+//! }
+//!
+//! let mut registry = ToolRegistry::new();
+//! registry.register(Echo(
+//!     ToolSpec::builder("echo")
+//!         .input(ToolSchema::new([Param::required("text", ParamType::String)])?)
+//!         .build()?,
+//! ))?;
+//! let executor = ToolExecutor::new(registry);
+//!
+//! // 1. Declare: the request's `tools`.
+//! let tools = openai_chat::strict_tools(executor.registry().specs());
+//! assert_eq!(tools[0]["function"]["name"], "echo");
+//!
+//! // 2. The model's reply (here scripted) carries tool calls: dispatch them all.
+//! let reply = json!({"role": "assistant", "content": null, "tool_calls": [
+//!     {"id": "call_1", "type": "function",
+//!      "function": {"name": "echo", "arguments": "{\"text\": \"hi\"}"}},
+//! ]});
+//! let calls = openai_chat::calls(&reply)?;
+//! let results = block_on(executor.dispatch_all(&calls));
+//!
+//! // 3. Send back one `tool` message per call, after the assistant's message.
+//! assert_eq!(openai_chat::results(&results), [json!({
+//!     "role": "tool", "tool_call_id": "call_1", "content": "{\"text\":\"hi\"}",
+//! })]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`ToolSpec`]: crate::ToolSpec
+//! [`ToolRegistry::specs`]: crate::ToolRegistry::specs
+//! [`ToolRegistry::lookup_by_tags`]: crate::ToolRegistry::lookup_by_tags
+//! [`ToolCall`]: crate::ToolCall
+//! [`ToolExecutor::dispatch_all`]: crate::ToolExecutor::dispatch_all
+//! [`ToolResult`]: crate::ToolResult
+//! [`ToolSchema::to_json_schema`]: crate::ToolSchema::to_json_schema
+//! [`ToolSchema::to_strict_json_schema`]: crate::ToolSchema::to_strict_json_schema
+
+pub mod anthropic;
+pub mod gemini;
+pub mod mcp;
+pub mod openai_chat;
+pub mod openai_responses;
+mod parse;
+
+pub use parse::ParseError;
+
+use serde_json::{Map, Value};
+
+use crate::tool::ToolSpec;
+
+/// The declarations of `specs`, one per tool, in the order given.
+fn declare<'a>(
+    specs: impl IntoIterator<Item = &'a ToolSpec>,
+    declaration: impl FnMut(&ToolSpec) -> Value,
+) -> Value {
+    Value::Array(specs.into_iter().map(declaration).collect())
+}
+
+/// Adds the tool's description under `description`, unless it has none: OpenAI, Anthropic
+/// and MCP take the field as optional, and an empty one costs tokens for nothing.
+fn describe(object: &mut Map<String, Value>, spec: &ToolSpec) {
+    if !spec.description().is_empty() {
+        object.insert("description".into(), Value::from(spec.description()));
+    }
+}

@@ -416,34 +416,54 @@ impl fmt::Write for Bounded {
     }
 }
 
-/// Renders a foreign value's `Display` or `Debug`, bounded, and contained: a formatting impl
-/// that panics gives a placeholder instead of unwinding through the executor.
-fn render(write: impl FnOnce(&mut Bounded) -> fmt::Result) -> String {
+/// Renders a foreign value's `Display` or `Debug`, bounded, and contained: `None` when the
+/// formatting impl panicked, instead of unwinding through the executor.
+fn render(write: impl FnOnce(&mut Bounded) -> fmt::Result) -> Option<String> {
     let mut out = Bounded(String::new());
     match catch_unwind(AssertUnwindSafe(|| write(&mut out))) {
         // `Err(fmt::Error)` only says the text was cut; what was written stands.
-        Ok(_) => out.0,
-        Err(_) => "(the error's message could not be rendered: it panicked)".to_owned(),
+        Ok(_) => Some(out.0),
+        Err(panic) => {
+            discard(panic);
+            None
+        }
     }
 }
 
-/// The bounded message of `source`, and `source` itself, or, when its message chain or its
-/// `Debug` shows one of `secrets`, a stand-in that carries only the redacted messages.
-fn redact(source: BoxError, secrets: &[&str]) -> (Box<str>, BoxError) {
-    let message = render(|out| write!(out, "{source}"));
-    let secrets: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
-    if secrets.is_empty() {
-        return (message.into(), source);
+/// Drops a panic payload, whose own `Drop` could panic again.
+pub(crate) fn discard(payload: Box<dyn std::any::Any + Send>) {
+    if let Err(again) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+        // A payload whose drop panics twice is leaked rather than unwound.
+        std::mem::forget(again);
     }
-    let mut chain = vec![message];
+}
+
+/// What a message that panicked when rendered is shown as.
+const UNRENDERABLE: &str = "(the error's message could not be rendered: it panicked)";
+
+/// The bounded message of `source`, and `source` itself, or, when its message chain or its
+/// `Debug` shows one of `secrets`, or panics when formatted, a stand-in that carries only the
+/// (redacted) messages.
+fn redact(source: BoxError, secrets: &[&str]) -> (Box<str>, BoxError) {
+    // A cause whose `Display` or `Debug` panics here would panic again in whoever logs it, so
+    // it is replaced too; the whole chain is rendered to know.
+    let mut panicked = false;
+    let mut text = |rendered: Option<String>| {
+        rendered.unwrap_or_else(|| {
+            panicked = true;
+            UNRENDERABLE.to_owned()
+        })
+    };
+    let mut chain = vec![text(render(|out| write!(out, "{source}")))];
     let mut next = source.source();
     while let Some(cause) = next.filter(|_| chain.len() < CHAIN_DEPTH) {
-        chain.push(render(|out| write!(out, "{cause}")));
+        chain.push(text(render(|out| write!(out, "{cause}"))));
         next = cause.source();
     }
-    let debug = render(|out| write!(out, "{source:?}"));
+    let debug = text(render(|out| write!(out, "{source:?}")));
+    let secrets: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
     let leaks = |text: &str| secrets.iter().any(|secret| text.contains(secret));
-    if !leaks(&debug) && !chain.iter().any(|m| leaks(m)) {
+    if !panicked && !leaks(&debug) && !chain.iter().any(|m| leaks(m)) {
         let message = chain.swap_remove(0);
         return (message.into(), source);
     }
@@ -461,7 +481,9 @@ fn redact(source: BoxError, secrets: &[&str]) -> (Box<str>, BoxError) {
     });
     let message = stand_in.message.clone();
     // The original is dropped here: a foreign `Drop` that panics must not unwind either.
-    let _ = catch_unwind(AssertUnwindSafe(move || drop(source)));
+    if let Err(panic) = catch_unwind(AssertUnwindSafe(move || drop(source))) {
+        discard(panic);
+    }
     (message, Box::new(stand_in))
 }
 
@@ -505,7 +527,7 @@ impl ToolPanic {
             .map_or_else(
                 || "a panic with a non-string payload".to_owned(),
                 |message| {
-                    let message = render(|out| out.write_str(message));
+                    let message = render(|out| out.write_str(message)).unwrap_or_default();
                     scrub(&message, secrets).unwrap_or(message)
                 },
             );

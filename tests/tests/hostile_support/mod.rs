@@ -14,9 +14,12 @@
 #![allow(dead_code)]
 
 use std::fmt;
+use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll, Waker};
 
 use agentkit_core::{
     Direction, Error, ErrorKind, ExecutionRecorder, InMemoryCredentials, JsonObject, NoCredentials,
@@ -343,8 +346,8 @@ impl Harness {
         Harness::configured(registry, TextLimits::DEFAULT, |builder| builder)
     }
 
-    /// A harness over `registry` with `limits`; `configure` may add observers or replace the
-    /// credential provider.
+    /// A harness over `registry` with `limits`; `configure` may replace the credential
+    /// provider, and add observers, which see each event before the harness's own.
     pub(crate) fn configured(
         registry: ToolRegistry,
         limits: TextLimits,
@@ -352,13 +355,14 @@ impl Harness {
     ) -> Self {
         let recorder = ExecutionRecorder::new();
         let events = Events::default();
-        let builder = ToolExecutor::builder(registry.clone())
-            .credentials(planted_credentials())
+        let builder = ToolExecutor::builder(registry.clone()).credentials(planted_credentials());
+        let executor = configure(builder)
             .text_limits(limits)
             .observer(events.clone())
-            .observer(recorder.clone());
+            .observer(recorder.clone())
+            .build();
         Harness {
-            executor: configure(builder).build(),
+            executor,
             registry,
             recorder,
             events,
@@ -399,6 +403,45 @@ impl Harness {
         }
     }
 
+    /// The events the harness's observer has seen and not yet handed out.
+    pub(crate) fn events(&self) -> &Events {
+        &self.events
+    }
+
+    /// The harness's recorder.
+    pub(crate) fn recorder(&self) -> &ExecutionRecorder {
+        &self.recorder
+    }
+
+    /// Polls the dispatch of `call` at most `polls` times, then drops it if it has not
+    /// finished, as a caller that gives up on a call does; keeps what it produced.
+    pub(crate) fn drop_after(&self, call: &ToolCall, polls: usize) -> Dropped {
+        let _ = self.events.take();
+        let _ = self.recorder.take();
+        let spans = Spans::default();
+        let finished = spans.capture(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                let mut dispatch = Box::pin(self.executor.dispatch(call));
+                for _ in 0..polls {
+                    if let Poll::Ready(result) = poll_once(dispatch.as_mut()) {
+                        return Some(result);
+                    }
+                }
+                drop(dispatch);
+                None
+            }))
+        });
+        let Ok(finished) = finished else {
+            panic!("a panic escaped a dropped dispatch");
+        };
+        Dropped {
+            finished,
+            events: self.events.take(),
+            spans: spans.take(),
+            recordings: self.recorder.take(),
+        }
+    }
+
     /// Replays `outcome` (recorded by this harness) through a JSON fixture, without
     /// credentials, by dispatching `call` again; checks the replay ends as the live call did
     /// and tells the model the same, and returns it.
@@ -427,6 +470,52 @@ impl Harness {
             "the replay tells the model what the live call did"
         );
         replayed
+    }
+}
+
+/// Polls `future` once, with a waker that does nothing.
+pub(crate) fn poll_once<F: Future + ?Sized>(future: Pin<&mut F>) -> Poll<F::Output> {
+    future.poll(&mut Context::from_waker(Waker::noop()))
+}
+
+/// A dispatch given up on, and what it produced.
+pub(crate) struct Dropped {
+    /// The result, when the call finished before it was dropped.
+    pub(crate) finished: Option<ToolResult>,
+    /// The events an observer saw.
+    pub(crate) events: Vec<SeenEvent>,
+    /// What `tracing` saw.
+    pub(crate) spans: Vec<String>,
+    /// The recorder's log.
+    pub(crate) recordings: Vec<Recording>,
+}
+
+impl Dropped {
+    /// Checks that the dropped call was ended as cancelled, once, and leaked nothing.
+    #[track_caller]
+    pub(crate) fn assert_cancelled(&self) {
+        assert!(self.finished.is_none(), "the call finished before the drop");
+        let seen: Vec<(&str, Option<ErrorKind>)> =
+            self.events.iter().map(|e| (e.name, e.kind)).collect();
+        assert_eq!(
+            seen,
+            [
+                ("tool.execution.started", None),
+                ("tool.execution.failed", Some(ErrorKind::Cancelled)),
+            ]
+        );
+        assert_eq!(self.recordings.len(), 1);
+        assert!(matches!(
+            &self.recordings[0].outcome,
+            RecordedOutcome::Error(e) if e.kind == ErrorKind::Cancelled
+        ));
+        for event in &self.events {
+            assert_no_secret("an event's Debug", &event.debug);
+        }
+        for line in &self.spans {
+            assert_no_secret("a span", line);
+        }
+        assert_no_secret("the recordings' Debug", &format!("{:?}", self.recordings));
     }
 }
 

@@ -397,32 +397,38 @@ const MESSAGE_BYTES: usize = 8 * 1024;
 const CHAIN_DEPTH: usize = 16;
 
 /// A `fmt::Write` that keeps at most `MESSAGE_BYTES` and then stops the formatting.
-struct Bounded(String);
+#[derive(Default)]
+struct Bounded {
+    text: String,
+    /// Whether the text was cut: what followed, a secret maybe, was not seen.
+    cut: bool,
+}
 
 impl fmt::Write for Bounded {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        let room = MESSAGE_BYTES - self.0.len();
+        let room = MESSAGE_BYTES - self.text.len();
         if s.len() <= room {
-            self.0.push_str(s);
+            self.text.push_str(s);
             return Ok(());
         }
         let mut end = room;
         while !s.is_char_boundary(end) {
             end -= 1;
         }
-        self.0.push_str(&s[..end]);
-        self.0.push('…');
+        self.text.push_str(&s[..end]);
+        self.text.push('…');
+        self.cut = true;
         Err(fmt::Error)
     }
 }
 
 /// Renders a foreign value's `Display` or `Debug`, bounded, and contained: `None` when the
 /// formatting impl panicked, instead of unwinding through the executor.
-fn render(write: impl FnOnce(&mut Bounded) -> fmt::Result) -> Option<String> {
-    let mut out = Bounded(String::new());
+fn render(write: impl FnOnce(&mut Bounded) -> fmt::Result) -> Option<Bounded> {
+    let mut out = Bounded::default();
     match catch_unwind(AssertUnwindSafe(|| write(&mut out))) {
         // `Err(fmt::Error)` only says the text was cut; what was written stands.
-        Ok(_) => Some(out.0),
+        Ok(_) => Some(out),
         Err(panic) => {
             discard(panic);
             None
@@ -438,21 +444,49 @@ pub(crate) fn discard(payload: Box<dyn std::any::Any + Send>) {
     }
 }
 
+/// `text` with every occurrence of `secrets` replaced, and, when it was cut (it ends with
+/// `…`), the beginning of a secret it was cut inside of.
+fn scrub_cut(text: String, secrets: &[&str]) -> String {
+    let mut text = scrub(&text, secrets).unwrap_or(text);
+    let Some(body) = text.strip_suffix('…') else {
+        return text;
+    };
+    let partial = secrets
+        .iter()
+        .filter_map(|secret| {
+            (1..secret.len())
+                .rev()
+                .find(|&n| secret.is_char_boundary(n) && body.ends_with(&secret[..n]))
+        })
+        .max();
+    if let Some(n) = partial {
+        let end = body.len();
+        text.replace_range(end - n..end, "[redacted]");
+    }
+    text
+}
+
 /// What a message that panicked when rendered is shown as.
 const UNRENDERABLE: &str = "(the error's message could not be rendered: it panicked)";
 
 /// The bounded message of `source`, and `source` itself, or, when its message chain or its
-/// `Debug` shows one of `secrets`, or panics when formatted, a stand-in that carries only the
-/// (redacted) messages.
+/// `Debug` shows one of `secrets` (or may, past where they were cut), or panics when
+/// formatted, a stand-in that carries only the (redacted) messages.
 fn redact(source: BoxError, secrets: &[&str]) -> (Box<str>, BoxError) {
     // A cause whose `Display` or `Debug` panics here would panic again in whoever logs it, so
     // it is replaced too; the whole chain is rendered to know.
     let mut panicked = false;
-    let mut text = |rendered: Option<String>| {
-        rendered.unwrap_or_else(|| {
+    // A rendering cut short, or a chain deeper than followed, may hide a secret past the cut.
+    let mut unseen = false;
+    let mut text = |rendered: Option<Bounded>| match rendered {
+        Some(rendered) => {
+            unseen |= rendered.cut;
+            rendered.text
+        }
+        None => {
             panicked = true;
             UNRENDERABLE.to_owned()
-        })
+        }
     };
     let mut chain = vec![text(render(|out| write!(out, "{source}")))];
     let mut next = source.source();
@@ -461,17 +495,18 @@ fn redact(source: BoxError, secrets: &[&str]) -> (Box<str>, BoxError) {
         next = cause.source();
     }
     let debug = text(render(|out| write!(out, "{source:?}")));
+    unseen |= next.is_some();
     let secrets: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
     let leaks = |text: &str| secrets.iter().any(|secret| text.contains(secret));
-    if !panicked && !leaks(&debug) && !chain.iter().any(|m| leaks(m)) {
+    let clean = secrets.is_empty() || !(unseen || leaks(&debug) || chain.iter().any(|m| leaks(m)));
+    if !panicked && clean {
         let message = chain.swap_remove(0);
         return (message.into(), source);
     }
-    let scrub = |text: String| scrub(&text, &secrets).unwrap_or(text);
     let mut stand_in: Option<Redacted> = None;
     for message in chain.into_iter().rev() {
         stand_in = Some(Redacted {
-            message: scrub(message).into(),
+            message: scrub_cut(message, &secrets).into(),
             source: stand_in.map(Box::new),
         });
     }
@@ -528,7 +563,7 @@ impl ToolPanic {
                 || "a panic with a non-string payload".to_owned(),
                 |message| {
                     let message = render(|out| out.write_str(message)).unwrap_or_default();
-                    scrub(&message, secrets).unwrap_or(message)
+                    scrub_cut(message.text, secrets)
                 },
             );
         ToolPanic { message }

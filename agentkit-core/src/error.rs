@@ -7,7 +7,7 @@ use std::fmt;
 use std::fmt::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::model_text::{Escaped, EscapedText, TextLimits, capture, scrub, truncate_content};
+use crate::model_text::{Escaped, EscapedText, TextLimits, capture, scrub_cut, truncate_content};
 use crate::rules::Problem;
 use crate::schema::{Issues, ValidationIssue};
 
@@ -442,28 +442,6 @@ pub(crate) fn discard(payload: Box<dyn std::any::Any + Send>) {
         // A payload whose drop panics twice is leaked rather than unwound.
         std::mem::forget(again);
     }
-}
-
-/// `text` with every occurrence of `secrets` replaced, and, when it was cut (it ends with
-/// `…`), the beginning of a secret it was cut inside of.
-fn scrub_cut(text: String, secrets: &[&str]) -> String {
-    let mut text = scrub(&text, secrets).unwrap_or(text);
-    let Some(body) = text.strip_suffix('…') else {
-        return text;
-    };
-    let partial = secrets
-        .iter()
-        .filter_map(|secret| {
-            (1..secret.len())
-                .rev()
-                .find(|&n| secret.is_char_boundary(n) && body.ends_with(&secret[..n]))
-        })
-        .max();
-    if let Some(n) = partial {
-        let end = body.len();
-        text.replace_range(end - n..end, "[redacted]");
-    }
-    text
 }
 
 /// What a message that panicked when rendered is shown as.

@@ -390,8 +390,10 @@ impl ToolExecutor {
             Err(panic) => return Err(panicked(name(), panic, &secrets).into()),
         };
         if let Some(schema) = spec.output_schema() {
-            let issues = schema.validate_limited(&mut output, UnknownArguments::Reject, max_issues);
+            let mut issues =
+                schema.validate_limited(&mut output, UnknownArguments::Reject, max_issues);
             if !issues.is_empty() {
+                issues.scrub(&secrets);
                 return Err(
                     ToolValidationError::from_issues(name(), Direction::Output, issues).into(),
                 );

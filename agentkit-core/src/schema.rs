@@ -1006,6 +1006,19 @@ impl Issues {
     pub(crate) fn into_parts(self) -> (Vec<ValidationIssue>, usize) {
         (self.list, self.omitted)
     }
+
+    /// Replaces every occurrence of `secrets` in the names the issues echo: an output's keys
+    /// are the tool's own text, and may hold a credential it was handed.
+    pub(crate) fn scrub(&mut self, secrets: &[&str]) {
+        for issue in &mut self.list {
+            if let Some(param) = &issue.param {
+                let scrubbed = crate::model_text::scrub_cut(param.to_string(), secrets);
+                if scrubbed != **param {
+                    issue.param = Some(Cow::Owned(scrubbed));
+                }
+            }
+        }
+    }
 }
 
 impl ValidationIssue {

@@ -333,7 +333,11 @@ impl ToolExecutionError {
     pub(crate) fn replayed(tool_name: Cow<'static, str>, kind: ErrorKind, message: &str) -> Self {
         let source: BoxError = match kind {
             ErrorKind::Panic => Box::new(ToolPanic {
-                message: message.to_owned(),
+                // What was recorded is the panic's `Display`: its message follows the prefix.
+                message: message
+                    .strip_prefix(PANIC_PREFIX)
+                    .unwrap_or(message)
+                    .to_owned(),
             }),
             ErrorKind::Timeout => Box::new(ToolTimeout),
             ErrorKind::Cancelled => Box::new(ToolCancelled),
@@ -521,11 +525,14 @@ impl std::error::Error for Redacted {
     }
 }
 
+/// How a [`ToolPanic`]'s `Display` begins.
+const PANIC_PREFIX: &str = "the tool panicked: ";
+
 /// A panic caught inside a tool; the cause of a [`ToolExecutionError`].
 ///
 /// Its message is for operators: the model is only told that the tool failed unexpectedly.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the tool panicked: {}", EscapedText(.message, OPERATOR_MESSAGE))]
+#[error("{PANIC_PREFIX}{}", EscapedText(.message, OPERATOR_MESSAGE))]
 pub struct ToolPanic {
     message: String,
 }

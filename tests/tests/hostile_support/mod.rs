@@ -456,6 +456,15 @@ impl Harness {
         match outcome.result.error() {
             Some(live) => {
                 let again = replayed.error(live.kind());
+                assert_eq!(
+                    again.to_string(),
+                    live.to_string(),
+                    "operators read the same"
+                );
+                if let (Error::Execution(live), Error::Execution(again)) = (live, again) {
+                    assert_eq!(again.message(), live.message());
+                    assert_eq!(again.cause().to_string(), live.cause().to_string());
+                }
                 if let (Error::Validation(live), Error::Validation(again)) = (live, again) {
                     assert_eq!(live.direction(), again.direction());
                     assert_eq!(live.errors(), again.errors());

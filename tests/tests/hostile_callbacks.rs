@@ -208,6 +208,26 @@ fn a_deadline_that_panics_ends_the_run_as_a_timeout() {
     assert_eq!(dropped.load(Ordering::SeqCst), 1);
 }
 
+/// A deadline that never comes, and panics when dropped.
+struct BombDeadline(Bomb);
+
+impl Future for BombDeadline {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<()> {
+        Poll::Pending
+    }
+}
+
+#[test]
+fn a_deadline_that_panics_when_dropped_after_the_tool_finished_is_contained() {
+    let (harness, _) = hostile_support::lookup_harness();
+    let call = ToolCall::new("c", "lookup", r#"{"city": "Oslo"}"#);
+    let outcome =
+        harness.run(|executor| block_on(executor.dispatch_until(&call, BombDeadline(Bomb))));
+    assert_eq!(outcome.output()["city"], "Oslo");
+}
+
 #[test]
 fn a_tool_future_that_panics_when_its_call_is_dropped_does_not_unwind() {
     let (bomb, bomb_dropped) = Hostile::new("bomb", Misbehaviour::PanicOnDrop);
@@ -298,8 +318,26 @@ impl CredentialProvider for PanickingProvider {
     }
 }
 
+/// A credential provider that panics with a payload that panics again when dropped.
+struct BombProvider;
+
+impl CredentialProvider for BombProvider {
+    fn resolve(&self, _: &str) -> Result<Option<Secret>, BoxError> {
+        std::panic::panic_any(Bomb);
+    }
+}
+
 #[test]
 fn a_panicking_credential_provider_is_a_credential_failure() {
+    let (tool, _) = lookup_tool();
+    let mut registry = ToolRegistry::new();
+    registry.register(tool).unwrap();
+    let harness = Harness::configured(registry, TextLimits::DEFAULT, |builder| {
+        builder.credentials(BombProvider)
+    });
+    let outcome = harness.call(&ToolCall::new("c", "lookup", r#"{"city": "Oslo"}"#));
+    let _ = outcome.error(ErrorKind::Credential);
+
     let (tool, probe) = lookup_tool();
     let mut registry = ToolRegistry::new();
     registry.register(tool).unwrap();

@@ -185,6 +185,20 @@ fn unknown_tools_are_named_with_the_nearest_ones() {
         let _ = outcome.error(ErrorKind::UnknownTool);
         assert_eq!(outcome.model_text(), expected);
     }
+    // A name longer than 128 bytes is no typo, even one that contains a tool's name.
+    let long = format!("lookup{}", "_".repeat(123));
+    let outcome = harness.call(&ToolCall::new("c", long.as_str(), "{}"));
+    let Error::UnknownTool(unknown) = outcome.error(ErrorKind::UnknownTool) else {
+        panic!("an unknown tool")
+    };
+    assert!(unknown.nearest().is_empty(), "{unknown}");
+    let short = &long[..128];
+    let outcome = harness.call(&ToolCall::new("c", short, "{}"));
+    let Error::UnknownTool(unknown) = outcome.error(ErrorKind::UnknownTool) else {
+        panic!("an unknown tool")
+    };
+    assert_eq!(unknown.nearest(), ["lookup"]);
+
     // No tool at all.
     let harness = Harness::new(ToolRegistry::new());
     let outcome = harness.call(&ToolCall::new("c", "lookup", "{}"));

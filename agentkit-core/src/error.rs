@@ -7,7 +7,7 @@ use std::fmt;
 use std::fmt::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::model_text::{Escaped, EscapedText, TextLimits, capture, scrub, truncate_content};
+use crate::model_text::{Escaped, EscapedText, TextLimits, capture, scrub_cut, truncate_content};
 use crate::rules::Problem;
 use crate::schema::{Issues, ValidationIssue};
 
@@ -333,7 +333,11 @@ impl ToolExecutionError {
     pub(crate) fn replayed(tool_name: Cow<'static, str>, kind: ErrorKind, message: &str) -> Self {
         let source: BoxError = match kind {
             ErrorKind::Panic => Box::new(ToolPanic {
-                message: message.to_owned(),
+                // What was recorded is the panic's `Display`: its message follows the prefix.
+                message: message
+                    .strip_prefix(PANIC_PREFIX)
+                    .unwrap_or(message)
+                    .to_owned(),
             }),
             ErrorKind::Timeout => Box::new(ToolTimeout),
             ErrorKind::Cancelled => Box::new(ToolCancelled),
@@ -397,61 +401,94 @@ const MESSAGE_BYTES: usize = 8 * 1024;
 const CHAIN_DEPTH: usize = 16;
 
 /// A `fmt::Write` that keeps at most `MESSAGE_BYTES` and then stops the formatting.
-struct Bounded(String);
+#[derive(Default)]
+struct Bounded {
+    text: String,
+    /// Whether the text was cut: what followed, a secret maybe, was not seen.
+    cut: bool,
+}
 
 impl fmt::Write for Bounded {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        let room = MESSAGE_BYTES - self.0.len();
+        let room = MESSAGE_BYTES - self.text.len();
         if s.len() <= room {
-            self.0.push_str(s);
+            self.text.push_str(s);
             return Ok(());
         }
         let mut end = room;
         while !s.is_char_boundary(end) {
             end -= 1;
         }
-        self.0.push_str(&s[..end]);
-        self.0.push('…');
+        self.text.push_str(&s[..end]);
+        self.text.push('…');
+        self.cut = true;
         Err(fmt::Error)
     }
 }
 
-/// Renders a foreign value's `Display` or `Debug`, bounded, and contained: a formatting impl
-/// that panics gives a placeholder instead of unwinding through the executor.
-fn render(write: impl FnOnce(&mut Bounded) -> fmt::Result) -> String {
-    let mut out = Bounded(String::new());
+/// Renders a foreign value's `Display` or `Debug`, bounded, and contained: `None` when the
+/// formatting impl panicked, instead of unwinding through the executor.
+fn render(write: impl FnOnce(&mut Bounded) -> fmt::Result) -> Option<Bounded> {
+    let mut out = Bounded::default();
     match catch_unwind(AssertUnwindSafe(|| write(&mut out))) {
         // `Err(fmt::Error)` only says the text was cut; what was written stands.
-        Ok(_) => out.0,
-        Err(_) => "(the error's message could not be rendered: it panicked)".to_owned(),
+        Ok(_) => Some(out),
+        Err(panic) => {
+            discard(panic);
+            None
+        }
     }
 }
 
-/// The bounded message of `source`, and `source` itself, or, when its message chain or its
-/// `Debug` shows one of `secrets`, a stand-in that carries only the redacted messages.
-fn redact(source: BoxError, secrets: &[&str]) -> (Box<str>, BoxError) {
-    let message = render(|out| write!(out, "{source}"));
-    let secrets: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
-    if secrets.is_empty() {
-        return (message.into(), source);
+/// Drops a panic payload, whose own `Drop` could panic again.
+pub(crate) fn discard(payload: Box<dyn std::any::Any + Send>) {
+    if let Err(again) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+        // A payload whose drop panics twice is leaked rather than unwound.
+        std::mem::forget(again);
     }
-    let mut chain = vec![message];
+}
+
+/// What a message that panicked when rendered is shown as.
+const UNRENDERABLE: &str = "(the error's message could not be rendered: it panicked)";
+
+/// The bounded message of `source`, and `source` itself, or, when its message chain or its
+/// `Debug` shows one of `secrets` (or may, past where they were cut), or panics when
+/// formatted, a stand-in that carries only the (redacted) messages.
+fn redact(source: BoxError, secrets: &[&str]) -> (Box<str>, BoxError) {
+    // A cause whose `Display` or `Debug` panics here would panic again in whoever logs it, so
+    // it is replaced too; the whole chain is rendered to know.
+    let mut panicked = false;
+    // A rendering cut short, or a chain deeper than followed, may hide a secret past the cut.
+    let mut unseen = false;
+    let mut text = |rendered: Option<Bounded>| match rendered {
+        Some(rendered) => {
+            unseen |= rendered.cut;
+            rendered.text
+        }
+        None => {
+            panicked = true;
+            UNRENDERABLE.to_owned()
+        }
+    };
+    let mut chain = vec![text(render(|out| write!(out, "{source}")))];
     let mut next = source.source();
     while let Some(cause) = next.filter(|_| chain.len() < CHAIN_DEPTH) {
-        chain.push(render(|out| write!(out, "{cause}")));
+        chain.push(text(render(|out| write!(out, "{cause}"))));
         next = cause.source();
     }
-    let debug = render(|out| write!(out, "{source:?}"));
+    let debug = text(render(|out| write!(out, "{source:?}")));
+    unseen |= next.is_some();
+    let secrets: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
     let leaks = |text: &str| secrets.iter().any(|secret| text.contains(secret));
-    if !leaks(&debug) && !chain.iter().any(|m| leaks(m)) {
+    let clean = secrets.is_empty() || !(unseen || leaks(&debug) || chain.iter().any(|m| leaks(m)));
+    if !panicked && clean {
         let message = chain.swap_remove(0);
         return (message.into(), source);
     }
-    let scrub = |text: String| scrub(&text, &secrets).unwrap_or(text);
     let mut stand_in: Option<Redacted> = None;
     for message in chain.into_iter().rev() {
         stand_in = Some(Redacted {
-            message: scrub(message).into(),
+            message: scrub_cut(message, &secrets).into(),
             source: stand_in.map(Box::new),
         });
     }
@@ -461,7 +498,9 @@ fn redact(source: BoxError, secrets: &[&str]) -> (Box<str>, BoxError) {
     });
     let message = stand_in.message.clone();
     // The original is dropped here: a foreign `Drop` that panics must not unwind either.
-    let _ = catch_unwind(AssertUnwindSafe(move || drop(source)));
+    if let Err(panic) = catch_unwind(AssertUnwindSafe(move || drop(source))) {
+        discard(panic);
+    }
     (message, Box::new(stand_in))
 }
 
@@ -486,11 +525,14 @@ impl std::error::Error for Redacted {
     }
 }
 
+/// How a [`ToolPanic`]'s `Display` begins.
+const PANIC_PREFIX: &str = "the tool panicked: ";
+
 /// A panic caught inside a tool; the cause of a [`ToolExecutionError`].
 ///
 /// Its message is for operators: the model is only told that the tool failed unexpectedly.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the tool panicked: {}", EscapedText(.message, OPERATOR_MESSAGE))]
+#[error("{PANIC_PREFIX}{}", EscapedText(.message, OPERATOR_MESSAGE))]
 pub struct ToolPanic {
     message: String,
 }
@@ -505,8 +547,8 @@ impl ToolPanic {
             .map_or_else(
                 || "a panic with a non-string payload".to_owned(),
                 |message| {
-                    let message = render(|out| out.write_str(message));
-                    scrub(&message, secrets).unwrap_or(message)
+                    let message = render(|out| out.write_str(message)).unwrap_or_default();
+                    scrub_cut(message.text, secrets)
                 },
             );
         ToolPanic { message }

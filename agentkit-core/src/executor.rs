@@ -17,7 +17,7 @@ use crate::call::{ToolArguments, ToolCall};
 use crate::credentials::{CredentialProvider, Credentials, NoCredentials};
 use crate::error::{
     CredentialError, Direction, Error, ToolCancelled, ToolExecutionError, ToolPanic, ToolTimeout,
-    ToolValidationError,
+    ToolValidationError, discard,
 };
 use crate::events::{ToolEvent, ToolObserver};
 #[cfg(feature = "tracing")]
@@ -391,8 +391,10 @@ impl ToolExecutor {
             Err(panic) => return Err(panicked(name(), panic, &secrets()).into()),
         };
         if let Some(schema) = spec.output_schema() {
-            let issues = schema.validate_limited(&mut output, UnknownArguments::Reject, max_issues);
+            let mut issues =
+                schema.validate_limited(&mut output, UnknownArguments::Reject, max_issues);
             if !issues.is_empty() {
+                issues.scrub(&secrets);
                 return Err(
                     ToolValidationError::from_issues(name(), Direction::Output, issues).into(),
                 );
@@ -532,14 +534,6 @@ fn panicked(
     let panic = ToolPanic::from_payload(&*payload, secrets);
     discard(payload);
     ToolExecutionError::new(tool_name, panic)
-}
-
-/// Drops a panic payload, whose own `Drop` could panic again.
-fn discard(payload: Box<dyn Any + Send>) {
-    if let Err(again) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
-        // A payload whose drop panics twice is leaked rather than unwound.
-        std::mem::forget(again);
-    }
 }
 
 fn strict(result: ToolResult) -> Result<ToolResult, Error> {

@@ -251,6 +251,28 @@ pub(crate) fn scrub(text: &str, secrets: &[&str]) -> Option<String> {
     scrubbed
 }
 
+/// `text` with every occurrence of `secrets` replaced, and, when it was cut (it ends with
+/// `…`), the beginning of a secret it was cut inside of.
+pub(crate) fn scrub_cut(text: String, secrets: &[&str]) -> String {
+    let mut text = scrub(&text, secrets).unwrap_or(text);
+    let Some(body) = text.strip_suffix('…') else {
+        return text;
+    };
+    let partial = secrets
+        .iter()
+        .filter_map(|secret| {
+            (1..secret.len())
+                .rev()
+                .find(|&n| secret.is_char_boundary(n) && body.ends_with(&secret[..n]))
+        })
+        .max();
+    if let Some(n) = partial {
+        let end = body.len();
+        text.replace_range(end - n..end, "[redacted]");
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -311,5 +333,17 @@ mod tests {
             Some("key [redacted] and [redacted] again")
         );
         assert_eq!(scrub("nothing here", &["sk-1"]), None);
+    }
+
+    #[test]
+    fn a_text_cut_inside_a_secret_loses_the_secrets_beginning() {
+        let secrets = ["sk-1234", ""];
+        assert_eq!(scrub_cut("key sk-12…".into(), &secrets), "key [redacted]…");
+        assert_eq!(
+            scrub_cut("sk-1234 and sk-1…".into(), &secrets),
+            "[redacted] and [redacted]…"
+        );
+        // An uncut text ends where its author ended it.
+        assert_eq!(scrub_cut("key sk-12".into(), &secrets), "key sk-12");
     }
 }

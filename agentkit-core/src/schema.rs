@@ -894,10 +894,13 @@ fn check_type(ty: ParamType, value: &mut Value) -> Result<(), Mismatch> {
             // can read it with `as_i64`. `1.5` stays a float and is refused below.
             let f = n.as_f64().unwrap_or(f64::NAN);
             if f.fract() == 0.0 {
-                // i64::MIN is exactly representable as f64; i64::MAX rounds up to 2^63, which
-                // is out of range, hence the strict upper bound.
+                // i64::MAX rounds up to 2^63, which is out of range, hence the strict upper
+                // bound. The lower bound is strict too: an integer below i64::MIN reaches us
+                // as a float, and one just below it rounds to exactly -2^63, which would let
+                // `-9223372036854775809` through as i64::MIN. (i64::MIN itself arrives as an
+                // integer and is accepted above.)
                 #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
-                if f >= i64::MIN as f64 && f < i64::MAX as f64 {
+                if f > i64::MIN as f64 && f < i64::MAX as f64 {
                     *value = Value::from(f as i64);
                     return Ok(());
                 }
@@ -1048,6 +1051,19 @@ impl Issues {
 
     pub(crate) fn into_parts(self) -> (Vec<ValidationIssue>, usize) {
         (self.list, self.omitted)
+    }
+
+    /// Replaces every occurrence of `secrets` in the names the issues echo: an output's keys
+    /// are the tool's own text, and may hold a credential it was handed.
+    pub(crate) fn scrub(&mut self, secrets: &[&str]) {
+        for issue in &mut self.list {
+            if let Some(param) = &issue.param {
+                let scrubbed = crate::model_text::scrub_cut(param.to_string(), secrets);
+                if scrubbed != **param {
+                    issue.param = Some(Cow::Owned(scrubbed));
+                }
+            }
+        }
     }
 }
 

@@ -1,0 +1,331 @@
+//! Planted secrets: a tool that puts its resolved credential in its error text, in a cause
+//! deep in its error chain, in its error's `Debug` only, past the point where messages are
+//! cut, or in a panic; a credential provider whose error quotes a secret it resolved before.
+//! Every rendering is checked (the harness renders the result's `Debug`, `Display`, every
+//! source, the issues' JSON, the events an observer saw with `{:?}`, the `tracing` spans, the
+//! recordings' `Debug` and JSON), and so is a replay from the recorded JSON fixture, which
+//! must end as the live call did and tell the model the same.
+
+mod core_fixtures;
+mod hostile_support;
+
+use std::fmt;
+
+use agentkit_core::{
+    BoxError, CredentialProvider, Credentials, Error, ErrorKind, JsonObject, Secret, TextLimits,
+    ToolCall, ToolRegistry, ToolSpec,
+};
+use core_fixtures::{FnTool, Probe};
+use hostile_support::{Harness, KEY, KEY_2, Outcome, SECRET, renderings};
+
+/// The secret resolved for `name`.
+fn secret(creds: &Credentials, name: &str) -> String {
+    creds
+        .get(name)
+        .map(|s| s.expose().to_owned())
+        .unwrap_or_default()
+}
+
+/// A harness over one tool, `leaky`, needing both planted credentials and failing with what
+/// `fail` makes of them.
+fn leaky(fail: fn(&Credentials) -> BoxError) -> (Harness, Probe) {
+    let spec = ToolSpec::builder("leaky")
+        .credential(KEY)
+        .credential(KEY_2)
+        .build()
+        .unwrap();
+    let (tool, probe) = FnTool::new(spec, move |_, creds| Err(fail(creds)));
+    let mut registry = ToolRegistry::new();
+    registry.register(tool).unwrap();
+    (Harness::new(registry), probe)
+}
+
+/// Runs `leaky`, checks every rendering of the live call and of its replay, and returns the
+/// live outcome.
+fn run_and_replay(harness: &Harness, kind: ErrorKind) -> Outcome {
+    let call = ToolCall::new("call_1", "leaky", "{}");
+    let outcome = harness.call(&call);
+    let _ = outcome.error(kind);
+    let _ = harness.replay(&outcome, &call);
+    outcome
+}
+
+fn execution(outcome: &Outcome) -> &agentkit_core::ToolExecutionError {
+    match outcome.result.error() {
+        Some(Error::Execution(e)) => e,
+        other => panic!("expected an execution error, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_secret_in_a_tools_error_text_is_redacted_everywhere() {
+    let (harness, probe) = leaky(|creds| {
+        format!(
+            "401 from upstream: key {} (and token {}) refused; retry with {}",
+            secret(creds, KEY),
+            secret(creds, KEY_2),
+            secret(creds, KEY),
+        )
+        .into()
+    });
+    let outcome = run_and_replay(&harness, ErrorKind::Execution);
+    assert_eq!(probe.runs(), 1);
+    assert_eq!(
+        outcome.model_text(),
+        "Error: tool 'leaky' failed: 401 from upstream: key [redacted] (and token [redacted]) \
+         refused; retry with [redacted]"
+    );
+}
+
+/// An error that wraps another, showing a clean message itself.
+#[derive(Debug)]
+struct Wrapped {
+    message: &'static str,
+    source: BoxError,
+}
+
+impl fmt::Display for Wrapped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message)
+    }
+}
+
+impl std::error::Error for Wrapped {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.source)
+    }
+}
+
+#[test]
+fn a_secret_deep_in_the_error_chain_is_redacted() {
+    let (harness, _) = leaky(|creds| {
+        let inner: BoxError =
+            format!("bad header Authorization: Bearer {}", secret(creds, KEY)).into();
+        Box::new(Wrapped {
+            message: "request failed",
+            source: Box::new(Wrapped {
+                message: "transport error",
+                source: inner,
+            }),
+        })
+    });
+    let outcome = run_and_replay(&harness, ErrorKind::Execution);
+    assert_eq!(
+        outcome.model_text(),
+        "Error: tool 'leaky' failed: request failed"
+    );
+    // The chain is kept, redacted, for operators.
+    let e = execution(&outcome);
+    let mut messages = vec![e.cause().to_string()];
+    let mut next = e.cause().source();
+    while let Some(cause) = next {
+        messages.push(cause.to_string());
+        next = cause.source();
+    }
+    assert_eq!(
+        messages,
+        [
+            "request failed",
+            "transport error",
+            "bad header Authorization: Bearer [redacted]"
+        ]
+    );
+}
+
+/// An error whose `Display` is clean and whose `Debug` shows the credential it was built with.
+#[derive(Debug)]
+#[allow(dead_code)] // the fields are read by `Debug` only
+struct RequestError {
+    status: u16,
+    api_key: String,
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "upstream answered {}", self.status)
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+#[test]
+fn a_secret_in_an_errors_debug_only_is_redacted() {
+    let (harness, _) = leaky(|creds| {
+        Box::new(RequestError {
+            status: 403,
+            api_key: secret(creds, KEY),
+        })
+    });
+    let outcome = run_and_replay(&harness, ErrorKind::Execution);
+    assert_eq!(
+        outcome.model_text(),
+        "Error: tool 'leaky' failed: upstream answered 403"
+    );
+    assert_eq!(
+        execution(&outcome).cause().to_string(),
+        "upstream answered 403"
+    );
+}
+
+/// An error whose `Debug` is long, with the credential at its end.
+#[derive(Debug)]
+#[allow(dead_code)] // the fields are read by `Debug` only
+struct VerboseError {
+    response_body: String,
+    api_key: String,
+}
+
+impl fmt::Display for VerboseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("upstream sent an error page")
+    }
+}
+
+impl std::error::Error for VerboseError {}
+
+#[test]
+fn a_secret_past_where_messages_are_cut_is_redacted() {
+    // In the `Debug`, after a long response body.
+    let (harness, _) = leaky(|creds| {
+        Box::new(VerboseError {
+            response_body: "<html>".repeat(5_000),
+            api_key: secret(creds, KEY),
+        })
+    });
+    let _ = run_and_replay(&harness, ErrorKind::Execution);
+
+    // In the message itself, after 64 KiB.
+    let (harness, _) =
+        leaky(|creds| format!("{} key={}", "x".repeat(64 * 1024), secret(creds, KEY)).into());
+    let _ = run_and_replay(&harness, ErrorKind::Execution);
+
+    // Cut inside the secret: no rendering shows its first half either. Messages are read up
+    // to a few KiB; every cut position around 8 KiB is tried.
+    let half = &SECRET[..SECRET.len() / 2];
+    for pad in 8_150..8_200 {
+        let spec = ToolSpec::builder("leaky").credential(KEY).build().unwrap();
+        let (tool, _) = FnTool::new(spec, move |_, creds| {
+            Err(format!("{}{}", "x".repeat(pad), secret(creds, KEY)).into())
+        });
+        let mut registry = ToolRegistry::new();
+        registry.register(tool).unwrap();
+        let harness = Harness::new(registry);
+        let outcome = run_and_replay(&harness, ErrorKind::Execution);
+        let mut texts: Vec<String> = renderings(&outcome.result)
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect();
+        texts.extend(outcome.events.iter().map(|e| e.debug.clone()));
+        texts.push(serde_json::to_string(&outcome.recordings).unwrap());
+        for text in texts {
+            assert!(
+                !text.contains(half),
+                "cut at {pad}: …{}",
+                &text[text.len().saturating_sub(40)..]
+            );
+        }
+    }
+
+    // At the bottom of a chain of thirty errors.
+    let (harness, _) = leaky(|creds| {
+        let mut error: BoxError = format!("root cause: key {}", secret(creds, KEY)).into();
+        for _ in 0..30 {
+            error = Box::new(Wrapped {
+                message: "wrapped",
+                source: error,
+            });
+        }
+        error
+    });
+    let _ = run_and_replay(&harness, ErrorKind::Execution);
+}
+
+#[test]
+fn a_secret_in_a_panic_is_redacted_and_never_reaches_the_model() {
+    let (harness, _) = leaky(|creds| {
+        panic!(
+            "assertion failed: key {} was refused, token {}",
+            secret(creds, KEY),
+            secret(creds, KEY_2)
+        )
+    });
+    let outcome = run_and_replay(&harness, ErrorKind::Panic);
+    assert_eq!(
+        outcome.model_text(),
+        "Error: tool 'leaky' failed unexpectedly."
+    );
+    let e = execution(&outcome);
+    assert!(e.is_panic());
+    assert_eq!(
+        e.message(),
+        "the tool panicked: assertion failed: key [redacted] was refused, token [redacted]"
+    );
+}
+
+/// Resolves [`KEY`], then fails on [`KEY_2`] with an error quoting the first secret, in its
+/// message and in its `Debug`.
+struct LeakyProvider;
+
+impl CredentialProvider for LeakyProvider {
+    fn resolve(&self, name: &str) -> Result<Option<Secret>, BoxError> {
+        if name == KEY {
+            return Ok(Some(Secret::new(SECRET)));
+        }
+        Err(Box::new(Wrapped {
+            message: "vault session expired",
+            source: format!("session opened with {SECRET}").into(),
+        }))
+    }
+}
+
+#[test]
+fn a_secret_in_a_credential_providers_error_is_redacted() {
+    let spec = ToolSpec::builder("leaky")
+        .credential(KEY)
+        .credential(KEY_2)
+        .build()
+        .unwrap();
+    let (tool, probe) = FnTool::new(spec, |_, _| Ok(JsonObject::new()));
+    let mut registry = ToolRegistry::new();
+    registry.register(tool).unwrap();
+    let harness = Harness::configured(registry, TextLimits::DEFAULT, |builder| {
+        builder.credentials(LeakyProvider)
+    });
+    let outcome = harness.call(&ToolCall::new("c", "leaky", "{}"));
+    let error = outcome.error(ErrorKind::Credential);
+    assert_eq!(probe.runs(), 0);
+    assert_eq!(
+        outcome.model_text(),
+        "Error: tool 'leaky' failed unexpectedly."
+    );
+    // Operators learn which credential failed, and why, without the secret.
+    let display = error.to_string();
+    assert!(
+        display.contains("credential 'db-token' could not be resolved"),
+        "{display}"
+    );
+    let e = execution(&outcome);
+    let mut chain = Vec::new();
+    let mut next = e.cause().source();
+    while let Some(cause) = next {
+        chain.push(cause.to_string());
+        next = cause.source();
+    }
+    assert_eq!(
+        chain,
+        ["vault session expired", "session opened with [redacted]"]
+    );
+}
+
+#[test]
+fn a_tool_that_leaks_nothing_keeps_its_error_as_is() {
+    // Redaction replaces only what shows a secret: a clean cause keeps its type.
+    let (harness, _) = leaky(|_| {
+        Box::new(RequestError {
+            status: 503,
+            api_key: "not-the-planted-one".to_owned(),
+        })
+    });
+    let outcome = run_and_replay(&harness, ErrorKind::Execution);
+    assert!(execution(&outcome).cause().is::<RequestError>());
+}

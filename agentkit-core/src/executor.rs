@@ -394,7 +394,7 @@ impl ToolExecutor {
             let mut issues =
                 schema.validate_limited(&mut output, UnknownArguments::Reject, max_issues);
             if !issues.is_empty() {
-                issues.scrub(&secrets);
+                issues.scrub(&secrets());
                 return Err(
                     ToolValidationError::from_issues(name(), Direction::Output, issues).into(),
                 );

@@ -1,4 +1,4 @@
-//! Dispatch of the seed's `fetch_weather` call, from the model's JSON argument string, through
+//! Dispatch of the README's `fetch_weather` call, from the model's JSON argument string, through
 //! registry + executor with a no-op tool body, beside `serde_json::from_str::<Value>` alone on
 //! the same string.
 //!
@@ -45,12 +45,12 @@ fn executor() -> ToolExecutor {
         Param::optional("country", ParamType::String).with_default("US"),
         Param::optional("units", ParamType::String).with_default("imperial"),
     ])
-    .expect("the seed's schema is valid");
+    .expect("the Python original's schema is valid");
     let spec = ToolSpec::builder("fetch_weather")
         .description("Look up the current weather for a city.")
         .input(input)
         .build()
-        .expect("the seed's spec is valid");
+        .expect("the Python original's spec is valid");
     let mut registry = ToolRegistry::new();
     registry
         .register(FetchWeather { spec })

@@ -166,7 +166,7 @@ impl UndeclaredCredential {
     }
 }
 
-/// Resolves credential names to secrets: the seed's credentials manager.
+/// Resolves credential names to secrets: the Python original's credentials manager.
 ///
 /// `Ok(None)` means "no such credential" and `Err` that the lookup itself failed; either way
 /// the executor does not run the tool and reports a [`CredentialError`](crate::CredentialError)

@@ -1,4 +1,4 @@
-//! The typed errors: the seed's `SemanticError`, `ToolValidationError` and
+//! The typed errors: the Python original's `SemanticError`, `ToolValidationError` and
 //! `ToolExecutionError`, the [`UnknownToolError`] of dispatch, and the umbrella [`Error`].
 
 use std::borrow::Cow;
@@ -158,7 +158,7 @@ impl fmt::Display for Direction {
     }
 }
 
-/// Inputs or outputs that broke a tool's schema: the seed's `ToolValidationError`.
+/// Inputs or outputs that broke a tool's schema: the Python original's `ToolValidationError`.
 ///
 /// [`direction`](Self::direction) tells who was wrong: [`Direction::Input`] means the model
 /// produced bad arguments, [`Direction::Output`] that the tool's own logic is wrong.
@@ -270,7 +270,7 @@ impl ToolValidationError {
     }
 }
 
-/// A tool that failed while running: the seed's `ToolExecutionError`.
+/// A tool that failed while running: the Python original's `ToolExecutionError`.
 ///
 /// The cause is kept as [`source`](std::error::Error::source): the tool's own error, a
 /// [`ToolPanic`] when the tool panicked, a [`ToolTimeout`] when it ran past its deadline, a

@@ -29,9 +29,9 @@ use crate::result::ToolResult;
 use crate::schema::{Issues, JsonObject, UnknownArguments, ValidationIssue};
 use crate::tool::{DynTool, ToolSpec};
 
-/// Runs tool calls: the seed's `ToolExecutor`, and the only path to a tool.
+/// Runs tool calls: the Python original's `ToolExecutor`, and the only path to a tool.
 ///
-/// Each call goes through the seed's five steps, in order:
+/// Each call goes through the Python original's five steps, in order:
 ///
 /// 1. validate the inputs against the tool's input schema, filling defaults
 ///    (a failure is a [`ToolValidationError`] with [`Direction::Input`]);

@@ -18,7 +18,7 @@ pub enum ToolStatus {
     Failure,
 }
 
-/// The outcome of one tool call: the seed's `ToolResult`, immutable.
+/// The outcome of one tool call: the Python original's `ToolResult`, immutable.
 ///
 /// Holds the tool name, the call id, the status, the output (on success) or the error (on
 /// failure), and how long the call took. [`to_model_content`](Self::to_model_content) renders

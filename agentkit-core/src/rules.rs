@@ -12,9 +12,9 @@ use std::fmt;
 
 /// The six parameter types of a tool schema.
 ///
-/// These are the seed's types; each maps to one JSON Schema type:
+/// These are the Python original's types; each maps to one JSON Schema type:
 ///
-/// | `ParamType` | seed name | JSON Schema |
+/// | `ParamType` | name in a schema | JSON Schema |
 /// |---|---|---|
 /// | [`String`](ParamType::String) | `string` | `string` |
 /// | [`Integer`](ParamType::Integer) | `integer` | `integer` |
@@ -47,7 +47,7 @@ pub enum ParamType {
 }
 
 impl ParamType {
-    /// Every type, in the seed's order.
+    /// Every type, in the Python original's order.
     pub const ALL: [ParamType; 6] = [
         ParamType::String,
         ParamType::Integer,
@@ -57,7 +57,7 @@ impl ParamType {
         ParamType::Dictionary,
     ];
 
-    /// The seed's name of the type, as written in a schema (`"integer"`).
+    /// The Python original's name of the type, as written in a schema (`"integer"`).
     pub const fn as_str(self) -> &'static str {
         match self {
             ParamType::String => "string",
@@ -81,7 +81,7 @@ impl ParamType {
         }
     }
 
-    /// Looks a type up by its seed name; `None` if it is not one of the six.
+    /// Looks a type up by its name; `None` if it is not one of the six.
     pub fn from_name(name: &str) -> Option<ParamType> {
         ParamType::ALL.into_iter().find(|ty| ty.as_str() == name)
     }
@@ -119,7 +119,7 @@ impl std::str::FromStr for ParamType {
     }
 }
 
-/// The kind of a JSON value, named in the seed's vocabulary.
+/// The kind of a JSON value, named in the Python original's vocabulary.
 ///
 /// This is what validation messages report as "got": `Parameter 'units': expected type
 /// 'string', got 'integer'`.
@@ -183,7 +183,7 @@ impl NameKind {
 /// The longest tool or parameter name every major provider accepts.
 pub const MAX_NAME_LEN: usize = 64;
 
-/// The keys a parameter declaration may have, as in the seed.
+/// The keys a parameter declaration may have, as in the Python original.
 pub const PARAM_KEYS: &[&str] = &[
     "name",
     "type",

@@ -1,6 +1,6 @@
-//! Tool schemas: the seed's six-type parameter lists, as data.
+//! Tool schemas: the Python original's six-type parameter lists, as data.
 //!
-//! A [`ToolSchema`] is an ordered list of [`Param`]s. It loads from and saves to the seed's
+//! A [`ToolSchema`] is an ordered list of [`Param`]s. It loads from and saves to the Python original's
 //! `{"parameters": [...]}` shape, validates argument objects ([`ToolSchema::validate`]) and
 //! exports JSON Schema for model providers ([`ToolSchema::to_json_schema`]).
 
@@ -110,7 +110,7 @@ impl Serialize for Literal {
     }
 }
 
-/// One parameter of a [`ToolSchema`]: the seed's `name`, `type`, `required`, `default` and
+/// One parameter of a [`ToolSchema`]: the Python original's `name`, `type`, `required`, `default` and
 /// `description`.
 ///
 /// Build one with [`Param::required`] or [`Param::optional`]; a [`ToolSchema`] checks the
@@ -137,7 +137,7 @@ pub struct Param {
 }
 
 impl Param {
-    /// A required parameter (the seed's default).
+    /// A required parameter (the Python original's default).
     pub fn required(name: impl Into<Cow<'static, str>>, ty: ParamType) -> Self {
         Param {
             name: name.into(),
@@ -187,7 +187,7 @@ impl Param {
         self
     }
 
-    /// Declares the type of every item of a list parameter (the seed's lists are untyped).
+    /// Declares the type of every item of a list parameter (the Python original's lists are untyped).
     ///
     /// Validation then checks each item, and the JSON Schema says `"items": {"type": ...}`,
     /// which OpenAI's strict mode requires of every array.
@@ -211,7 +211,7 @@ impl Param {
     }
 
     /// Declares the fields of a dictionary parameter, or of every item of a list parameter
-    /// whose items are dictionaries: a nested schema, where the seed gives up.
+    /// whose items are dictionaries: a nested schema, where the Python original gives up.
     ///
     /// Validation then checks each field (reporting `address.city`, `stops[1].city`), fills
     /// their defaults, and the JSON Schema describes the nested object, as OpenAI's strict mode
@@ -368,7 +368,7 @@ impl Param {
     }
 }
 
-/// A declarative schema for a tool's inputs or outputs: the seed's `ToolSchema`.
+/// A declarative schema for a tool's inputs or outputs: the Python original's `ToolSchema`.
 ///
 /// Construction checks every rule and reports every problem at once in a
 /// [`SemanticError`]; a `ToolSchema` that exists is well formed.
@@ -382,7 +382,7 @@ impl Param {
 ///     Param::optional("units", ParamType::String).with_default("imperial"),
 /// ])?;
 ///
-/// // The seed's dictionary shape works too.
+/// // The Python original's dictionary shape works too.
 /// let same = ToolSchema::from_value(json!({"parameters": [
 ///     {"name": "city", "type": "string"},
 ///     {"name": "units", "type": "string", "required": false, "default": "imperial"},
@@ -447,12 +447,12 @@ impl ToolSchema {
         }
     }
 
-    /// Loads a schema from the seed's `{"parameters": [...]}` shape, reporting every problem.
+    /// Loads a schema from the Python original's `{"parameters": [...]}` shape, reporting every problem.
     pub fn from_value(value: Value) -> Result<Self, SemanticError> {
         crate::schema_serde::schema_from_value(value)
     }
 
-    /// Loads a schema from a JSON string in the seed's shape.
+    /// Loads a schema from a JSON string in the Python original's shape.
     pub fn from_json(json: &str) -> Result<Self, SemanticError> {
         let value: Value = serde_json::from_str(json).map_err(|e| {
             SemanticError::new(vec![SemanticProblem::new(
@@ -465,7 +465,7 @@ impl ToolSchema {
         Self::from_value(value)
     }
 
-    /// Saves the schema in the seed's `{"parameters": [...]}` shape.
+    /// Saves the schema in the Python original's `{"parameters": [...]}` shape.
     pub fn to_value(&self) -> Value {
         crate::schema_serde::schema_to_value(self)
     }
@@ -480,11 +480,11 @@ impl ToolSchema {
         self.parameters.iter().find(|p| p.name() == name)
     }
 
-    /// Validates `values` against the schema, the seed's way: every problem is reported, and
+    /// Validates `values` against the schema, the Python original's way: every problem is reported, and
     /// the defaults of absent optional parameters are filled in place.
     ///
     /// Undeclared arguments are refused; use [`validate_with`](Self::validate_with) and
-    /// [`UnknownArguments::Ignore`] for the seed's lenient behaviour.
+    /// [`UnknownArguments::Ignore`] for the Python original's lenient behaviour.
     ///
     /// ```
     /// use agentkit_core::{IssueKind, Param, ParamType, ToolSchema};
@@ -925,7 +925,7 @@ pub enum UnknownArguments {
     /// correct the call, where silently dropping the argument hides the mistake.
     #[default]
     Reject,
-    /// Leave it in place and report nothing, as the seed does.
+    /// Leave it in place and report nothing, as the Python original does.
     Ignore,
 }
 
@@ -953,7 +953,7 @@ pub enum IssueKind {
 }
 
 /// One problem found by validation: machine-readable fields, and a `Display` that reads like
-/// the seed's messages.
+/// the Python original's messages.
 ///
 /// | kind | `Display` |
 /// |---|---|

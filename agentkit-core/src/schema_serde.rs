@@ -1,7 +1,7 @@
-//! Loading and saving schemas in the seed's `{"parameters": [...]}` shape.
+//! Loading and saving schemas in the Python original's `{"parameters": [...]}` shape.
 //!
 //! Loading is written by hand rather than derived: a derived `Deserialize` stops at the first
-//! problem, and the seed's discipline is to report every one.
+//! problem, and the Python original's discipline is to report every one.
 
 use serde_json::{Map, Value};
 

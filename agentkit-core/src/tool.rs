@@ -12,10 +12,10 @@ use crate::json_schema::{Style, export};
 use crate::rules::{self, NameKind, Problem};
 use crate::schema::{JsonObject, ToolSchema};
 
-/// The version a tool has when none is declared, as in the seed.
+/// The version a tool has when none is declared, as in the Python original.
 pub const DEFAULT_VERSION: &str = "1.0.0";
 
-/// A tool's metadata: the seed's `TOOL_NAME`, `TOOL_DESCRIPTION`, `TOOL_VERSION`,
+/// A tool's metadata: the Python original's `TOOL_NAME`, `TOOL_DESCRIPTION`, `TOOL_VERSION`,
 /// `INPUT_SCHEMA`, `OUTPUT_SCHEMA`, `tags` and `credential_names`, as one value.
 ///
 /// The registry and executor read it without running tool code. A spec built at run time is
@@ -155,7 +155,7 @@ impl ToolSpec {
         &self.version
     }
 
-    /// The input schema; `None` means inputs are not validated (the seed's
+    /// The input schema; `None` means inputs are not validated (the Python original's
     /// `INPUT_SCHEMA = None`).
     pub fn input_schema(&self) -> Option<&ToolSchema> {
         self.input.as_ref()

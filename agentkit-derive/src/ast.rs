@@ -117,7 +117,7 @@ impl DefaultLit {
 }
 
 impl Param {
-    /// Whether the argument must be present: `required` defaults to `true`, as in the seed.
+    /// Whether the argument must be present: `required` defaults to `true`, as in the Python original.
     pub(crate) fn is_required(&self) -> bool {
         self.required.is_none_or(|(required, _)| required)
     }

@@ -90,7 +90,7 @@ use proc_macro::TokenStream;
 /// | `credentials` | list of strings: `["weather-api-key"]` | no credentials |
 /// | `crate` | string: the path of agentkit-core in your crate, e.g. `"agentkit"` | `::agentkit_core` |
 ///
-/// A parameter is `{ key = value, ... }` with the seed's keys:
+/// A parameter is `{ key = value, ... }` with the Python original's keys:
 ///
 /// | key | value | if absent |
 /// |---|---|---|
@@ -227,7 +227,7 @@ use proc_macro::TokenStream;
 ///
 /// # Without a schema
 ///
-/// Without `input`, the tool takes any JSON object, unvalidated (the seed's
+/// Without `input`, the tool takes any JSON object, unvalidated (the Python original's
 /// `INPUT_SCHEMA = None`); without `output`, its output is not validated.
 ///
 /// ```rust

@@ -38,7 +38,7 @@ pub(crate) const TOOL_KEYS: [Symbol; 8] = [
     CRATE,
 ];
 
-/// The keys of a parameter declaration `{ name = ..., type = ... }`: the seed's, then
+/// The keys of a parameter declaration `{ name = ..., type = ... }`: the Python original's, then
 /// `items` and `fields`.
 pub(crate) const PARAM_KEYS: [Symbol; 7] =
     [NAME, TYPE, REQUIRED, DEFAULT, DESCRIPTION, ITEMS, FIELDS];

@@ -1,7 +1,7 @@
 //! Dictionaries with declared fields (`"fields": [...]`, `fields = [...]`): nested objects are
 //! validated field by field (paths such as `origin.city` and `stops[1].nights`), their defaults
 //! filled, exported as nested JSON Schema objects (as OpenAI's strict mode requires), and
-//! loaded from and saved to the seed's JSON shape.
+//! loaded from and saved to the Python original's JSON shape.
 
 use agentkit_core::rules::Problem;
 use agentkit_core::{IssueKind, JsonObject, Param, ParamType, ToolSchema, UnknownArguments};
@@ -89,7 +89,7 @@ fn undeclared_nested_fields_follow_the_unknown_argument_policy() {
             .validate_with(&mut args, UnknownArguments::Ignore)
             .is_empty()
     );
-    // A dictionary without declared fields takes anything, as in the seed.
+    // A dictionary without declared fields takes anything, as in the Python original.
     let mut args = object(json!({"origin": {"city": "Paris"}, "notes": {"a": [1, null]}}));
     assert!(trip().validate(&mut args).is_empty());
 }

@@ -1,4 +1,4 @@
-//! Behaviour of `ToolExecutor`: the seed's five steps in order, strict and result modes,
+//! Behaviour of `ToolExecutor`: the Python original's five steps in order, strict and result modes,
 //! input and output directions, tool errors and panics as `ToolExecutionError`s, missing
 //! credentials stopping the call before the tool runs, and the fields of `ToolResult`.
 
@@ -94,7 +94,7 @@ fn take(log: &Mutex<Vec<String>>) -> Vec<String> {
     std::mem::take(&mut *log.lock().unwrap_or_else(PoisonError::into_inner))
 }
 
-/// The seed's tool, logging its run and returning `output`.
+/// The Python original's tool, logging its run and returning `output`.
 fn logged_executor(
     output: fn(&JsonObject) -> JsonObject,
     provider: InMemoryCredentials,

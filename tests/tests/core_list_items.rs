@@ -56,7 +56,7 @@ fn items_follow_the_scalar_rules() {
     assert_eq!(issues[0].kind(), IssueKind::OutOfRange);
     assert_eq!(issues[0].param(), Some("pages[1]"));
 
-    // Untyped lists take anything, as in the seed.
+    // Untyped lists take anything, as in the Python original.
     let mut args = object(json!({"ids": ["x"], "anything": [1, "a", null, {}]}));
     assert!(schema().validate(&mut args).is_empty());
     assert_eq!(args["pages"], json!([1, 2]), "the list default is filled");

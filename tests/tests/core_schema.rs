@@ -1,4 +1,4 @@
-//! Behaviour of tool schemas and specs: the six types, the seed's `{"parameters": [...]}`
+//! Behaviour of tool schemas and specs: the six types, the Python original's `{"parameters": [...]}`
 //! shape in both directions, and `SemanticError`s that list every problem of a declaration.
 
 mod core_fixtures;
@@ -125,7 +125,7 @@ fn type_acceptance_ints_are_floats_bools_are_not_numbers_null_fits_nothing() {
     }
 }
 
-// ---------------------------------------------------------------- the seed's shape
+// ---------------------------------------------------------------- the Python original's shape
 
 #[test]
 fn seed_input_schema_loads_with_required_defaults_and_descriptions() {

@@ -1,4 +1,4 @@
-//! Fixtures shared by the `core_*` behaviour tests: the seed's `fetch_weather` schemas and
+//! Fixtures shared by the `core_*` behaviour tests: the README's `fetch_weather` schemas and
 //! spec, and a tool whose logic is a closure and which records every run.
 //!
 //! This lives beside the tests rather than in `tests/src/lib.rs` because the test crate's
@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use agentkit_core::{BoxError, Credentials, JsonObject, Tool, ToolSchema, ToolSpec};
 use serde_json::{Value, json};
 
-/// The name of the seed's credential.
+/// The name of the Python original's credential.
 pub(crate) const WEATHER_KEY: &str = "weather-api-key";
 
 /// The JSON object inside `value`; panics on anything else.
@@ -23,7 +23,7 @@ pub(crate) fn obj(value: Value) -> JsonObject {
     }
 }
 
-/// The seed's `FetchWeatherTool.INPUT_SCHEMA`, verbatim.
+/// The Python original's `FetchWeatherTool.INPUT_SCHEMA`, verbatim.
 pub(crate) fn weather_input_value() -> Value {
     json!({
         "parameters": [
@@ -39,7 +39,7 @@ pub(crate) fn weather_input_value() -> Value {
     })
 }
 
-/// The seed's `FetchWeatherTool.OUTPUT_SCHEMA`, verbatim.
+/// The Python original's `FetchWeatherTool.OUTPUT_SCHEMA`, verbatim.
 pub(crate) fn weather_output_value() -> Value {
     json!({
         "parameters": [
@@ -52,7 +52,7 @@ pub(crate) fn weather_output_value() -> Value {
     })
 }
 
-/// The seed's `fetch_weather` spec, needing credential `weather-api-key`.
+/// The README's `fetch_weather` spec, needing credential `weather-api-key`.
 pub(crate) fn weather_spec() -> ToolSpec {
     ToolSpec::builder("fetch_weather")
         .description("Look up the current weather for a city.")
@@ -150,7 +150,7 @@ impl Tool for FnTool {
     }
 }
 
-/// The seed's `execute`: echoes city, country and units, reports 72.0 and "sunny", and fails
+/// The Python original's `execute`: echoes city, country and units, reports 72.0 and "sunny", and fails
 /// if the credential was not handed over.
 pub(crate) fn weather_logic(
     inputs: &JsonObject,
@@ -166,7 +166,7 @@ pub(crate) fn weather_logic(
     })))
 }
 
-/// The seed's `fetch_weather` tool and its probe.
+/// The README's `fetch_weather` tool and its probe.
 pub(crate) fn weather_tool() -> (FnTool, Probe) {
     FnTool::new(weather_spec(), weather_logic)
 }

@@ -87,6 +87,8 @@ mod error;
 mod events;
 mod executor;
 mod json_schema;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod recorder;
 mod registry;
 mod result;

@@ -37,9 +37,12 @@ async fn everything(peers: &Path) -> McpClient {
         .expect("server-everything starts and answers the handshake")
 }
 
-/// Every event's name, tool and error kind.
+/// An event's name, tool and error kind.
+type Seen = (&'static str, String, Option<ErrorKind>);
+
+/// Every event seen.
 #[derive(Clone, Default)]
-struct Events(Arc<Mutex<Vec<(&'static str, String, Option<ErrorKind>)>>>);
+struct Events(Arc<Mutex<Vec<Seen>>>);
 
 impl ToolObserver for Events {
     fn on_event(&self, event: &ToolEvent<'_>) {

@@ -38,7 +38,8 @@ use crate::executor::ToolExecutor;
 /// - A client's `notifications/cancelled` cancels the call (the tool's future is dropped), and
 ///   [`with_timeout`](Self::with_timeout) bounds every call.
 ///
-/// Needs a tokio runtime.
+/// `McpServer` is an rmcp [`ServerHandler`]: besides the two transports here, serve it on any
+/// transport rmcp has with [`ServiceExt::serve`]. Needs a tokio runtime.
 ///
 /// ```no_run
 /// use std::sync::Arc;

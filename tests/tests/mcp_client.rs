@@ -237,6 +237,10 @@ async fn the_client_speaks_streamable_http() {
         .await
         .expect("registers");
     assert_eq!(names, ["remote_fetch_weather", "remote_convert_currency"]);
+    // The tags an agentkit server sends come back as tags.
+    let weather = registry.lookup("remote_fetch_weather").expect("registered");
+    assert_eq!(weather.tag("category"), Some("weather"));
+    assert_eq!(weather.tag("mcp_server"), Some("agentkit-example"));
     let executor = ToolExecutor::new(registry);
 
     let weather = call(&executor, "remote_fetch_weather", json!({"city": "Oslo"})).await;

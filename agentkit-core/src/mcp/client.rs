@@ -9,7 +9,7 @@ use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::Value;
 
-use super::convert::{result_output, result_text, schema_from_json_schema};
+use super::convert::{TAGS_META_KEY, result_output, result_text, schema_from_json_schema};
 use super::error::{McpError, McpErrorKind};
 use crate::credentials::Credentials;
 use crate::error::{BoxError, SemanticError, SemanticProblem};
@@ -19,6 +19,9 @@ use crate::schema::JsonObject;
 use crate::tool::{Tool, ToolSpec};
 
 type Connection = RunningService<RoleClient, ()>;
+
+/// The tag naming the server a tool comes from.
+const SERVER_TAG: &str = "mcp_server";
 
 /// A connection to an MCP server, whose tools become agentkit tools.
 ///
@@ -172,8 +175,9 @@ impl McpClient {
 
 /// One tool of an MCP server, as an agentkit [`Tool`]; see [`McpClient::register_tools`].
 ///
-/// Its spec has the server's name (prefixed if asked), description and input schema, and the
-/// tag `mcp_server` = the server's name. The model is shown the server's `inputSchema` as
+/// Its spec has the server's name (prefixed if asked), description and input schema, the tags
+/// an agentkit server sent (under `_meta["agentkit/tags"]`), and the tag `mcp_server` = the
+/// server's name. The model is shown the server's `inputSchema` as
 /// declared ([`ToolSpec::input_json_schema`]); the executor validates the part of it that fits
 /// agentkit's six types and their nesting (see
 /// [`schema_from_json_schema`](super::schema_from_json_schema)): types, required and optional
@@ -215,8 +219,17 @@ impl McpTool {
         if let Some(schema) = schema_from_json_schema(&declared) {
             builder = builder.input(schema);
         }
+        // Tags served by agentkit travel in `_meta`; they come back as tags.
+        let tags = info.meta.as_ref().and_then(|meta| meta.get(TAGS_META_KEY));
+        if let Some(Value::Object(tags)) = tags {
+            for (key, value) in tags {
+                if let (Some(value), true) = (value.as_str(), key != SERVER_TAG) {
+                    builder = builder.tag(key.clone(), value.to_owned());
+                }
+            }
+        }
         if let Some(server) = server {
-            builder = builder.tag("mcp_server", server.to_owned());
+            builder = builder.tag(SERVER_TAG, server.to_owned());
         }
         let spec = builder.build()?.with_declared_input(declared);
         Ok(McpTool {

@@ -141,7 +141,7 @@ async fn main() -> Result<(), BoxError> {
             let listener = tokio::net::TcpListener::bind(address.as_str()).await?;
             // The bound address (port 0 picks one), for whoever started us.
             println!("listening on http://{}/mcp", listener.local_addr()?);
-            server.serve_http(listener).await?;
+            server.serve_http(listener).await;
         }
         _ => return Err("usage: mcp_server [--http ADDRESS:PORT]".into()),
     }

@@ -147,23 +147,31 @@ impl McpServer {
     }
 
     /// Serves clients over streamable HTTP (HTTP/1.1) on `listener`, at any path, until the
-    /// listener fails. Each connection runs on its own task.
+    /// returned future is dropped. Each connection runs on its own task.
+    ///
+    /// A failure to accept a connection does not stop the server (a client that hangs up
+    /// first, or running out of file descriptors under a flood of connections): as axum does,
+    /// the server goes on accepting, after a pause for errors that are not the client's.
     ///
     /// ```no_run
     /// # use agentkit_core::mcp::McpServer;
     /// # async fn run(server: McpServer) -> Result<(), Box<dyn std::error::Error>> {
     /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-    /// server.serve_http(listener).await?;
+    /// server.serve_http(listener).await;
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn serve_http(self, listener: TcpListener) -> Result<(), McpError> {
+    pub async fn serve_http(self, listener: TcpListener) {
         let service = TowerToHyperService::new(self.streamable_http_service());
         loop {
-            let (stream, _) = listener
-                .accept()
-                .await
-                .map_err(|e| McpError::new(McpErrorKind::Transport, e))?;
+            let stream = match listener.accept().await {
+                Ok((stream, _)) => stream,
+                Err(error) if is_connection_error(&error) => continue,
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    continue;
+                }
+            };
             let service = service.clone();
             tokio::spawn(async move {
                 // A connection's failure (a client hanging up mid-request) is that client's;
@@ -240,4 +248,13 @@ impl ServerHandler for McpServer {
     fn get_tool(&self, name: &str) -> Option<McpToolInfo> {
         self.tools.iter().find(|tool| tool.name == name).cloned()
     }
+}
+
+/// An error accepting a connection that concerns that connection only.
+fn is_connection_error(error: &std::io::Error) -> bool {
+    use std::io::ErrorKind::{ConnectionAborted, ConnectionRefused, ConnectionReset};
+    matches!(
+        error.kind(),
+        ConnectionRefused | ConnectionAborted | ConnectionReset
+    )
 }

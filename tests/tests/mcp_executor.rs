@@ -35,9 +35,11 @@ impl Tool for Hang {
 /// `(event name, call id, error kind)` of every event.
 type Seen = (&'static str, String, Option<ErrorKind>);
 
-/// Serves `executor` in process; returns rmcp's client, the events and the weather probe.
+/// Serves the tools in process, with the server's `timeout`; returns rmcp's client, the events
+/// and the weather probe.
 async fn connect(
     credentials: InMemoryCredentials,
+    timeout: Option<Duration>,
 ) -> (RunningService<RoleClient, ()>, Arc<Mutex<Vec<Seen>>>, Probe) {
     let (weather, probe) = weather_tool();
     let mut registry = ToolRegistry::new();
@@ -57,7 +59,10 @@ async fn connect(
             ));
         })
         .build();
-    let server = McpServer::new(Arc::new(executor)).with_timeout(Duration::from_millis(50));
+    let server = match timeout {
+        Some(timeout) => McpServer::new(Arc::new(executor)).with_timeout(timeout),
+        None => McpServer::new(Arc::new(executor)),
+    };
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
     tokio::spawn(async move {
         if let Ok(running) = server.serve(server_io).await {
@@ -89,8 +94,11 @@ fn text(result: &CallToolResult) -> &str {
 
 #[tokio::test]
 async fn calls_over_mcp_go_through_the_executor() {
-    let (client, events, probe) =
-        connect(InMemoryCredentials::new().with(WEATHER_KEY, "sk-test")).await;
+    let (client, events, probe) = connect(
+        InMemoryCredentials::new().with(WEATHER_KEY, "sk-test"),
+        Some(Duration::from_millis(50)),
+    )
+    .await;
 
     // Validated, defaults filled, credential resolved: the tool saw what dispatch gives it.
     let good = call(&client, "fetch_weather", json!({"city": "Paris"})).await;
@@ -149,7 +157,7 @@ async fn calls_over_mcp_go_through_the_executor() {
 
 #[tokio::test]
 async fn a_missing_credential_is_an_error_result_and_the_tool_does_not_run() {
-    let (client, events, probe) = connect(InMemoryCredentials::new()).await;
+    let (client, events, probe) = connect(InMemoryCredentials::new(), None).await;
     let result = call(&client, "fetch_weather", json!({"city": "Paris"})).await;
     assert_eq!(result.is_error, Some(true));
     assert!(
@@ -166,4 +174,35 @@ async fn a_missing_credential_is_an_error_result_and_the_tool_does_not_run() {
         seen.last().and_then(|(.., kind)| *kind),
         Some(ErrorKind::Credential)
     );
+}
+
+#[tokio::test]
+async fn a_call_the_client_cancels_ends_in_the_executor() {
+    let (client, events, _) = connect(InMemoryCredentials::new(), None).await;
+    // Dropping rmcp's pending request sends `notifications/cancelled`.
+    let request = CallToolRequestParams::new("hang").with_arguments(obj(json!({})));
+    let abandoned =
+        tokio::time::timeout(Duration::from_millis(100), client.call_tool(request)).await;
+    assert!(
+        abandoned.is_err(),
+        "the hanging tool answered: {abandoned:?}"
+    );
+
+    // The server drops the tool's future: the call ends, observed, as a cancelled deadline.
+    let ended = async {
+        loop {
+            let seen = events
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone();
+            if let Some((name, _, kind)) = seen.get(1) {
+                return (*name, *kind);
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    };
+    let ended = tokio::time::timeout(Duration::from_secs(30), ended)
+        .await
+        .expect("the cancelled call ended");
+    assert_eq!(ended, ("tool.execution.failed", Some(ErrorKind::Timeout)));
 }

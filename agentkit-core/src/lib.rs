@@ -75,6 +75,9 @@
 //! # Features
 //!
 //! - `derive`: the `#[tool(...)]` attribute macro.
+//! - `mcp`: the `mcp` module, an MCP server for any executor and MCP servers' tools as
+//!   agentkit tools, on `rmcp` (stdio and streamable HTTP). Needs Rust 1.88 and a tokio
+//!   runtime.
 //! - `tracing`: a span per call (`execute_tool {name}`, with `gen_ai.tool.name` and
 //!   `gen_ai.tool.call.id`, per the OpenTelemetry GenAI conventions) and the
 //!   `agent.tool.execution.duration` histogram as a `histogram.`-prefixed event field. No
@@ -93,6 +96,8 @@ mod executor;
 mod json_schema;
 mod model_text;
 pub mod provider;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod recorder;
 mod registry;
 mod result;
@@ -166,7 +171,9 @@ pub mod __private {
     pub use std::vec::Vec;
 }
 
-// The README's examples are compiled and run as doctests, so the quick start cannot rot.
-#[cfg(all(doctest, feature = "derive"))]
+// The README's examples are compiled and run as doctests, so the quick start cannot rot. The
+// MCP section needs the `mcp` feature, which `cargo test --workspace` enables (the tests crate
+// asks for it).
+#[cfg(all(doctest, feature = "derive", feature = "mcp"))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;

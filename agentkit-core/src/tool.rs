@@ -45,6 +45,10 @@ pub struct ToolSpec {
     output: Option<ToolSchema>,
     tags: Cow<'static, [(Cow<'static, str>, Cow<'static, str>)]>,
     credentials: Cow<'static, [Cow<'static, str>]>,
+    /// The JSON Schema an MCP server declared for the tool: what the model is shown, while
+    /// `input` validates only the part of it that the six types can express.
+    #[cfg(feature = "mcp")]
+    declared_input: Option<std::sync::Arc<Value>>,
 }
 
 impl ToolSpec {
@@ -59,6 +63,8 @@ impl ToolSpec {
                 output: None,
                 tags: Cow::Borrowed(&[]),
                 credentials: Cow::Borrowed(&[]),
+                #[cfg(feature = "mcp")]
+                declared_input: None,
             },
         }
     }
@@ -84,6 +90,8 @@ impl ToolSpec {
             output,
             tags: Cow::Borrowed(tags),
             credentials: Cow::Borrowed(credentials),
+            #[cfg(feature = "mcp")]
+            declared_input: None,
         }
     }
 
@@ -184,7 +192,13 @@ impl ToolSpec {
     /// The JSON Schema of the tool's arguments (see [`ToolSchema::to_json_schema`]): exactly
     /// what the executor accepts; a tool without an input schema takes any object. What a
     /// model is sent comes from [`provider`](crate::provider).
+    ///
+    /// For a tool of an MCP server (feature `mcp`), the schema the server declared.
     pub fn input_json_schema(&self) -> Value {
+        #[cfg(feature = "mcp")]
+        if let Some(declared) = &self.declared_input {
+            return Value::clone(declared);
+        }
         match &self.input {
             Some(schema) => schema.to_json_schema(),
             None => serde_json::json!({"type": "object"}),
@@ -195,6 +209,14 @@ impl ToolSpec {
     /// no output schema is declared.
     pub fn output_json_schema(&self) -> Option<Value> {
         self.output.as_ref().map(ToolSchema::to_json_schema)
+    }
+
+    /// Shows the model `schema`, as an MCP server declared it, instead of the one derived
+    /// from the input schema.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn with_declared_input(mut self, schema: Value) -> ToolSpec {
+        self.declared_input = Some(std::sync::Arc::new(schema));
+        self
     }
 
     pub(crate) fn without_credentials(&self) -> ToolSpec {

@@ -1,0 +1,301 @@
+//! [`McpClient`]: the tools of an MCP server, as agentkit tools.
+
+use std::fmt;
+use std::sync::Arc;
+
+use rmcp::model::{CallToolRequestParams, Tool as McpToolInfo};
+use rmcp::service::RunningService;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::Value;
+
+use super::convert::{TAGS_META_KEY, result_output, result_text, schema_from_json_schema};
+use super::error::{McpError, McpErrorKind};
+use crate::credentials::Credentials;
+use crate::error::{BoxError, SemanticError, SemanticProblem};
+use crate::registry::ToolRegistry;
+use crate::rules::Problem;
+use crate::schema::JsonObject;
+use crate::tool::{Tool, ToolSpec};
+
+type Connection = RunningService<RoleClient, ()>;
+
+/// The tag naming the server a tool comes from.
+const SERVER_TAG: &str = "mcp_server";
+
+/// A connection to an MCP server, whose tools become agentkit tools.
+///
+/// [`register_tools`](Self::register_tools) puts every tool the server lists into a
+/// [`ToolRegistry`], as an [`McpTool`]; the [`ToolExecutor`](crate::ToolExecutor) over that
+/// registry then validates their arguments, times, observes and records their calls like any
+/// other tool's, and sends only valid calls to the server (`tools/call`).
+///
+/// The connection stays open while the client or any of its tools is alive; it needs a tokio
+/// runtime.
+///
+/// ```no_run
+/// use agentkit_core::mcp::McpClient;
+/// use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry};
+/// use serde_json::json;
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let mut command = tokio::process::Command::new("npx");
+/// command.args(["-y", "@modelcontextprotocol/server-everything"]);
+/// let everything = McpClient::connect_stdio(command).await?;
+///
+/// let mut registry = ToolRegistry::new();
+/// everything.register_tools(&mut registry, Some("everything_")).await?;
+/// let executor = ToolExecutor::new(registry);
+///
+/// let call = ToolCall::new("call_1", "everything_echo", json!({"message": "hi"}));
+/// let result = executor.dispatch(&call).await;
+/// println!("{}", result.to_model_content());
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct McpClient {
+    connection: Arc<Connection>,
+}
+
+impl fmt::Debug for McpClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpClient")
+            .field("server", &self.server_name())
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpClient {
+    /// Starts `command` as a child process and connects to the MCP server it runs, over its
+    /// stdin and stdout; its stderr is inherited. The process is ended when the connection
+    /// closes.
+    pub async fn connect_stdio(command: tokio::process::Command) -> Result<Self, McpError> {
+        let transport =
+            TokioChildProcess::new(command).map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
+        let connection =
+            ().serve(transport)
+                .await
+                .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
+        Ok(McpClient::from_connection(connection))
+    }
+
+    /// Connects to the MCP server at `url` over streamable HTTP.
+    ///
+    /// Plain `http://` only: agentkit enables no TLS stack. For `https://`, enable one of
+    /// rmcp's TLS features in your own `Cargo.toml` (`rmcp = { version = "3", features =
+    /// ["reqwest"] }`, rustls); Cargo unifies it with agentkit's.
+    pub async fn connect_http(url: &str) -> Result<Self, McpError> {
+        let transport = StreamableHttpClientTransport::from_uri(url);
+        let connection =
+            ().serve(transport)
+                .await
+                .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
+        Ok(McpClient::from_connection(connection))
+    }
+
+    /// Wraps a connection made with rmcp directly (any transport rmcp supports).
+    pub fn from_connection(connection: RunningService<RoleClient, ()>) -> Self {
+        McpClient {
+            connection: Arc::new(connection),
+        }
+    }
+
+    /// The name the server gave when it connected.
+    pub fn server_name(&self) -> Option<String> {
+        let info = self.connection.peer_info()?;
+        Some(info.server_info.as_ref()?.name.clone())
+    }
+
+    /// The server's tools, as agentkit tools named `prefix` + the server's name (or the
+    /// server's name alone). Every page of `tools/list` is read.
+    ///
+    /// Fails with [`McpErrorKind::Registration`] when a name is not a valid agentkit tool
+    /// name (`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`), listing every such name; a prefix can make a
+    /// name valid, such as one starting with a digit.
+    pub async fn tools(&self, prefix: Option<&str>) -> Result<Vec<McpTool>, McpError> {
+        let listed = self
+            .connection
+            .list_all_tools()
+            .await
+            .map_err(|e| McpError::new(McpErrorKind::Request, e))?;
+        let server = self.server_name();
+        let mut tools = Vec::with_capacity(listed.len());
+        let mut problems = Vec::new();
+        for info in listed {
+            match McpTool::new(self, info, prefix, server.as_deref()) {
+                Ok(tool) => tools.push(tool),
+                Err(error) => problems.extend(error.into_problems()),
+            }
+        }
+        if problems.is_empty() {
+            Ok(tools)
+        } else {
+            Err(SemanticError::new(problems).into())
+        }
+    }
+
+    /// Registers every tool of the server in `registry` (see [`tools`](Self::tools) for the
+    /// names), all or none: a name agentkit refuses, or one the registry already holds (a
+    /// tool of another server with the same name, say), fails the whole registration with
+    /// [`McpErrorKind::Registration`], listing every such name. Give each server its own
+    /// `prefix` (`Some("github_")`) to keep their names apart.
+    ///
+    /// Returns the registered names, in the server's order.
+    pub async fn register_tools(
+        &self,
+        registry: &mut ToolRegistry,
+        prefix: Option<&str>,
+    ) -> Result<Vec<String>, McpError> {
+        let tools = self.tools(prefix).await?;
+        let mut problems = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
+        for tool in &tools {
+            let name = tool.spec.name();
+            if registry.lookup(name).is_some() || seen.contains(&name) {
+                problems.push(SemanticProblem::new(
+                    String::new(),
+                    Problem::DuplicateTool {
+                        name: name.to_owned(),
+                    },
+                ));
+            }
+            seen.push(name);
+        }
+        if !problems.is_empty() {
+            return Err(SemanticError::new(problems).into());
+        }
+        let names = tools.iter().map(|t| t.spec.name().to_owned()).collect();
+        for tool in tools {
+            registry.register(tool)?;
+        }
+        Ok(names)
+    }
+}
+
+/// One tool of an MCP server, as an agentkit [`Tool`]; see [`McpClient::register_tools`].
+///
+/// Its spec has the server's name (prefixed if asked), description and input schema, the tags
+/// an agentkit server sent (under `_meta["agentkit/tags"]`), and the tag `mcp_server` = the
+/// server's name. The model is shown the server's `inputSchema` as
+/// declared ([`ToolSpec::input_json_schema`]); the executor validates the part of it that fits
+/// agentkit's six types and their nesting (see
+/// [`schema_from_json_schema`](super::schema_from_json_schema)): types, required and optional
+/// parameters, nested fields and typed items, and (by the executor's
+/// [`UnknownArguments`](crate::UnknownArguments) policy) undeclared arguments. When the schema
+/// does not fit at all ([`has_input_schema`](Self::has_input_schema) is `false`), the tool has
+/// no input schema: the executor passes any object, and the server validates it.
+///
+/// `execute` sends `tools/call` with the validated arguments. The output is the result's
+/// `structuredContent` when it is an object, else `{"content": [...]}` with the content blocks
+/// as the server sent them. A result with `isError: true` is a tool error whose text is the
+/// server's text; so is a failed request.
+#[derive(Clone)]
+pub struct McpTool {
+    spec: ToolSpec,
+    remote_name: String,
+    connection: Arc<Connection>,
+}
+
+impl fmt::Debug for McpTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpTool")
+            .field("spec", &self.spec)
+            .field("remote_name", &self.remote_name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpTool {
+    fn new(
+        client: &McpClient,
+        info: McpToolInfo,
+        prefix: Option<&str>,
+        server: Option<&str>,
+    ) -> Result<Self, SemanticError> {
+        let declared = Value::Object(info.input_schema.as_ref().clone());
+        let mut builder = ToolSpec::builder(format!("{}{}", prefix.unwrap_or(""), info.name))
+            .description(info.description.clone().unwrap_or_default());
+        if let Some(schema) = schema_from_json_schema(&declared) {
+            builder = builder.input(schema);
+        }
+        // Tags served by agentkit travel in `_meta`; they come back as tags.
+        let tags = info.meta.as_ref().and_then(|meta| meta.get(TAGS_META_KEY));
+        if let Some(Value::Object(tags)) = tags {
+            for (key, value) in tags {
+                if let (Some(value), true) = (value.as_str(), key != SERVER_TAG) {
+                    builder = builder.tag(key.clone(), value.to_owned());
+                }
+            }
+        }
+        if let Some(server) = server {
+            builder = builder.tag(SERVER_TAG, server.to_owned());
+        }
+        let spec = builder.build()?.with_declared_input(declared);
+        Ok(McpTool {
+            spec,
+            remote_name: info.name.into_owned(),
+            connection: Arc::clone(&client.connection),
+        })
+    }
+
+    /// The tool's name on the server (without the prefix).
+    pub fn remote_name(&self) -> &str {
+        &self.remote_name
+    }
+
+    /// Whether the executor validates the tool's arguments: the server's schema fit
+    /// agentkit's types (at least in part). When `false`, only the server validates them.
+    pub fn has_input_schema(&self) -> bool {
+        self.spec.input_schema().is_some()
+    }
+}
+
+/// The text of an MCP tool result with `isError: true`; the cause of the tool's
+/// [`ToolExecutionError`](crate::ToolExecutionError).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpToolError {
+    text: String,
+}
+
+impl McpToolError {
+    /// The server's text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Display for McpToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl std::error::Error for McpToolError {}
+
+impl Tool for McpTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn execute(
+        &self,
+        inputs: &JsonObject,
+        _credentials: &Credentials,
+    ) -> Result<JsonObject, BoxError> {
+        let request =
+            CallToolRequestParams::new(self.remote_name.clone()).with_arguments(inputs.clone());
+        let result = self
+            .connection
+            .call_tool(request)
+            .await
+            .map_err(|e| McpError::new(McpErrorKind::Request, e))?;
+        if result.is_error == Some(true) {
+            return Err(McpToolError {
+                text: result_text(&result),
+            }
+            .into());
+        }
+        Ok(result_output(result))
+    }
+}

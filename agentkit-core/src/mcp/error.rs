@@ -1,0 +1,71 @@
+//! [`McpError`]: what can go wrong connecting to, serving or registering over MCP.
+
+use std::fmt;
+
+use crate::error::{BoxError, SemanticError};
+
+/// What failed, for an [`McpError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum McpErrorKind {
+    /// Starting the server process, reaching the server, or the MCP handshake.
+    Connect,
+    /// A request to the server (such as `tools/list`) failed or was refused.
+    Request,
+    /// The transport failed while serving or connected.
+    Transport,
+    /// The server's tools could not be registered: a name agentkit refuses, or one the
+    /// registry already holds. The source is the [`SemanticError`] listing every such name.
+    Registration,
+}
+
+/// An error connecting to an MCP server, serving one, or registering its tools: its
+/// [`kind`](Self::kind), and the underlying error as [`source`](std::error::Error::source).
+#[derive(Debug)]
+pub struct McpError {
+    kind: McpErrorKind,
+    source: BoxError,
+}
+
+impl McpError {
+    pub(crate) fn new(kind: McpErrorKind, source: impl Into<BoxError>) -> Self {
+        McpError {
+            kind,
+            source: source.into(),
+        }
+    }
+
+    /// What failed.
+    pub fn kind(&self) -> McpErrorKind {
+        self.kind
+    }
+
+    /// The problems with the server's tools, for a [`McpErrorKind::Registration`] error.
+    pub fn registration_problems(&self) -> Option<&SemanticError> {
+        self.source.downcast_ref()
+    }
+}
+
+impl fmt::Display for McpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            McpErrorKind::Connect => "could not connect to the MCP server",
+            McpErrorKind::Request => "the MCP request failed",
+            McpErrorKind::Transport => "the MCP transport failed",
+            McpErrorKind::Registration => "could not register the MCP server's tools",
+        };
+        write!(f, "{what}: {}", self.source)
+    }
+}
+
+impl std::error::Error for McpError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.source)
+    }
+}
+
+impl From<SemanticError> for McpError {
+    fn from(error: SemanticError) -> Self {
+        McpError::new(McpErrorKind::Registration, error)
+    }
+}

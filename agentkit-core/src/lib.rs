@@ -94,10 +94,10 @@ mod error;
 mod events;
 mod executor;
 mod json_schema;
-mod model_text;
-pub mod provider;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+mod model_text;
+pub mod provider;
 mod recorder;
 mod registry;
 mod result;

@@ -192,13 +192,7 @@ impl ToolSpec {
     /// The JSON Schema of the tool's arguments (see [`ToolSchema::to_json_schema`]): exactly
     /// what the executor accepts; a tool without an input schema takes any object. What a
     /// model is sent comes from [`provider`](crate::provider).
-    ///
-    /// For a tool of an MCP server (feature `mcp`), the schema the server declared.
     pub fn input_json_schema(&self) -> Value {
-        #[cfg(feature = "mcp")]
-        if let Some(declared) = &self.declared_input {
-            return Value::clone(declared);
-        }
         match &self.input {
             Some(schema) => schema.to_json_schema(),
             None => serde_json::json!({"type": "object"}),
@@ -227,7 +221,15 @@ impl ToolSpec {
     }
 
     /// The arguments' JSON Schema in `style`, for a provider declaration.
+    ///
+    /// For a tool of an MCP server (feature `mcp`), the schema the server declared, enums and
+    /// bounds included, except in OpenAI's strict style, whose rules a foreign schema may not
+    /// follow: there, the part the executor validates.
     pub(crate) fn input_schema_in(&self, style: Style) -> Value {
+        #[cfg(feature = "mcp")]
+        if let (Some(declared), false) = (&self.declared_input, style == Style::OpenAiStrict) {
+            return Value::clone(declared);
+        }
         match (&self.input, style) {
             (Some(schema), style) => export(schema, style),
             // Strict modes accept only closed objects, whose properties are all listed.

@@ -206,3 +206,36 @@ async fn a_call_the_client_cancels_ends_in_the_executor() {
         .expect("the cancelled call ended");
     assert_eq!(ended, ("tool.execution.failed", Some(ErrorKind::Timeout)));
 }
+
+/// The server's `tools/list` entry is the MCP declaration of `provider::mcp`, tags aside: the
+/// model sees the same schema (no integer bounds, defaults kept) however the tool reaches it.
+#[test]
+fn served_tools_are_the_provider_declarations() {
+    use agentkit_core::{Param, ParamType, ToolSchema};
+    let spec = ToolSpec::builder("forecast")
+        .description("Weather forecast.")
+        .input(
+            ToolSchema::new([
+                Param::required("city", ParamType::String),
+                Param::optional("days", ParamType::Integer).with_default(3),
+            ])
+            .unwrap(),
+        )
+        .output(ToolSchema::new([Param::required("high", ParamType::Float)]).unwrap())
+        .tag("category", "weather")
+        .build()
+        .unwrap();
+    let served = serde_json::to_value(agentkit_core::mcp::to_mcp_tool(&spec)).unwrap();
+    let declared = agentkit_core::provider::mcp::tool(&spec);
+    for key in ["name", "description", "inputSchema", "outputSchema"] {
+        assert_eq!(served[key], declared[key], "{key}");
+    }
+    assert_eq!(
+        served["inputSchema"]["properties"]["days"],
+        json!({"type": "integer", "default": 3})
+    );
+    assert_eq!(
+        served["_meta"]["agentkit/tags"],
+        json!({"category": "weather"})
+    );
+}

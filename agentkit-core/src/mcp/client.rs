@@ -177,8 +177,9 @@ impl McpClient {
 ///
 /// Its spec has the server's name (prefixed if asked), description and input schema, the tags
 /// an agentkit server sent (under `_meta["agentkit/tags"]`), and the tag `mcp_server` = the
-/// server's name. The model is shown the server's `inputSchema` as
-/// declared ([`ToolSpec::input_json_schema`]); the executor validates the part of it that fits
+/// server's name. The model is shown the server's `inputSchema` as declared, in every
+/// [`provider`](crate::provider) declaration but OpenAI's strict ones and when served again
+/// over MCP; the executor validates the part of it that fits
 /// agentkit's six types and their nesting (see
 /// [`schema_from_json_schema`](super::schema_from_json_schema)): types, required and optional
 /// parameters, nested fields and typed items, and (by the executor's

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use rmcp::model::{CallToolResult, ContentBlock, Tool as McpToolInfo};
 use serde_json::{Map, Value};
 
+use crate::json_schema::Style;
 use crate::result::ToolResult;
 use crate::rules::ParamType;
 use crate::schema::{JsonObject, Param, ToolSchema};
@@ -36,9 +37,9 @@ pub fn to_mcp_tool(spec: &ToolSpec) -> McpToolInfo {
     let mut tool = McpToolInfo::new(
         spec.name().to_owned(),
         spec.description().to_owned(),
-        into_object(spec.input_json_schema()),
+        into_object(spec.input_schema_in(Style::Declaration)),
     );
-    if let Some(output) = spec.output_json_schema() {
+    if let Some(output) = spec.output_schema_in(Style::Declaration) {
         tool = tool.with_raw_output_schema(Arc::new(into_object(output)));
     }
     if spec.tags().len() > 0 {

@@ -23,7 +23,7 @@ pub const PEER_TIMEOUT: Duration = Duration::from_secs(60);
 /// `None`; `AGENTKIT_SKIP_MCP_PEERS=1` does the same on purpose. A failed install fails the
 /// test, with npm's output.
 pub fn peers() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp-peers");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mcp-peers");
     let skip = |why: &str| {
         // Straight to the process's stderr: the test harness captures `eprintln!` of passing
         // tests, and a skip must be seen.

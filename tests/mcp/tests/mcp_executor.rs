@@ -3,6 +3,7 @@
 //! end at the server's timeout. Driven in process, over an in-memory duplex stream, with rmcp's
 //! own client (the official clients are in `mcp_server.rs`).
 
+#[path = "../../tests/core_fixtures/mod.rs"]
 mod core_fixtures;
 
 use std::sync::{Arc, Mutex, PoisonError};

@@ -1151,6 +1151,9 @@ impl ValidationIssue {
 
     /// The parameter concerned, with the item's index for an item of a list (`tags[1]`);
     /// `None` for problems with the whole argument string.
+    ///
+    /// A key the model made up (an unknown or repeated key) is kept to its first 256 bytes,
+    /// followed by `…` when it was longer, whatever its length in the arguments.
     pub fn param(&self) -> Option<&str> {
         self.param.as_deref()
     }

@@ -7,7 +7,7 @@
 //! arguments allocates nothing is asserted by `tests/tests/perf_alloc.rs`.
 
 use agentkit_core::{
-    BoxError, Credentials, JsonObject, Param, ParamType, Tool, ToolCall, ToolExecutor,
+    BoxError, JsonObject, Param, ParamType, Tool, ToolCall, ToolContext, ToolExecutor,
     ToolRegistry, ToolSchema, ToolSpec, block_on,
 };
 use divan::{Bencher, black_box};
@@ -34,7 +34,7 @@ impl Tool for FetchWeather {
         &self.spec
     }
 
-    async fn execute(&self, _: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         Ok(JsonObject::new())
     }
 }

@@ -6,7 +6,7 @@ use std::fmt;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 use std::time::Instant;
 
@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use crate::arguments::parse_arguments;
 use crate::call::{ToolArguments, ToolCall};
+use crate::context::{Cancellation, Dependencies, ToolContext};
 use crate::credentials::{CredentialProvider, Credentials, NoCredentials};
 use crate::error::{
     CredentialError, Direction, Error, ToolCancelled, ToolExecutionError, ToolPanic, ToolTimeout,
@@ -70,6 +71,7 @@ pub struct ToolExecutor {
     observers: Vec<Arc<dyn ToolObserver>>,
     unknown_arguments: UnknownArguments,
     limits: TextLimits,
+    dependencies: Dependencies,
 }
 
 impl fmt::Debug for ToolExecutor {
@@ -79,6 +81,7 @@ impl fmt::Debug for ToolExecutor {
             .field("observers", &self.observers.len())
             .field("unknown_arguments", &self.unknown_arguments)
             .field("limits", &self.limits)
+            .field("dependencies", &self.dependencies.len())
             .finish_non_exhaustive()
     }
 }
@@ -120,6 +123,15 @@ impl ToolExecutorBuilder {
         self
     }
 
+    /// Registers a value every tool can reach through
+    /// [`ToolContext::dependency`](crate::ToolContext::dependency), by its type: a database
+    /// pool, an HTTP client, configuration. One value per type; a second of the same type
+    /// replaces the first.
+    pub fn dependency<T: Any + Send + Sync>(mut self, value: T) -> Self {
+        self.executor.dependencies.insert(value);
+        self
+    }
+
     /// Sets the bounds on the text results render for the model (default:
     /// [`TextLimits::DEFAULT`]).
     pub fn text_limits(mut self, limits: TextLimits) -> Self {
@@ -158,6 +170,7 @@ impl ToolExecutor {
                 observers: Vec::new(),
                 unknown_arguments: UnknownArguments::default(),
                 limits: TextLimits::DEFAULT,
+                dependencies: Dependencies::default(),
             },
         }
     }
@@ -187,11 +200,11 @@ impl ToolExecutor {
     ///
     /// ```
     /// use agentkit_core::{ErrorKind, ToolCall, ToolExecutor, ToolRegistry, block_on};
-    /// # use agentkit_core::{BoxError, Credentials, JsonObject, Tool, ToolSpec};
+    /// # use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolSpec};
     /// # struct Hang(ToolSpec);
     /// # impl Tool for Hang {
     /// #     fn spec(&self) -> &ToolSpec { &self.0 }
-    /// #     async fn execute(&self, _: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+    /// #     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
     /// #         std::future::pending().await
     /// #     }
     /// # }
@@ -297,12 +310,16 @@ impl ToolExecutor {
     ) -> ToolResult {
         let start = Instant::now();
         self.emit(&ToolEvent::Started { tool_name, call_id });
+        // Made only if the tool asks for it; declared before the guard, which outlives it
+        // not, so that a dropped call can still signal it.
+        let cancellation = OnceLock::new();
         // From here on the call ends with a terminal event, even if this future is dropped.
         let call = CallGuard {
             executor: self,
             tool_name,
             call_id,
             start,
+            cancellation: &cancellation,
             ended: false,
         };
         let tool = match self.registry.resolve(tool_name) {
@@ -333,7 +350,9 @@ impl ToolExecutor {
                 return call.finish(name, None, Err(error.into()));
             }
         };
-        let outcome = self.run_tool(&**tool, spec, &mut inputs, deadline).await;
+        let outcome = self
+            .run_tool(&**tool, spec, call_id, &mut inputs, &cancellation, deadline)
+            .await;
         call.finish(name, Some(&inputs), outcome)
     }
 
@@ -342,7 +361,9 @@ impl ToolExecutor {
         &self,
         tool: &dyn DynTool,
         spec: &ToolSpec,
+        call_id: &str,
         inputs: &mut JsonObject,
+        cancellation: &OnceLock<Cancellation>,
         deadline: Deadline<'_>,
     ) -> Result<JsonObject, Error> {
         let name = || spec.name_cow().clone();
@@ -359,9 +380,14 @@ impl ToolExecutor {
         // Wanted on failures only: a successful call pays nothing for scrubbing.
         let secrets = || credentials.secrets().collect::<Vec<&str>>();
         let inputs = &*inputs;
-        let run = match catch_unwind(AssertUnwindSafe(|| {
-            tool.execute_boxed(inputs, &credentials)
-        })) {
+        let ctx = ToolContext::new(
+            call_id,
+            spec.name(),
+            &credentials,
+            &self.dependencies,
+            cancellation,
+        );
+        let run = match catch_unwind(AssertUnwindSafe(|| tool.execute_boxed(inputs, &ctx))) {
             Ok(future) => Contained::new(future),
             Err(panic) => return Err(panicked(name(), panic, &secrets()).into()),
         };
@@ -375,6 +401,9 @@ impl ToolExecutor {
                 match race.await {
                     Some(finished) => finished,
                     None => {
+                        if let Some(signal) = cancellation.get() {
+                            signal.cancel();
+                        }
                         return Err(ToolExecutionError::new(name(), ToolTimeout).into());
                     }
                 }
@@ -461,6 +490,7 @@ struct CallGuard<'a> {
     tool_name: &'a str,
     call_id: &'a str,
     start: Instant,
+    cancellation: &'a OnceLock<Cancellation>,
     ended: bool,
 }
 
@@ -508,7 +538,13 @@ impl CallGuard<'_> {
 
 impl Drop for CallGuard<'_> {
     fn drop(&mut self) {
-        if self.ended || self.executor.observers.is_empty() {
+        if self.ended {
+            return;
+        }
+        if let Some(signal) = self.cancellation.get() {
+            signal.cancel();
+        }
+        if self.executor.observers.is_empty() {
             return;
         }
         let error = Error::from(ToolExecutionError::new(

@@ -22,7 +22,7 @@
 //!
 //! ```
 //! use agentkit_core::{
-//!     BoxError, Credentials, InMemoryCredentials, JsonObject, Param, ParamType, Tool, ToolCall,
+//!     BoxError, InMemoryCredentials, JsonObject, Param, ParamType, Tool, ToolCall, ToolContext,
 //!     ToolExecutor, ToolRegistry, ToolSchema, ToolSpec, block_on,
 //! };
 //! use serde_json::json;
@@ -34,8 +34,8 @@
 //!         &self.0
 //!     }
 //!
-//!     async fn execute(&self, inputs: &JsonObject, creds: &Credentials) -> Result<JsonObject, BoxError> {
-//!         let _key = creds.require("weather-api-key")?.expose(); // resolved by the executor
+//!     async fn execute(&self, inputs: &JsonObject, ctx: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+//!         let _key = ctx.credential("weather-api-key")?.expose(); // resolved by the executor
 //!         let mut out = inputs.clone(); // city, country and units: validated, defaults filled
 //!         out.insert("temperature".into(), json!(72.0));
 //!         out.insert("conditions".into(), json!("sunny"));
@@ -89,6 +89,7 @@
 mod arguments;
 mod block_on;
 mod call;
+mod context;
 mod credentials;
 mod error;
 mod events;
@@ -109,6 +110,7 @@ mod typed;
 
 pub use block_on::block_on;
 pub use call::{ToolArguments, ToolCall};
+pub use context::{Cancellation, MissingDependency, ToolContext};
 pub use credentials::{
     CredentialProvider, Credentials, EnvCredentials, InMemoryCredentials, NoCredentials, Secret,
     UndeclaredCredential,
@@ -152,7 +154,7 @@ pub mod __private {
     pub use crate::typed::execute_typed;
     pub use crate::{
         BoxError, Credentials, FromInputs, FromParam, IntoOutput, IntoParam, JsonObject, Literal,
-        Param, ParamType, ParamTypeError, Tool, ToolSchema, ToolSpec, TypedTool,
+        Param, ParamType, ParamTypeError, Tool, ToolContext, ToolSchema, ToolSpec, TypedTool,
     };
     pub use serde_json::{Map, Value};
     pub use std::borrow::Cow;

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::credentials::Credentials;
+use crate::context::ToolContext;
 use crate::error::{
     BoxError, Direction, Error, ErrorKind, ToolExecutionError, ToolValidationError,
 };
@@ -346,7 +346,11 @@ impl Tool for ReplayTool {
         &self.spec
     }
 
-    async fn execute(&self, inputs: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn execute(
+        &self,
+        inputs: &JsonObject,
+        _: &ToolContext<'_>,
+    ) -> Result<JsonObject, BoxError> {
         let mut recordings = self
             .recordings
             .lock()

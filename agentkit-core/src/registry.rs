@@ -22,11 +22,11 @@ use crate::tool::{DynTool, Tool, ToolSpec};
 ///
 /// ```
 /// use agentkit_core::{ToolRegistry, ToolSpec};
-/// # use agentkit_core::{BoxError, Credentials, JsonObject, Tool};
+/// # use agentkit_core::{BoxError, ToolContext, JsonObject, Tool};
 /// # struct Echo(ToolSpec);
 /// # impl Tool for Echo {
 /// #     fn spec(&self) -> &ToolSpec { &self.0 }
-/// #     async fn execute(&self, i: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> { Ok(i.clone()) }
+/// #     async fn execute(&self, i: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> { Ok(i.clone()) }
 /// # }
 /// # fn echo(name: &'static str, tag: &'static str) -> Echo {
 /// #     Echo(ToolSpec::builder(name).tag("team", tag).build().unwrap())

@@ -6,7 +6,7 @@ use std::pin::Pin;
 
 use serde_json::{Map, Value};
 
-use crate::credentials::Credentials;
+use crate::context::ToolContext;
 use crate::error::{BoxError, SemanticError, SemanticProblem};
 use crate::json_schema::{Style, export};
 use crate::rules::{self, NameKind, Problem};
@@ -429,7 +429,7 @@ fn spec_from_value(value: Value) -> Result<ToolSpec, SemanticError> {
 /// an `async fn` that never awaits runs to completion on its first poll.
 ///
 /// ```
-/// use agentkit_core::{BoxError, Credentials, JsonObject, Param, ParamType, Tool, ToolSchema, ToolSpec};
+/// use agentkit_core::{BoxError, JsonObject, Param, ParamType, Tool, ToolContext, ToolSchema, ToolSpec};
 /// use serde_json::json;
 ///
 /// struct Add {
@@ -455,7 +455,7 @@ fn spec_from_value(value: Value) -> Result<ToolSpec, SemanticError> {
 ///         &self.spec
 ///     }
 ///
-///     async fn execute(&self, inputs: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+///     async fn execute(&self, inputs: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
 ///         // Validated: both are present integers.
 ///         let sum = inputs["a"].as_i64().unwrap_or(0) + inputs["b"].as_i64().unwrap_or(0);
 ///         Ok(json!({ "sum": sum }).as_object().cloned().unwrap_or_default())
@@ -467,7 +467,8 @@ pub trait Tool: Send + Sync + 'static {
     /// The tool's metadata.
     fn spec(&self) -> &ToolSpec;
 
-    /// Runs the tool on validated `inputs` with the resolved `credentials`.
+    /// Runs the tool on validated `inputs`; `ctx` holds the call id, the resolved
+    /// credentials, the executor's shared dependencies and the cancellation signal.
     ///
     /// The returned object is validated against the output schema. An error becomes a
     /// [`ToolExecutionError`](crate::ToolExecutionError) with the error as its source; so does
@@ -475,7 +476,7 @@ pub trait Tool: Send + Sync + 'static {
     fn execute(
         &self,
         inputs: &JsonObject,
-        credentials: &Credentials,
+        ctx: &ToolContext<'_>,
     ) -> impl Future<Output = Result<JsonObject, BoxError>> + Send;
 }
 
@@ -488,7 +489,7 @@ pub(crate) trait DynTool: Send + Sync + 'static {
     fn execute_boxed<'a>(
         &'a self,
         inputs: &'a JsonObject,
-        credentials: &'a Credentials,
+        ctx: &'a ToolContext<'a>,
     ) -> BoxFuture<'a, Result<JsonObject, BoxError>>;
 }
 
@@ -500,8 +501,8 @@ impl<T: Tool> DynTool for T {
     fn execute_boxed<'a>(
         &'a self,
         inputs: &'a JsonObject,
-        credentials: &'a Credentials,
+        ctx: &'a ToolContext<'a>,
     ) -> BoxFuture<'a, Result<JsonObject, BoxError>> {
-        Box::pin(Tool::execute(self, inputs, credentials))
+        Box::pin(Tool::execute(self, inputs, ctx))
     }
 }

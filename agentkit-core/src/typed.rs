@@ -30,7 +30,7 @@ use std::future::Future;
 
 use serde_json::{Map, Value};
 
-use crate::credentials::Credentials;
+use crate::context::ToolContext;
 use crate::error::BoxError;
 use crate::rules::ParamType;
 use crate::schema::JsonObject;
@@ -211,7 +211,7 @@ pub trait TypedTool {
 /// ```
 /// use agentkit_core::{
 ///     BoxError, Credentials, FromInputs, FromParam, IntoOutput, JsonObject, ParamTypeError,
-///     ToolHandler, TypedTool,
+///     ToolContext, ToolHandler, TypedTool,
 /// };
 ///
 /// struct Greet;
@@ -233,7 +233,7 @@ pub trait TypedTool {
 ///
 /// // The part you write by hand:
 /// impl ToolHandler for Greet {
-///     async fn run(&self, input: GreetInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+///     async fn run(&self, input: GreetInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
 ///         let mut greeting = format!("Hello, {}!", input.name);
 ///         if input.shout == Some(true) {
 ///             greeting = greeting.to_uppercase();
@@ -247,7 +247,8 @@ pub trait TypedTool {
 /// let inputs = serde_json::json!({"name": "Ada"}).as_object().cloned().unwrap();
 /// let output = agentkit_core::block_on(async {
 ///     let input = GreetInput::from_inputs(&inputs)?;
-///     Greet.run(input, &Credentials::new()).await
+///     let credentials = Credentials::new();
+///     Greet.run(input, &ToolContext::detached("greet", &credentials)).await
 /// })?;
 /// assert_eq!(output["greeting"], "Hello, Ada!");
 /// # Ok::<(), BoxError>(())
@@ -258,15 +259,16 @@ pub trait TypedTool {
 #[diagnostic::on_unimplemented(
     message = "the tool `{Self}` has no logic: `ToolHandler` is not implemented for it",
     label = "`#[tool]` declares this tool, but its logic is missing",
-    note = "write the logic in an impl: `impl ToolHandler for {Self} {{ async fn run(&self, input: {Self}Input, credentials: &Credentials) -> Result<{Self}Output, BoxError> {{ ... }} }}`",
+    note = "write the logic in an impl: `impl ToolHandler for {Self} {{ async fn run(&self, input: {Self}Input, ctx: &ToolContext<'_>) -> Result<{Self}Output, BoxError> {{ ... }} }}`",
     note = "without `input = [...]` in #[tool], the input is a `JsonObject`; likewise without `output = [...]`"
 )]
 pub trait ToolHandler: TypedTool + Send + Sync + 'static {
-    /// Runs the tool on its validated, typed inputs.
+    /// Runs the tool on its validated, typed inputs; `ctx` holds the call id, the resolved
+    /// credentials, the executor's shared dependencies and the cancellation signal.
     fn run(
         &self,
         input: Self::Input,
-        credentials: &Credentials,
+        ctx: &ToolContext<'_>,
     ) -> impl Future<Output = Result<Self::Output, BoxError>> + Send;
 }
 
@@ -275,9 +277,9 @@ pub trait ToolHandler: TypedTool + Send + Sync + 'static {
 pub async fn execute_typed<T: ToolHandler>(
     tool: &T,
     inputs: &JsonObject,
-    credentials: &Credentials,
+    ctx: &ToolContext<'_>,
 ) -> Result<JsonObject, BoxError> {
     let input = T::Input::from_inputs(inputs)?;
-    let output = tool.run(input, credentials).await?;
+    let output = tool.run(input, ctx).await?;
     Ok(output.into_output())
 }

@@ -64,9 +64,9 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
         fn execute(
             &self,
             inputs: &#p::JsonObject,
-            credentials: &#p::Credentials,
+            ctx: &#p::ToolContext<'_>,
         ) -> impl #p::Future<Output = #p::Result<#p::JsonObject, #p::BoxError>> + #p::Send {
-            #p::execute_typed(self, inputs, credentials)
+            #p::execute_typed(self, inputs, ctx)
         }
     };
     quote! {

@@ -29,7 +29,7 @@ use proc_macro::TokenStream;
 /// `agentkit_core::tool`.
 ///
 /// ```rust
-/// use agentkit_core::{BoxError, Credentials, ToolHandler, tool};
+/// use agentkit_core::{BoxError, ToolContext, ToolHandler, tool};
 ///
 /// #[tool(
 ///     name = "fetch_weather",
@@ -53,9 +53,9 @@ use proc_macro::TokenStream;
 ///     async fn run(
 ///         &self,
 ///         input: FetchWeatherInput,
-///         credentials: &Credentials,
+///         ctx: &ToolContext<'_>,
 ///     ) -> Result<FetchWeatherOutput, BoxError> {
-///         let _key = credentials.require("weather-api-key")?;
+///         let _key = ctx.credential("weather-api-key")?;
 ///         Ok(FetchWeatherOutput { city: input.city, temperature: 72.0, units: input.units })
 ///     }
 /// }
@@ -163,7 +163,7 @@ use proc_macro::TokenStream;
 /// absent argument gets exactly what the same value given explicitly would give.
 ///
 /// ```rust
-/// use agentkit_core::{BoxError, Credentials, JsonObject, ToolHandler, tool};
+/// use agentkit_core::{BoxError, ToolContext, JsonObject, ToolHandler, tool};
 ///
 /// #[tool(
 ///     name = "plot",
@@ -179,7 +179,7 @@ use proc_macro::TokenStream;
 /// pub struct Plot;
 ///
 /// impl ToolHandler for Plot {
-///     async fn run(&self, input: PlotInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+///     async fn run(&self, input: PlotInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
 ///         let _ = (input.title, input.offset, input.scale, input.grid, input.series, input.style);
 ///         Ok(JsonObject::new())
 ///     }
@@ -194,7 +194,7 @@ use proc_macro::TokenStream;
 /// ```rust
 /// use std::sync::Arc;
 ///
-/// use agentkit_core::{BoxError, Credentials, ToolHandler, tool};
+/// use agentkit_core::{BoxError, ToolContext, ToolHandler, tool};
 ///
 /// /// Search the product catalogue.
 /// #[tool(
@@ -214,7 +214,7 @@ use proc_macro::TokenStream;
 ///     async fn run(
 ///         &self,
 ///         input: SearchProductsInput,
-///         _: &Credentials,
+///         _: &ToolContext<'_>,
 ///     ) -> Result<SearchProductsOutput, BoxError> {
 ///         // `in-stock` is the field `in_stock`; an optional parameter without a default is an `Option`.
 ///         let _only_in_stock: Option<bool> = input.in_stock;
@@ -231,13 +231,13 @@ use proc_macro::TokenStream;
 /// `INPUT_SCHEMA = None`); without `output`, its output is not validated.
 ///
 /// ```rust
-/// use agentkit_core::{BoxError, Credentials, JsonObject, ToolHandler, tool};
+/// use agentkit_core::{BoxError, ToolContext, JsonObject, ToolHandler, tool};
 ///
 /// #[tool(name = "echo", description = "Return the arguments unchanged.")]
 /// pub struct Echo;
 ///
 /// impl ToolHandler for Echo {
-///     async fn run(&self, input: JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+///     async fn run(&self, input: JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
 ///         Ok(input)
 ///     }
 /// }
@@ -252,13 +252,13 @@ use proc_macro::TokenStream;
 /// // Cargo.toml: agentkit = { package = "agentkit-core", version = "0.1", features = ["derive"] }
 /// extern crate agentkit_core as agentkit; // (stands in for the renamed dependency)
 ///
-/// use agentkit::{BoxError, Credentials, JsonObject, ToolHandler};
+/// use agentkit::{BoxError, ToolContext, JsonObject, ToolHandler};
 ///
 /// #[agentkit::tool(crate = "agentkit", name = "ping")]
 /// pub struct Ping;
 ///
 /// impl ToolHandler for Ping {
-///     async fn run(&self, input: JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+///     async fn run(&self, input: JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
 ///         Ok(input)
 ///     }
 /// }

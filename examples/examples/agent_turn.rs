@@ -10,7 +10,7 @@
 
 use agentkit_core::provider::anthropic;
 use agentkit_core::{
-    BoxError, Credentials, ExecutionRecorder, InMemoryCredentials, ToolCall, ToolExecutor,
+    BoxError, ExecutionRecorder, InMemoryCredentials, ToolCall, ToolContext, ToolExecutor,
     ToolHandler, ToolRegistry, block_on, tool,
 };
 
@@ -39,11 +39,11 @@ impl ToolHandler for FetchWeather {
     async fn run(
         &self,
         input: FetchWeatherInput,
-        credentials: &Credentials,
+        ctx: &ToolContext<'_>,
     ) -> Result<FetchWeatherOutput, BoxError> {
         // The executor resolved the key before calling us; a real tool would send it to the
         // weather service.
-        let _api_key = credentials.require("weather-api-key")?.expose();
+        let _api_key = ctx.credential("weather-api-key")?.expose();
         let celsius = 22.0;
         let temperature = if input.units == "metric" {
             celsius
@@ -92,7 +92,7 @@ impl ToolHandler for ConvertCurrency {
     async fn run(
         &self,
         input: ConvertCurrencyInput,
-        _: &Credentials,
+        _: &ToolContext<'_>,
     ) -> Result<ConvertCurrencyOutput, BoxError> {
         let rate = |code: &str| {
             self.rates

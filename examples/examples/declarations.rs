@@ -20,7 +20,7 @@ use std::process::ExitCode;
 
 use agentkit_core::provider::{anthropic, gemini, mcp, openai_chat, openai_responses};
 use agentkit_core::serde_json::{Map, Value, json};
-use agentkit_core::{BoxError, Credentials, ToolHandler, ToolRegistry, tool};
+use agentkit_core::{BoxError, ToolContext, ToolHandler, ToolRegistry, tool};
 
 /// Look up the current weather for a city.
 #[tool(
@@ -43,9 +43,9 @@ impl ToolHandler for FetchWeather {
     async fn run(
         &self,
         input: FetchWeatherInput,
-        credentials: &Credentials,
+        ctx: &ToolContext<'_>,
     ) -> Result<FetchWeatherOutput, BoxError> {
-        let _key = credentials.require("weather-api-key")?.expose();
+        let _key = ctx.credential("weather-api-key")?.expose();
         let temperature = if input.units == "metric" { 22.0 } else { 71.6 };
         Ok(FetchWeatherOutput {
             city: input.city,
@@ -76,7 +76,11 @@ impl ToolHandler for FetchWeather {
 pub struct PlanTrip;
 
 impl ToolHandler for PlanTrip {
-    async fn run(&self, input: PlanTripInput, _: &Credentials) -> Result<PlanTripOutput, BoxError> {
+    async fn run(
+        &self,
+        input: PlanTripInput,
+        _: &ToolContext<'_>,
+    ) -> Result<PlanTripOutput, BoxError> {
         if input.cities.is_empty() || input.days < 1 {
             return Err("a trip needs at least one city and one day".into());
         }

@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use agentkit_core::mcp::McpServer;
 use agentkit_core::{
-    BoxError, Credentials, InMemoryCredentials, ToolExecutor, ToolHandler, ToolRegistry, tool,
+    BoxError, InMemoryCredentials, ToolContext, ToolExecutor, ToolHandler, ToolRegistry, tool,
 };
 
 /// Look up the current weather for a city.
@@ -51,9 +51,9 @@ impl ToolHandler for FetchWeather {
     async fn run(
         &self,
         input: FetchWeatherInput,
-        credentials: &Credentials,
+        ctx: &ToolContext<'_>,
     ) -> Result<FetchWeatherOutput, BoxError> {
-        let _api_key = credentials.require("weather-api-key")?.expose();
+        let _api_key = ctx.credential("weather-api-key")?.expose();
         let celsius = 22.0;
         let temperature = if input.units == "metric" {
             celsius
@@ -102,7 +102,7 @@ impl ToolHandler for ConvertCurrency {
     async fn run(
         &self,
         input: ConvertCurrencyInput,
-        _: &Credentials,
+        _: &ToolContext<'_>,
     ) -> Result<ConvertCurrencyOutput, BoxError> {
         let rate = |code: &str| {
             self.rates

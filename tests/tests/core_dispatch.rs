@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use agentkit_core::{
-    BoxError, Credentials, Direction, Error, ErrorKind, InMemoryCredentials, IssueKind, JsonObject,
-    Param, ParamType, Tool, ToolCall, ToolEvent, ToolExecutor, ToolRegistry, ToolSchema, ToolSpec,
-    ValueKind, block_on,
+    BoxError, Direction, Error, ErrorKind, InMemoryCredentials, IssueKind, JsonObject, Param,
+    ParamType, Tool, ToolCall, ToolContext, ToolEvent, ToolExecutor, ToolRegistry, ToolSchema,
+    ToolSpec, ValueKind, block_on,
 };
 use core_fixtures::{FnTool, WEATHER_KEY, bare_spec, weather_tool};
 use serde_json::{Value, json};
@@ -240,7 +240,11 @@ impl Tool for Sleepy {
         &self.spec
     }
 
-    async fn execute(&self, inputs: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn execute(
+        &self,
+        inputs: &JsonObject,
+        _: &ToolContext<'_>,
+    ) -> Result<JsonObject, BoxError> {
         let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
         self.max_in_flight.fetch_max(now, Ordering::SeqCst);
         let ms = inputs["ms"].as_u64().unwrap_or(0);

@@ -10,10 +10,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use agentkit_core::{
-    BoxError, CredentialError, CredentialProvider, Credentials, Direction, Error, ErrorKind,
+    BoxError, CredentialError, CredentialProvider, Direction, Error, ErrorKind,
     InMemoryCredentials, IssueKind, JsonObject, Param, ParamType, Secret, Tool, ToolCall,
-    ToolEvent, ToolExecutor, ToolPanic, ToolRegistry, ToolResult, ToolSchema, ToolSpec, ToolStatus,
-    UnknownArguments, block_on,
+    ToolContext, ToolEvent, ToolExecutor, ToolPanic, ToolRegistry, ToolResult, ToolSchema,
+    ToolSpec, ToolStatus, UnknownArguments, block_on,
 };
 use core_fixtures::{FnTool, Probe, WEATHER_KEY, bare_spec, obj, weather_spec, weather_tool};
 use serde_json::{Value, json};
@@ -528,7 +528,11 @@ impl Tool for PanicsAfterAwait {
         &self.0
     }
 
-    async fn execute(&self, inputs: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn execute(
+        &self,
+        inputs: &JsonObject,
+        _: &ToolContext<'_>,
+    ) -> Result<JsonObject, BoxError> {
         tokio::task::yield_now().await;
         if inputs.contains_key("panic") {
             panic!("lost the connection");

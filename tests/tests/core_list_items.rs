@@ -4,8 +4,8 @@
 
 use agentkit_core::rules::Problem;
 use agentkit_core::{
-    BoxError, Credentials, FromParam, IssueKind, JsonObject, Param, ParamType, Tool, ToolHandler,
-    ToolSchema, ToolSpec, ValueKind, tool,
+    BoxError, Credentials, FromParam, IssueKind, JsonObject, Param, ParamType, Tool, ToolContext,
+    ToolHandler, ToolSchema, ToolSpec, ValueKind, tool,
 };
 use serde_json::{Value, json};
 
@@ -188,7 +188,7 @@ fn typed_lists_convert_from_validated_inputs() {
 struct Rank;
 
 impl ToolHandler for Rank {
-    async fn run(&self, input: RankInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn run(&self, input: RankInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         let mut output = JsonObject::new();
         output.insert("first".into(), input.ids.first().cloned().into());
         output.insert("pages".into(), input.pages.into());
@@ -206,7 +206,7 @@ fn the_macro_declares_the_same_items_as_the_run_time_path() {
     assert_eq!(Rank.spec(), &by_hand);
     let output = agentkit_core::block_on(Rank.execute(
         &object(json!({"ids": ["x", "y"], "pages": [3]})),
-        &Credentials::new(),
+        &ToolContext::detached("rank", &Credentials::new()),
     ))
     .unwrap();
     assert_eq!(Value::Object(output), json!({"first": "x", "pages": [3]}));

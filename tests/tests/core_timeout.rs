@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use agentkit_core::{
-    BoxError, Credentials, ErrorKind, ExecutionRecorder, JsonObject, Param, ParamType,
-    RecordedOutcome, Tool, ToolCall, ToolExecutor, ToolRegistry, ToolSchema, ToolSpec,
+    BoxError, ErrorKind, ExecutionRecorder, JsonObject, Param, ParamType, RecordedOutcome, Tool,
+    ToolCall, ToolContext, ToolExecutor, ToolRegistry, ToolSchema, ToolSpec,
 };
 
 /// Sleeps for `ms` milliseconds, noting when its future is dropped before finishing.
@@ -33,7 +33,11 @@ impl Tool for Sleepy {
         &self.spec
     }
 
-    async fn execute(&self, inputs: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn execute(
+        &self,
+        inputs: &JsonObject,
+        _: &ToolContext<'_>,
+    ) -> Result<JsonObject, BoxError> {
         let mut guard = DropFlag(Arc::clone(&self.cancelled), false);
         let ms = inputs["ms"].as_i64().unwrap_or(0).unsigned_abs();
         tokio::time::sleep(Duration::from_millis(ms)).await;

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use agentkit_core::{
-    BoxError, Credentials, JsonObject, Tool, ToolExecutor, ToolHandler, ToolRegistry, block_on,
+    BoxError, JsonObject, Tool, ToolContext, ToolExecutor, ToolHandler, ToolRegistry, block_on,
     tool,
 };
 
@@ -21,10 +21,10 @@ mod sdk {
         pub(crate) async fn execute_typed<T: agentkit_core::ToolHandler>(
             tool: &T,
             inputs: &JsonObject,
-            credentials: &Credentials,
+            ctx: &ToolContext<'_>,
         ) -> Result<JsonObject, BoxError> {
             CALLS.fetch_add(1, Ordering::SeqCst);
-            agentkit_core::__private::execute_typed(tool, inputs, credentials).await
+            agentkit_core::__private::execute_typed(tool, inputs, ctx).await
         }
     }
 }
@@ -33,7 +33,7 @@ mod sdk {
 struct Counted;
 
 impl ToolHandler for Counted {
-    async fn run(&self, input: CountedInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn run(&self, input: CountedInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         let mut out = JsonObject::new();
         out.insert("n".into(), input.n.into());
         Ok(out)

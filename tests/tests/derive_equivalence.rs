@@ -5,9 +5,9 @@
 
 use agentkit_core::provider::{anthropic, openai_chat};
 use agentkit_core::{
-    BoxError, Credentials, InMemoryCredentials, JsonObject, NoCredentials, Param, ParamType, Tool,
-    ToolCall, ToolExecutor, ToolHandler, ToolRegistry, ToolResult, ToolSchema, ToolSpec, block_on,
-    tool,
+    BoxError, InMemoryCredentials, JsonObject, NoCredentials, Param, ParamType, Tool, ToolCall,
+    ToolContext, ToolExecutor, ToolHandler, ToolRegistry, ToolResult, ToolSchema, ToolSpec,
+    block_on, tool,
 };
 use serde_json::{Value, json};
 
@@ -37,9 +37,9 @@ impl ToolHandler for FetchWeather {
     async fn run(
         &self,
         input: FetchWeatherInput,
-        credentials: &Credentials,
+        ctx: &ToolContext<'_>,
     ) -> Result<FetchWeatherOutput, BoxError> {
-        let _key = credentials.require("weather-api-key")?;
+        let _key = ctx.credential("weather-api-key")?;
         Ok(FetchWeatherOutput {
             city: input.city,
             country: input.country,
@@ -95,9 +95,9 @@ impl Tool for HandWritten {
     async fn execute(
         &self,
         inputs: &JsonObject,
-        credentials: &Credentials,
+        ctx: &ToolContext<'_>,
     ) -> Result<JsonObject, BoxError> {
-        let _key = credentials.require("weather-api-key")?;
+        let _key = ctx.credential("weather-api-key")?;
         let mut out = JsonObject::new();
         for key in ["city", "country", "units"] {
             out.insert(key.into(), inputs[key].clone());

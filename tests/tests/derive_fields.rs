@@ -6,8 +6,8 @@
 #![deny(unused_qualifications)]
 
 use agentkit_core::{
-    BoxError, Credentials, JsonObject, Literal, Param, ParamType, Tool, ToolCall, ToolExecutor,
-    ToolHandler, ToolRegistry, ToolSchema, ToolSpec, block_on, tool,
+    BoxError, Credentials, JsonObject, Literal, Param, ParamType, Tool, ToolCall, ToolContext,
+    ToolExecutor, ToolHandler, ToolRegistry, ToolSchema, ToolSpec, block_on, tool,
 };
 use serde_json::{Map, Value, json};
 
@@ -48,7 +48,11 @@ mod core {}
 struct PlanTrip;
 
 impl ToolHandler for PlanTrip {
-    async fn run(&self, input: PlanTripInput, _: &Credentials) -> Result<PlanTripOutput, BoxError> {
+    async fn run(
+        &self,
+        input: PlanTripInput,
+        _: &ToolContext<'_>,
+    ) -> Result<PlanTripOutput, BoxError> {
         let origin: Map<String, Value> = input.origin;
         let stops: Option<Vec<Map<String, Value>>> = input.stops;
         let prefs: Map<String, Value> = input.prefs;
@@ -158,7 +162,9 @@ fn execute_reads_dictionaries_with_fields_as_maps() {
     .as_object()
     .cloned()
     .expect("an object");
-    let output = block_on(PlanTrip.execute(&inputs, &Credentials::new())).expect("the tool runs");
+    let credentials = Credentials::new();
+    let ctx = ToolContext::detached("plan_trip", &credentials);
+    let output = block_on(PlanTrip.execute(&inputs, &ctx)).expect("the tool runs");
     assert_eq!(
         Value::Object(output),
         json!({"summary": {"origin": "Lyon", "stops": 2, "seat": "window"}})

@@ -4,7 +4,7 @@
 #![warn(clippy::pedantic)]
 #![deny(missing_docs, unused_qualifications)]
 
-use agentkit_core::{BoxError, Credentials, JsonObject, Tool, ToolHandler, tool};
+use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolHandler, tool};
 
 #[allow(dead_code)]
 mod core {}
@@ -40,7 +40,7 @@ impl ToolHandler for Flags {
     async fn run(
         &self,
         input: FlagsInput,
-        _: &Credentials,
+        _: &ToolContext<'_>,
     ) -> ::core::result::Result<FlagsOutput, BoxError> {
         let count = [input.a, input.b, input.c, input.d]
             .into_iter()
@@ -54,7 +54,7 @@ impl ToolHandler for Flags {
 }
 
 mod private {
-    use agentkit_core::{BoxError, Credentials, ToolHandler, tool};
+    use agentkit_core::{BoxError, ToolContext, ToolHandler, tool};
 
     /// Private, in a module: its generated structs and fields are private too (no
     /// `unreachable_pub`), and usable from this module.
@@ -67,7 +67,7 @@ mod private {
         async fn run(
             &self,
             input: PrivateToolInput,
-            _: &Credentials,
+            _: &ToolContext<'_>,
         ) -> Result<agentkit_core::JsonObject, BoxError> {
             let mut out = agentkit_core::JsonObject::new();
             out.insert("x".into(), format!("{}{}", self.prefix, input.x).into());

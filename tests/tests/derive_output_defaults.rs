@@ -4,7 +4,7 @@
 //! tools get the same through `ToolSchema::validate`.
 
 use agentkit_core::{
-    BoxError, Credentials, JsonObject, Param, ParamType, Tool, ToolCall, ToolExecutor, ToolHandler,
+    BoxError, JsonObject, Param, ParamType, Tool, ToolCall, ToolContext, ToolExecutor, ToolHandler,
     ToolRegistry, ToolSchema, ToolSpec, block_on, tool,
 };
 use serde_json::{Value, json};
@@ -30,7 +30,11 @@ use serde_json::{Value, json};
 struct Forecast;
 
 impl ToolHandler for Forecast {
-    async fn run(&self, input: ForecastInput, _: &Credentials) -> Result<ForecastOutput, BoxError> {
+    async fn run(
+        &self,
+        input: ForecastInput,
+        _: &ToolContext<'_>,
+    ) -> Result<ForecastOutput, BoxError> {
         // Optional outputs are `Option`s, with or without a default.
         let units: Option<String> = input.units;
         Ok(ForecastOutput {
@@ -81,7 +85,11 @@ impl Tool for HandWritten {
         &self.0
     }
 
-    async fn execute(&self, inputs: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn execute(
+        &self,
+        inputs: &JsonObject,
+        _: &ToolContext<'_>,
+    ) -> Result<JsonObject, BoxError> {
         let mut output = JsonObject::new();
         output.insert("city".into(), inputs["city"].clone());
         if let Some(units) = inputs.get("units") {

@@ -16,7 +16,7 @@ use std::task::{Context, Poll};
 
 use agentkit_core::{
     BoxError, CredentialProvider, Credentials, Error, ErrorKind, JsonObject, Secret, TextLimits,
-    Tool, ToolCall, ToolEvent, ToolRegistry, ToolSpec, block_on,
+    Tool, ToolCall, ToolContext, ToolEvent, ToolRegistry, ToolSpec, block_on,
 };
 use core_fixtures::{FnTool, Probe};
 use hostile_support::{Harness, KEY, SECRET, assert_model_safe, assert_no_secret, lookup_tool};
@@ -77,11 +77,11 @@ impl Tool for Hostile {
     fn execute(
         &self,
         _: &JsonObject,
-        creds: &Credentials,
+        ctx: &ToolContext<'_>,
     ) -> impl Future<Output = Result<JsonObject, BoxError>> + Send {
         let how = self.how;
         if let Misbehaviour::PanicBeforeFuture = how {
-            let key = creds.get(KEY).map_or("", Secret::expose);
+            let key = ctx.credentials().get(KEY).map_or("", Secret::expose);
             panic!("refusing before any future, key {key}");
         }
         let counter = DropCount(Arc::clone(&self.dropped));

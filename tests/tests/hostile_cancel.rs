@@ -13,8 +13,8 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use agentkit_core::{
-    BoxError, Credentials, Error, ErrorKind, JsonObject, Param, ParamType, RecordedOutcome,
-    TextLimits, Tool, ToolCall, ToolEvent, ToolRegistry, ToolResult, ToolSchema, ToolSpec,
+    BoxError, Error, ErrorKind, JsonObject, Param, ParamType, RecordedOutcome, TextLimits, Tool,
+    ToolCall, ToolContext, ToolEvent, ToolRegistry, ToolResult, ToolSchema, ToolSpec,
 };
 use hostile_support::{Harness, SeenEvent, assert_no_secret, lookup_tool, poll_once};
 use proptest::prelude::*;
@@ -53,7 +53,11 @@ impl Tool for Slow {
         &self.0
     }
 
-    async fn execute(&self, inputs: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn execute(
+        &self,
+        inputs: &JsonObject,
+        _: &ToolContext<'_>,
+    ) -> Result<JsonObject, BoxError> {
         let yields = u32::try_from(inputs["n"].as_i64().unwrap_or(0)).unwrap_or(0);
         let end = inputs["end"].as_str().unwrap_or("ok");
         if end == "hang" {

@@ -6,7 +6,7 @@ mod provider_fixtures;
 
 use agentkit_core::provider::mcp;
 use agentkit_core::{
-    BoxError, Credentials, JsonObject, Tool, ToolCall, ToolExecutor, ToolRegistry, ToolSpec,
+    BoxError, JsonObject, Tool, ToolCall, ToolContext, ToolExecutor, ToolRegistry, ToolSpec,
     block_on,
 };
 use provider_fixtures::*;
@@ -43,7 +43,11 @@ impl Tool for Raw {
     fn spec(&self) -> &ToolSpec {
         &self.0
     }
-    async fn execute(&self, inputs: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn execute(
+        &self,
+        inputs: &JsonObject,
+        _: &ToolContext<'_>,
+    ) -> Result<JsonObject, BoxError> {
         Ok(inputs.clone())
     }
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use agentkit_core::{
-    BoxError, Credentials, InMemoryCredentials, JsonObject, Param, ParamType, Tool, ToolCall,
+    BoxError, InMemoryCredentials, JsonObject, Param, ParamType, Tool, ToolCall, ToolContext,
     ToolExecutor, ToolRegistry, ToolSchema, ToolSpec, block_on,
 };
 use tracing::field::{Field, Visit};
@@ -77,9 +77,9 @@ impl Tool for Lookup {
     async fn execute(
         &self,
         inputs: &JsonObject,
-        creds: &Credentials,
+        ctx: &ToolContext<'_>,
     ) -> Result<JsonObject, BoxError> {
-        creds.require("api-key")?;
+        ctx.credential("api-key")?;
         if inputs["query"] == "fail" {
             return Err("upstream unavailable".into());
         }

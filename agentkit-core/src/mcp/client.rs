@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::convert::{TAGS_META_KEY, result_output, result_text, schema_from_json_schema};
 use super::error::{McpError, McpErrorKind};
-use crate::credentials::Credentials;
+use crate::context::ToolContext;
 use crate::error::{BoxError, SemanticError, SemanticProblem};
 use crate::registry::ToolRegistry;
 use crate::rules::Problem;
@@ -282,7 +282,7 @@ impl Tool for McpTool {
     async fn execute(
         &self,
         inputs: &JsonObject,
-        _credentials: &Credentials,
+        _: &ToolContext<'_>,
     ) -> Result<JsonObject, BoxError> {
         let request =
             CallToolRequestParams::new(self.remote_name.clone()).with_arguments(inputs.clone());

@@ -48,7 +48,7 @@
 //! ```
 //! use agentkit_core::provider::openai_chat;
 //! use agentkit_core::{
-//!     BoxError, Credentials, JsonObject, Param, ParamType, Tool, ToolExecutor, ToolRegistry,
+//!     BoxError, ToolContext, JsonObject, Param, ParamType, Tool, ToolExecutor, ToolRegistry,
 //!     ToolSchema, ToolSpec, block_on,
 //! };
 //! use serde_json::json;
@@ -56,7 +56,7 @@
 //! struct Echo(ToolSpec);
 //! impl Tool for Echo {
 //!     fn spec(&self) -> &ToolSpec { &self.0 }
-//!     async fn execute(&self, inputs: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+//!     async fn execute(&self, inputs: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
 //!         Ok(inputs.clone())
 //!     }
 //! }

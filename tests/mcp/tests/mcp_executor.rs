@@ -14,7 +14,7 @@ use agentkit_core::mcp::rmcp::model::{CallToolRequestParams, CallToolResult};
 use agentkit_core::mcp::rmcp::service::RunningService;
 use agentkit_core::mcp::rmcp::{RoleClient, ServiceExt};
 use agentkit_core::{
-    BoxError, Credentials, ErrorKind, InMemoryCredentials, JsonObject, Tool, ToolEvent,
+    BoxError, ErrorKind, InMemoryCredentials, JsonObject, Tool, ToolContext, ToolEvent,
     ToolExecutor, ToolRegistry, ToolSpec,
 };
 use core_fixtures::{Probe, WEATHER_KEY, bare_spec, obj, weather_tool};
@@ -28,7 +28,7 @@ impl Tool for Hang {
         &self.0
     }
 
-    async fn execute(&self, _: &JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         std::future::pending().await
     }
 }

@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use agentkit_core::{BoxError, Credentials, JsonObject, Tool, ToolSchema, ToolSpec};
+use agentkit_core::{BoxError, Credentials, JsonObject, Tool, ToolContext, ToolSchema, ToolSpec};
 use serde_json::{Value, json};
 
 /// The name of the Python original's credential.
@@ -128,13 +128,14 @@ impl Tool for FnTool {
     async fn execute(
         &self,
         inputs: &JsonObject,
-        credentials: &Credentials,
+        ctx: &ToolContext<'_>,
     ) -> Result<JsonObject, BoxError> {
         self.probe.runs.fetch_add(1, Ordering::SeqCst);
-        let credentials_seen = credentials
+        let credentials_seen = ctx
+            .credentials()
             .names()
             .map(|name| {
-                let value = credentials.get(name).map_or("", |s| s.expose());
+                let value = ctx.credentials().get(name).map_or("", |s| s.expose());
                 (name.to_owned(), value.to_owned())
             })
             .collect();
@@ -146,7 +147,7 @@ impl Tool for FnTool {
                 inputs: inputs.clone(),
                 credentials: credentials_seen,
             });
-        (self.logic)(inputs, credentials)
+        (self.logic)(inputs, ctx.credentials())
     }
 }
 

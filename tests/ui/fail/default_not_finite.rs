@@ -1,4 +1,4 @@
-use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
+use agentkit_core::{tool, BoxError, ToolContext, JsonObject, ToolHandler};
 
 #[tool(
     name = "t",
@@ -9,7 +9,7 @@ use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
 pub struct T;
 
 impl ToolHandler for T {
-    async fn run(&self, _: TInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn run(&self, _: TInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         Ok(JsonObject::new())
     }
 }

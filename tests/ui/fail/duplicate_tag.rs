@@ -1,4 +1,4 @@
-use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
+use agentkit_core::{tool, BoxError, ToolContext, JsonObject, ToolHandler};
 
 #[tool(
     name = "fetch_weather",
@@ -8,7 +8,7 @@ use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
 pub struct FetchWeather;
 
 impl ToolHandler for FetchWeather {
-    async fn run(&self, input: FetchWeatherInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn run(&self, input: FetchWeatherInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         let _ = input.city;
         Ok(JsonObject::new())
     }

@@ -1,4 +1,4 @@
-use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
+use agentkit_core::{tool, BoxError, ToolContext, JsonObject, ToolHandler};
 
 #[tool(
     name = "plan_trip",
@@ -12,7 +12,7 @@ use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
 pub struct PlanTrip;
 
 impl ToolHandler for PlanTrip {
-    async fn run(&self, input: PlanTripInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn run(&self, input: PlanTripInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         let _ = input;
         Ok(JsonObject::new())
     }

@@ -1,4 +1,4 @@
-use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
+use agentkit_core::{tool, BoxError, ToolContext, JsonObject, ToolHandler};
 
 #[tool(name = "fetch_weather", input = [{ name = "city", type = string }])]
 pub struct FetchWeather<C> {
@@ -6,7 +6,7 @@ pub struct FetchWeather<C> {
 }
 
 impl<C: Send + Sync + 'static> ToolHandler for FetchWeather<C> {
-    async fn run(&self, input: FetchWeatherInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn run(&self, input: FetchWeatherInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         let _ = (&self.client, input.city);
         Ok(JsonObject::new())
     }

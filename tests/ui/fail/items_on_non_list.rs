@@ -1,4 +1,4 @@
-use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
+use agentkit_core::{tool, BoxError, ToolContext, JsonObject, ToolHandler};
 
 #[tool(
     name = "fetch_forecast",
@@ -9,7 +9,7 @@ use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
 pub struct FetchForecast;
 
 impl ToolHandler for FetchForecast {
-    async fn run(&self, input: FetchForecastInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn run(&self, input: FetchForecastInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         let _ = input.city;
         Ok(JsonObject::new())
     }

@@ -1,4 +1,4 @@
-use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
+use agentkit_core::{tool, BoxError, ToolContext, JsonObject, ToolHandler};
 
 #[tool(
     name = "search",
@@ -9,7 +9,7 @@ use agentkit_core::{tool, BoxError, Credentials, JsonObject, ToolHandler};
 pub struct Search;
 
 impl ToolHandler for Search {
-    async fn run(&self, input: SearchInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn run(&self, input: SearchInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         let _ = input.sources;
         Ok(JsonObject::new())
     }

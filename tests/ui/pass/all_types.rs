@@ -1,7 +1,7 @@
 //! All six types, required, optional and defaulted, with every kind of default literal.
 
 use agentkit_core::{
-    BoxError, Credentials, JsonObject, Literal, Tool, ToolHandler, tool,
+    BoxError, ToolContext, JsonObject, Literal, Tool, ToolHandler, tool,
 };
 use serde_json::{Map, Value, json};
 
@@ -37,7 +37,7 @@ use serde_json::{Map, Value, json};
 pub struct Everything;
 
 impl ToolHandler for Everything {
-    async fn run(&self, input: EverythingInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn run(&self, input: EverythingInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         let EverythingInput {
             s, i, f, b, l, d, opt_s, opt_i, opt_f, opt_b, opt_l, opt_d,
             def_s, def_i, def_f, def_f_int, def_b, def_l, def_d, r#type,

@@ -1,7 +1,7 @@
 //! Dictionaries with declared fields: the nested schema is in the spec (as `static` data),
 //! and the typed view stays a `Map` (a `Vec` of them for a list of dictionaries).
 
-use agentkit_core::{tool, BoxError, Credentials, JsonObject, Literal, ParamType, Tool, ToolHandler};
+use agentkit_core::{tool, BoxError, ToolContext, JsonObject, Literal, ParamType, Tool, ToolHandler};
 use serde_json::{Map, Value};
 
 #[tool(
@@ -33,7 +33,7 @@ use serde_json::{Map, Value};
 pub struct PlanTrip;
 
 impl ToolHandler for PlanTrip {
-    async fn run(&self, input: PlanTripInput, _: &Credentials) -> Result<PlanTripOutput, BoxError> {
+    async fn run(&self, input: PlanTripInput, _: &ToolContext<'_>) -> Result<PlanTripOutput, BoxError> {
         let _: Map<String, Value> = input.origin;
         let stops: Option<Vec<Map<String, Value>>> = input.stops;
         let _: Map<String, Value> = input.prefs;

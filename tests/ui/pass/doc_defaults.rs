@@ -1,6 +1,6 @@
 //! The example of the same name in agentkit-derive's documentation.
 
-use agentkit_core::{BoxError, Credentials, JsonObject, ToolHandler, tool};
+use agentkit_core::{BoxError, ToolContext, JsonObject, ToolHandler, tool};
 
 #[tool(
     name = "plot",
@@ -16,7 +16,7 @@ use agentkit_core::{BoxError, Credentials, JsonObject, ToolHandler, tool};
 pub struct Plot;
 
 impl ToolHandler for Plot {
-    async fn run(&self, input: PlotInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn run(&self, input: PlotInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         let _ = (input.title, input.offset, input.scale, input.grid, input.series, input.style);
         Ok(JsonObject::new())
     }

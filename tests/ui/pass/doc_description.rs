@@ -1,6 +1,6 @@
 //! Without `description`, the struct's doc comment is the description.
 
-use agentkit_core::{BoxError, Credentials, JsonObject, Tool, ToolHandler, tool};
+use agentkit_core::{BoxError, ToolContext, JsonObject, Tool, ToolHandler, tool};
 
 /// Look up the current weather
 /// for a city.
@@ -10,7 +10,7 @@ use agentkit_core::{BoxError, Credentials, JsonObject, Tool, ToolHandler, tool};
 pub struct FetchWeather;
 
 impl ToolHandler for FetchWeather {
-    async fn run(&self, input: JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn run(&self, input: JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         Ok(input)
     }
 }

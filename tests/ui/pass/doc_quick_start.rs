@@ -1,6 +1,6 @@
 //! The example of the same name in agentkit-derive's documentation.
 
-use agentkit_core::{BoxError, Credentials, ToolHandler, tool};
+use agentkit_core::{BoxError, ToolContext, ToolHandler, tool};
 
 #[tool(
     name = "fetch_weather",
@@ -24,9 +24,9 @@ impl ToolHandler for FetchWeather {
     async fn run(
         &self,
         input: FetchWeatherInput,
-        credentials: &Credentials,
+        ctx: &ToolContext<'_>,
     ) -> Result<FetchWeatherOutput, BoxError> {
-        let _key = credentials.require("weather-api-key")?;
+        let _key = ctx.credential("weather-api-key")?;
         Ok(FetchWeatherOutput { city: input.city, temperature: 72.0, units: input.units })
     }
 }

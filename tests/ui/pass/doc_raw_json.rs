@@ -1,12 +1,12 @@
 //! The example of the same name in agentkit-derive's documentation.
 
-use agentkit_core::{BoxError, Credentials, JsonObject, ToolHandler, tool};
+use agentkit_core::{BoxError, ToolContext, JsonObject, ToolHandler, tool};
 
 #[tool(name = "echo", description = "Return the arguments unchanged.")]
 pub struct Echo;
 
 impl ToolHandler for Echo {
-    async fn run(&self, input: JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn run(&self, input: JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         Ok(input)
     }
 }

@@ -3,13 +3,13 @@
 // Cargo.toml: agentkit = { package = "agentkit-core", version = "0.1", features = ["derive"] }
 extern crate agentkit_core as agentkit; // (stands in for the renamed dependency)
 
-use agentkit::{BoxError, Credentials, JsonObject, ToolHandler};
+use agentkit::{BoxError, ToolContext, JsonObject, ToolHandler};
 
 #[agentkit::tool(crate = "agentkit", name = "ping")]
 pub struct Ping;
 
 impl ToolHandler for Ping {
-    async fn run(&self, input: JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn run(&self, input: JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         Ok(input)
     }
 }

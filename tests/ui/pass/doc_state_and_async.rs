@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use agentkit_core::{BoxError, Credentials, ToolHandler, tool};
+use agentkit_core::{BoxError, ToolContext, ToolHandler, tool};
 
 /// Search the product catalogue.
 #[tool(
@@ -22,7 +22,7 @@ impl ToolHandler for SearchProducts {
     async fn run(
         &self,
         input: SearchProductsInput,
-        _: &Credentials,
+        _: &ToolContext<'_>,
     ) -> Result<SearchProductsOutput, BoxError> {
         // `in-stock` is the field `in_stock`; an optional parameter without a default is an `Option`.
         let _only_in_stock: Option<bool> = input.in_stock;

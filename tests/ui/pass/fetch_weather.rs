@@ -1,7 +1,7 @@
 //! The example from the macro's documentation: a unit struct with input, output, tags and
 //! a credential.
 
-use agentkit_core::{BoxError, Credentials, Tool, ToolHandler, tool};
+use agentkit_core::{BoxError, ToolContext, Tool, ToolHandler, tool};
 
 #[tool(
     name = "fetch_weather",
@@ -28,9 +28,9 @@ impl ToolHandler for FetchWeather {
     async fn run(
         &self,
         input: FetchWeatherInput,
-        credentials: &Credentials,
+        ctx: &ToolContext<'_>,
     ) -> Result<FetchWeatherOutput, BoxError> {
-        let _key = credentials.require("weather-api-key")?;
+        let _key = ctx.credential("weather-api-key")?;
         Ok(FetchWeatherOutput {
             city: input.city,
             country: input.country,

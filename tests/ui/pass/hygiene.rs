@@ -4,7 +4,7 @@
 #![deny(warnings, missing_docs, unused_qualifications)]
 #![deny(clippy::pedantic)]
 
-use agentkit_core::{BoxError, Credentials, ToolHandler, tool};
+use agentkit_core::{BoxError, ToolContext, ToolHandler, tool};
 
 #[allow(dead_code)]
 mod core {}
@@ -52,7 +52,7 @@ impl ToolHandler for Shadowed {
     async fn run(
         &self,
         input: ShadowedInput,
-        _: &Credentials,
+        _: &ToolContext<'_>,
     ) -> ::core::result::Result<ShadowedOutput, BoxError> {
         let _ = input.items;
         ::core::result::Result::Ok(ShadowedOutput { n: input.n, tag: input.tag })
@@ -62,7 +62,7 @@ impl ToolHandler for Shadowed {
 mod no_prelude {
     #![no_implicit_prelude]
 
-    use ::agentkit_core::{BoxError, Credentials, ToolHandler, tool};
+    use ::agentkit_core::{BoxError, ToolContext, ToolHandler, tool};
 
     /// A tool declared where the prelude is not in scope.
     #[tool(name = "bare", input = [{ name = "flag", type = boolean }], output = [])]
@@ -72,7 +72,7 @@ mod no_prelude {
         async fn run(
             &self,
             input: BareInput,
-            _: &Credentials,
+            _: &ToolContext<'_>,
         ) -> ::core::result::Result<BareOutput, BoxError> {
             let _ = input.flag;
             ::core::result::Result::Ok(BareOutput {})

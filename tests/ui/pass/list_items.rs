@@ -1,7 +1,7 @@
 //! Lists with declared items: typed `Vec`s in the input and the output, item types in the spec.
 
 use agentkit_core::{
-    tool, BoxError, Credentials, JsonObject, ParamType, Tool, ToolHandler,
+    tool, BoxError, ToolContext, JsonObject, ParamType, Tool, ToolHandler,
 };
 use serde_json::Value;
 
@@ -25,7 +25,7 @@ use serde_json::Value;
 pub struct Rank;
 
 impl ToolHandler for Rank {
-    async fn run(&self, input: RankInput, _: &Credentials) -> Result<RankOutput, BoxError> {
+    async fn run(&self, input: RankInput, _: &ToolContext<'_>) -> Result<RankOutput, BoxError> {
         let ids: Vec<String> = input.ids;
         let weights: Vec<f64> = input.weights;
         let _: Option<Vec<bool>> = input.flags;

@@ -1,12 +1,12 @@
 //! Without `input` or `output`, the tool takes and returns raw JSON objects, unvalidated.
 
-use agentkit_core::{BoxError, Credentials, JsonObject, Tool, ToolHandler, tool};
+use agentkit_core::{BoxError, ToolContext, JsonObject, Tool, ToolHandler, tool};
 
 #[tool(name = "echo", description = "Echo the arguments.")]
 pub struct Echo;
 
 impl ToolHandler for Echo {
-    async fn run(&self, input: JsonObject, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn run(&self, input: JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         Ok(input)
     }
 }
@@ -16,7 +16,7 @@ impl ToolHandler for Echo {
 pub struct Tick;
 
 impl ToolHandler for Tick {
-    async fn run(&self, _: TickInput, _: &Credentials) -> Result<TickOutput, BoxError> {
+    async fn run(&self, _: TickInput, _: &ToolContext<'_>) -> Result<TickOutput, BoxError> {
         Ok(TickOutput {})
     }
 }

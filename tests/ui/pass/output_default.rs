@@ -2,7 +2,7 @@
 //! out, and output validation fills the default in, as validation fills an input's.
 
 use agentkit_core::{
-    block_on, tool, BoxError, Credentials, ToolCall, ToolExecutor, ToolHandler, ToolRegistry,
+    block_on, tool, BoxError, ToolContext, ToolCall, ToolExecutor, ToolHandler, ToolRegistry,
 };
 use serde_json::json;
 
@@ -18,7 +18,7 @@ use serde_json::json;
 pub struct Forecast;
 
 impl ToolHandler for Forecast {
-    async fn run(&self, input: ForecastInput, _: &Credentials) -> Result<ForecastOutput, BoxError> {
+    async fn run(&self, input: ForecastInput, _: &ToolContext<'_>) -> Result<ForecastOutput, BoxError> {
         let units: Option<String> = None;
         let note: Option<String> = None;
         Ok(ForecastOutput { city: input.city, units, note })

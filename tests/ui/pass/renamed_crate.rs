@@ -2,13 +2,13 @@
 
 extern crate agentkit_core as ak;
 
-use ak::{BoxError, Credentials, JsonObject, Tool, ToolHandler};
+use ak::{BoxError, JsonObject, Tool, ToolContext, ToolHandler};
 
 #[ak::tool(crate = "ak", name = "ping", input = [{ name = "host", type = string }])]
 pub struct Ping;
 
 impl ToolHandler for Ping {
-    async fn run(&self, input: PingInput, _: &Credentials) -> Result<JsonObject, BoxError> {
+    async fn run(&self, input: PingInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         let mut out = JsonObject::new();
         out.insert("host".into(), input.host.into());
         Ok(out)

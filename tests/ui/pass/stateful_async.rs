@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use agentkit_core::{
-    BoxError, Credentials, NoCredentials, Tool, ToolHandler, ToolRegistry, ToolExecutor, block_on,
+    BoxError, ToolContext, NoCredentials, Tool, ToolHandler, ToolRegistry, ToolExecutor, block_on,
     tool,
 };
 
@@ -24,7 +24,7 @@ pub struct FetchPage {
 }
 
 impl ToolHandler for FetchPage {
-    async fn run(&self, input: FetchPageInput, _: &Credentials) -> Result<FetchPageOutput, BoxError> {
+    async fn run(&self, input: FetchPageInput, _: &ToolContext<'_>) -> Result<FetchPageOutput, BoxError> {
         let url = std::future::ready(format!("{}/{}", self.client.base_url, input.path)).await;
         Ok(FetchPageOutput {
             bytes: i64::try_from(url.len())?.min(self.max_bytes),

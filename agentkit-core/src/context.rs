@@ -1,0 +1,331 @@
+//! [`ToolContext`]: what a tool's run sees besides its inputs.
+
+use std::any::{Any, TypeId, type_name};
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::task::{Context, Poll, Waker};
+
+use crate::credentials::{Credentials, Secret, UndeclaredCredential};
+
+/// What one call of a tool can see besides its validated inputs: the call id and tool name,
+/// the credentials the executor resolved for it, the shared dependencies registered on the
+/// executor, and a cancellation signal.
+///
+/// The executor builds one per call and hands it to [`Tool::execute`](crate::Tool::execute)
+/// and [`ToolHandler::run`](crate::ToolHandler::run). It never gives a tool the executor or the
+/// registry: tools do not call tools; composing them is the agent's job.
+///
+/// ```
+/// use agentkit_core::{
+///     BoxError, JsonObject, Tool, ToolCall, ToolContext, ToolExecutor, ToolRegistry, ToolSpec,
+///     block_on,
+/// };
+///
+/// /// A connection pool the application shares with its tools.
+/// struct Pool { url: &'static str }
+///
+/// struct Lookup(ToolSpec);
+///
+/// impl Tool for Lookup {
+///     fn spec(&self) -> &ToolSpec { &self.0 }
+///
+///     async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+///         let pool = ctx.dependency::<Pool>()?; // a clear error if it was never registered
+///         let mut out = JsonObject::new();
+///         out.insert("db".into(), pool.url.into());
+///         out.insert("call".into(), ctx.call_id().into());
+///         Ok(out)
+///     }
+/// }
+///
+/// let mut registry = ToolRegistry::new();
+/// registry.register(Lookup(ToolSpec::builder("lookup").build()?))?;
+/// let executor = ToolExecutor::builder(registry)
+///     .dependency(Pool { url: "postgres://localhost/app" })
+///     .build();
+/// let result = block_on(executor.dispatch(&ToolCall::new("call_7", "lookup", "{}")));
+/// assert_eq!(result.output().unwrap()["db"], "postgres://localhost/app");
+/// assert_eq!(result.output().unwrap()["call"], "call_7");
+/// # Ok::<(), agentkit_core::SemanticError>(())
+/// ```
+pub struct ToolContext<'a> {
+    call_id: &'a str,
+    tool_name: &'a str,
+    credentials: &'a Credentials,
+    dependencies: &'a Dependencies,
+    cancellation: &'a OnceLock<Cancellation>,
+}
+
+impl<'a> ToolContext<'a> {
+    pub(crate) fn new(
+        call_id: &'a str,
+        tool_name: &'a str,
+        credentials: &'a Credentials,
+        dependencies: &'a Dependencies,
+        cancellation: &'a OnceLock<Cancellation>,
+    ) -> Self {
+        ToolContext {
+            call_id,
+            tool_name,
+            credentials,
+            dependencies,
+            cancellation,
+        }
+    }
+
+    /// A context for running a tool outside an executor (in a unit test of its logic): call
+    /// id `""`, no dependencies, never cancelled.
+    ///
+    /// ```
+    /// use agentkit_core::{Credentials, ToolContext};
+    ///
+    /// let credentials = Credentials::new();
+    /// let ctx = ToolContext::detached("my_tool", &credentials);
+    /// assert_eq!(ctx.tool_name(), "my_tool");
+    /// assert!(!ctx.is_cancelled());
+    /// ```
+    pub fn detached(tool_name: &'a str, credentials: &'a Credentials) -> Self {
+        static NO_DEPENDENCIES: OnceLock<Dependencies> = OnceLock::new();
+        static NEVER: OnceLock<Cancellation> = OnceLock::new();
+        ToolContext::new(
+            "",
+            tool_name,
+            credentials,
+            NO_DEPENDENCIES.get_or_init(Dependencies::default),
+            &NEVER,
+        )
+    }
+
+    /// The provider's id of this call (empty for calls made without one).
+    pub fn call_id(&self) -> &'a str {
+        self.call_id
+    }
+
+    /// The name of the tool called.
+    pub fn tool_name(&self) -> &'a str {
+        self.tool_name
+    }
+
+    /// Every credential the tool declared, resolved by the executor before the run.
+    pub fn credentials(&self) -> &'a Credentials {
+        self.credentials
+    }
+
+    /// The credential called `name`, or an error naming it, for use with `?`.
+    ///
+    /// The executor resolves every credential a tool declares before running it (and does
+    /// not run the tool when one is missing), so this fails only for a name the tool did not
+    /// declare.
+    pub fn credential(&self, name: &str) -> Result<&'a Secret, UndeclaredCredential> {
+        self.credentials.require(name)
+    }
+
+    /// The dependency of type `T` registered on the executor with
+    /// [`ToolExecutorBuilder::dependency`](crate::ToolExecutorBuilder::dependency), or an
+    /// error naming the type, for use with `?`: the call then fails with a
+    /// [`ToolExecutionError`](crate::ToolExecutionError) caused by a [`MissingDependency`].
+    pub fn dependency<T: Any + Send + Sync>(&self) -> Result<&'a T, MissingDependency> {
+        self.dependencies.get::<T>().ok_or(MissingDependency {
+            type_name: type_name::<T>(),
+        })
+    }
+
+    /// Whether the call was cancelled: its deadline passed, or its future was dropped.
+    ///
+    /// The executor drops an async tool's future right after cancelling it, so this matters
+    /// to work that outlives a poll: a task the tool spawned (give it a clone of
+    /// [`cancellation`](Self::cancellation)), or blocking work polling the flag.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancellation
+            .get()
+            .is_some_and(Cancellation::is_cancelled)
+    }
+
+    /// The call's cancellation signal, to await or to clone into spawned work.
+    pub fn cancellation(&self) -> &'a Cancellation {
+        self.cancellation.get_or_init(Cancellation::new)
+    }
+}
+
+impl fmt::Debug for ToolContext<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolContext")
+            .field("call_id", &self.call_id)
+            .field("tool_name", &self.tool_name)
+            .field("credentials", self.credentials)
+            .field("dependencies", &self.dependencies.len())
+            .field("cancelled", &self.is_cancelled())
+            .finish()
+    }
+}
+
+/// A dependency a tool asked for that was never registered on the executor.
+///
+/// ```
+/// use agentkit_core::{Credentials, ToolContext};
+///
+/// struct Pool;
+/// let credentials = Credentials::new();
+/// let Err(err) = ToolContext::detached("t", &credentials).dependency::<Pool>() else {
+///     unreachable!("no executor, no dependencies")
+/// };
+/// assert!(err.to_string().starts_with("no dependency of type `"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "no dependency of type `{type_name}` is registered on the executor: add it with `ToolExecutorBuilder::dependency`"
+)]
+pub struct MissingDependency {
+    type_name: &'static str,
+}
+
+impl MissingDependency {
+    /// The name of the type asked for.
+    pub fn type_name(&self) -> &'static str {
+        self.type_name
+    }
+}
+
+/// Values shared with every tool of an executor, one per type.
+#[derive(Default)]
+pub(crate) struct Dependencies {
+    by_type: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+}
+
+impl Dependencies {
+    pub(crate) fn insert<T: Any + Send + Sync>(&mut self, value: T) {
+        self.by_type.insert(TypeId::of::<T>(), Arc::new(value));
+    }
+
+    fn get<T: Any + Send + Sync>(&self) -> Option<&T> {
+        self.by_type.get(&TypeId::of::<T>())?.downcast_ref::<T>()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.by_type.len()
+    }
+}
+
+/// A call's cancellation signal: a flag, and a future that completes once it is set.
+///
+/// Clones share one signal, so a task a tool spawns can hold one and stop when the call is
+/// cancelled.
+///
+/// ```
+/// use agentkit_core::{Cancellation, block_on};
+///
+/// let signal = Cancellation::new();
+/// let seen_by_task = signal.clone();
+/// assert!(!seen_by_task.is_cancelled());
+/// signal.cancel();
+/// assert!(seen_by_task.is_cancelled());
+/// block_on(seen_by_task.cancelled()); // completes at once
+/// ```
+#[derive(Clone, Default)]
+pub struct Cancellation {
+    inner: Arc<Signal>,
+}
+
+#[derive(Default)]
+struct Signal {
+    cancelled: AtomicBool,
+    wakers: Mutex<Vec<Waker>>,
+}
+
+impl Cancellation {
+    /// A signal not yet set.
+    pub fn new() -> Self {
+        Cancellation::default()
+    }
+
+    /// Sets the signal, waking every task awaiting [`cancelled`](Self::cancelled).
+    pub fn cancel(&self) {
+        self.inner.cancelled.store(true, Ordering::Release);
+        let wakers = std::mem::take(
+            &mut *self
+                .inner
+                .wakers
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        for waker in wakers {
+            waker.wake();
+        }
+    }
+
+    /// Whether the signal is set.
+    pub fn is_cancelled(&self) -> bool {
+        self.inner.cancelled.load(Ordering::Acquire)
+    }
+
+    /// Completes once the signal is set.
+    pub fn cancelled(&self) -> impl Future<Output = ()> + Send + '_ {
+        Cancelled { signal: self }
+    }
+}
+
+impl fmt::Debug for Cancellation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Cancellation")
+            .field("cancelled", &self.is_cancelled())
+            .finish()
+    }
+}
+
+struct Cancelled<'a> {
+    signal: &'a Cancellation,
+}
+
+impl Future for Cancelled<'_> {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.signal.is_cancelled() {
+            return Poll::Ready(());
+        }
+        let mut wakers = self
+            .signal
+            .inner
+            .wakers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        // Checked again under the lock: `cancel` takes the wakers under it after setting the
+        // flag, so a waker registered here is either woken or sees the flag.
+        if self.signal.is_cancelled() {
+            return Poll::Ready(());
+        }
+        if !wakers.iter().any(|w| w.will_wake(cx.waker())) {
+            wakers.push(cx.waker().clone());
+        }
+        Poll::Pending
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_waiting_task_is_woken_by_cancel() {
+        let signal = Cancellation::new();
+        let waiter = signal.clone();
+        let handle = std::thread::spawn(move || crate::block_on(waiter.cancelled()));
+        signal.cancel();
+        handle.join().expect("the waiter finishes");
+        assert!(signal.is_cancelled());
+    }
+
+    #[test]
+    fn dependencies_are_found_by_type() {
+        let mut deps = Dependencies::default();
+        deps.insert(5_u32);
+        deps.insert(String::from("x"));
+        assert_eq!(deps.get::<u32>(), Some(&5));
+        assert_eq!(deps.get::<String>().map(String::as_str), Some("x"));
+        assert!(deps.get::<i64>().is_none());
+    }
+}

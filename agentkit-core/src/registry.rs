@@ -22,7 +22,7 @@ use crate::tool::{DynTool, Tool, ToolSpec};
 ///
 /// ```
 /// use agentkit_core::{ToolRegistry, ToolSpec};
-/// # use agentkit_core::{BoxError, ToolContext, JsonObject, Tool};
+/// # use agentkit_core::{BoxError, JsonObject, Tool, ToolContext};
 /// # struct Echo(ToolSpec);
 /// # impl Tool for Echo {
 /// #     fn spec(&self) -> &ToolSpec { &self.0 }

@@ -163,7 +163,7 @@ use proc_macro::TokenStream;
 /// absent argument gets exactly what the same value given explicitly would give.
 ///
 /// ```rust
-/// use agentkit_core::{BoxError, ToolContext, JsonObject, ToolHandler, tool};
+/// use agentkit_core::{BoxError, JsonObject, ToolContext, ToolHandler, tool};
 ///
 /// #[tool(
 ///     name = "plot",
@@ -231,7 +231,7 @@ use proc_macro::TokenStream;
 /// `INPUT_SCHEMA = None`); without `output`, its output is not validated.
 ///
 /// ```rust
-/// use agentkit_core::{BoxError, ToolContext, JsonObject, ToolHandler, tool};
+/// use agentkit_core::{BoxError, JsonObject, ToolContext, ToolHandler, tool};
 ///
 /// #[tool(name = "echo", description = "Return the arguments unchanged.")]
 /// pub struct Echo;
@@ -252,7 +252,7 @@ use proc_macro::TokenStream;
 /// // Cargo.toml: agentkit = { package = "agentkit-core", version = "0.1", features = ["derive"] }
 /// extern crate agentkit_core as agentkit; // (stands in for the renamed dependency)
 ///
-/// use agentkit::{BoxError, ToolContext, JsonObject, ToolHandler};
+/// use agentkit::{BoxError, JsonObject, ToolContext, ToolHandler};
 ///
 /// #[agentkit::tool(crate = "agentkit", name = "ping")]
 /// pub struct Ping;

@@ -48,7 +48,7 @@
 //! ```
 //! use agentkit_core::provider::openai_chat;
 //! use agentkit_core::{
-//!     BoxError, ToolContext, JsonObject, Param, ParamType, Tool, ToolExecutor, ToolRegistry,
+//!     BoxError, JsonObject, Param, ParamType, Tool, ToolContext, ToolExecutor, ToolRegistry,
 //!     ToolSchema, ToolSpec, block_on,
 //! };
 //! use serde_json::json;

@@ -1,6 +1,6 @@
 //! The example of the same name in agentkit-derive's documentation.
 
-use agentkit_core::{BoxError, ToolContext, JsonObject, ToolHandler, tool};
+use agentkit_core::{BoxError, JsonObject, ToolContext, ToolHandler, tool};
 
 #[tool(name = "echo", description = "Return the arguments unchanged.")]
 pub struct Echo;

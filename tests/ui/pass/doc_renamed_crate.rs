@@ -3,7 +3,7 @@
 // Cargo.toml: agentkit = { package = "agentkit-core", version = "0.1", features = ["derive"] }
 extern crate agentkit_core as agentkit; // (stands in for the renamed dependency)
 
-use agentkit::{BoxError, ToolContext, JsonObject, ToolHandler};
+use agentkit::{BoxError, JsonObject, ToolContext, ToolHandler};
 
 #[agentkit::tool(crate = "agentkit", name = "ping")]
 pub struct Ping;

@@ -14,14 +14,18 @@ use serde_json::{Map, Number, Value};
 
 use crate::schema::{Issues, JsonObject, ValidationIssue};
 
-/// Parses the argument text of a call into an object.
+/// Parses the argument text of a call into an object, and the issues of its repeated keys
+/// (at most `max_issues` kept, the rest counted), which validation then adds to: a model that
+/// repeated a key and also mistyped another hears of both at once.
 ///
 /// An empty (or blank) text is `{}`: some providers send one for tools without parameters.
-/// Invalid JSON, a value that is not an object, and repeated keys are issues; at most
-/// `max_issues` repeated keys are kept, the rest counted.
-pub(crate) fn parse_arguments(text: &str, max_issues: usize) -> Result<JsonObject, Issues> {
+/// Invalid JSON and a value that is not an object are the only issue.
+pub(crate) fn parse_arguments(
+    text: &str,
+    max_issues: usize,
+) -> Result<(JsonObject, Issues), Issues> {
     if text.trim().is_empty() {
-        return Ok(JsonObject::new());
+        return Ok((JsonObject::new(), Issues::with_cap(max_issues)));
     }
     let duplicates = RefCell::new(Issues::with_cap(max_issues));
     let mut deserializer = serde_json::Deserializer::from_str(text);
@@ -39,14 +43,10 @@ pub(crate) fn parse_arguments(text: &str, max_issues: usize) -> Result<JsonObjec
             return Err(issues);
         }
     };
-    let duplicates = duplicates.into_inner();
-    if !duplicates.is_empty() {
-        return Err(duplicates);
-    }
     match value {
-        Value::Object(object) => Ok(object),
+        Value::Object(object) => Ok((object, duplicates.into_inner())),
         other => {
-            let mut issues = Issues::with_cap(max_issues);
+            let mut issues = duplicates.into_inner();
             issues.push(|| ValidationIssue::not_an_object(&other));
             Err(issues)
         }
@@ -174,7 +174,8 @@ mod tests {
 
     fn issues(text: &str) -> Vec<String> {
         parse_arguments(text, 20)
-            .unwrap_err()
+            .unwrap()
+            .1
             .into_list()
             .iter()
             .map(ToString::to_string)
@@ -188,11 +189,12 @@ mod tests {
             r#"{"deep":[[[{"x":[{}]}]]]}"#,
             "{}",
         ] {
-            let ours = parse_arguments(text, 20).unwrap();
+            let (ours, repeated) = parse_arguments(text, 20).unwrap();
+            assert!(repeated.is_empty());
             let theirs: Value = serde_json::from_str(text).unwrap();
             assert_eq!(Value::Object(ours), theirs, "{text}");
         }
-        assert!(parse_arguments(" \n", 20).unwrap().is_empty());
+        assert!(parse_arguments(" \n", 20).unwrap().0.is_empty());
     }
 
     #[test]
@@ -233,7 +235,7 @@ mod tests {
             "{{{}}}",
             (0..100).map(|_| r#""k":1"#).collect::<Vec<_>>().join(",")
         );
-        let issues = parse_arguments(&text, 5).unwrap_err();
+        let (_, issues) = parse_arguments(&text, 5).unwrap();
         assert_eq!(issues.list().len(), 5);
         assert_eq!(issues.omitted(), 94);
     }

@@ -332,9 +332,10 @@ impl ToolExecutor {
         let spec = tool.spec();
         let name = spec.name_cow().clone();
         let max_issues = self.limits.max_issues();
+        let none_found = || Issues::with_cap(max_issues);
         let parsed = match arguments {
-            Arguments::Object(inputs) => Ok(inputs),
-            Arguments::Value(Value::Object(object)) => Ok(object.clone()),
+            Arguments::Object(inputs) => Ok((inputs, none_found())),
+            Arguments::Value(Value::Object(object)) => Ok((object.clone(), none_found())),
             Arguments::Value(other) => {
                 let mut issues = Issues::with_cap(max_issues);
                 issues.push(|| ValidationIssue::not_an_object(other));
@@ -342,16 +343,20 @@ impl ToolExecutor {
             }
             Arguments::Json(text) => parse_arguments(text, max_issues),
         };
-        let mut inputs = match parsed {
-            Ok(inputs) => inputs,
+        let (mut inputs, found) = match parsed {
+            Ok(parsed) => parsed,
             Err(issues) => {
                 let error =
                     ToolValidationError::from_issues(name.clone(), Direction::Input, issues);
                 return call.finish(name, None, Err(error.into()));
             }
         };
+        let input = Input {
+            values: &mut inputs,
+            found,
+        };
         let outcome = self
-            .run_tool(&**tool, spec, call_id, &mut inputs, &cancellation, deadline)
+            .run_tool(&**tool, spec, call_id, input, &cancellation, deadline)
             .await;
         call.finish(name, Some(&inputs), outcome)
     }
@@ -362,19 +367,21 @@ impl ToolExecutor {
         tool: &dyn DynTool,
         spec: &ToolSpec,
         call_id: &str,
-        inputs: &mut JsonObject,
+        input: Input<'_>,
         cancellation: &OnceLock<Cancellation>,
         deadline: Deadline<'_>,
     ) -> Result<JsonObject, Error> {
         let name = || spec.name_cow().clone();
         let max_issues = self.limits.max_issues();
+        let Input {
+            values: inputs,
+            mut found,
+        } = input;
         if let Some(schema) = spec.input_schema() {
-            let issues = schema.validate_limited(inputs, self.unknown_arguments, max_issues);
-            if !issues.is_empty() {
-                return Err(
-                    ToolValidationError::from_issues(name(), Direction::Input, issues).into(),
-                );
-            }
+            schema.validate_into(inputs, self.unknown_arguments, &mut found);
+        }
+        if !found.is_empty() {
+            return Err(ToolValidationError::from_issues(name(), Direction::Input, found).into());
         }
         let credentials = self.resolve_credentials(spec)?;
         // Wanted on failures only: a successful call pays nothing for scrubbing.
@@ -476,6 +483,13 @@ impl ToolExecutor {
             }
         }
     }
+}
+
+/// A call's arguments as an object, with the issues their text already showed (repeated keys),
+/// which validation adds to.
+struct Input<'a> {
+    values: &'a mut JsonObject,
+    found: Issues,
 }
 
 /// How many characters of a tool name or call id a span records.

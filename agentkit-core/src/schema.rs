@@ -528,8 +528,18 @@ impl ToolSchema {
         max_issues: usize,
     ) -> Issues {
         let mut issues = Issues::with_cap(max_issues);
-        self.validate_object(values, unknown, Path::Root, &mut issues);
+        self.validate_into(values, unknown, &mut issues);
         issues
+    }
+
+    /// Validates `values`, adding to `issues` (which may already hold the argument text's).
+    pub(crate) fn validate_into(
+        &self,
+        values: &mut JsonObject,
+        unknown: UnknownArguments,
+        issues: &mut Issues,
+    ) {
+        self.validate_object(values, unknown, Path::Root, issues);
     }
 
     /// Validates the object at `at` (the arguments, or a nested dictionary).

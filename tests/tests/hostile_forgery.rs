@@ -125,13 +125,17 @@ fn a_repeated_forged_key_is_escaped_with_its_path() {
     let text = r#"{"city": "a", "stops": [{"city": "b", "x\n- y\u202e": 1, "x\n- y\u202e": 2}]}"#;
     let outcome = harness.call(&ToolCall::new("c", "lookup", text));
     let (issues, _) = outcome.input_issues();
-    assert_eq!(issues.len(), 1);
+    // Repeated, and undeclared too: both are reported, each escaped.
+    assert_eq!(issues.len(), 2);
     assert_eq!(issues[0].kind(), IssueKind::DuplicateKey);
     assert_eq!(issues[0].param(), Some("stops[0].x\n- y\u{202E}"));
+    assert_eq!(issues[1].kind(), IssueKind::UnknownParameter);
+    assert_eq!(issues[1].param(), Some("stops[0].x\n- y\u{202E}"));
     assert_eq!(
         outcome.model_text(),
         "Error: invalid arguments for tool 'lookup':\n\
-         - Duplicate key: 'stops[0].x\\n- y\\u{202e}'; each key may appear only once"
+         - Duplicate key: 'stops[0].x\\n- y\\u{202e}'; each key may appear only once\n\
+         - Unknown parameter: 'stops[0].x\\n- y\\u{202e}'; it is not declared by this tool"
     );
 }
 

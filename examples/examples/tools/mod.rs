@@ -1,0 +1,96 @@
+//! The example tools shared by the examples: the README's `fetch_weather`, and
+//! `convert_currency`, which fails for a currency it has no rate for.
+
+use agentkit_core::{BoxError, ToolContext, ToolHandler, tool};
+
+/// Look up the current weather for a city.
+#[tool(
+    name = "fetch_weather",
+    input = [
+        { name = "city", type = string, description = "City name (e.g., 'San Francisco')" },
+        { name = "country", type = string, required = false, default = "US", description = "ISO country code" },
+        { name = "units", type = string, required = false, default = "imperial",
+          description = "'imperial' (Fahrenheit) or 'metric' (Celsius)" },
+    ],
+    output = [
+        { name = "city", type = string },
+        { name = "country", type = string },
+        { name = "temperature", type = float },
+        { name = "units", type = string },
+        { name = "conditions", type = string },
+    ],
+    tags = { category = "weather" },
+    credentials = ["weather-api-key"],
+)]
+pub(crate) struct FetchWeather;
+
+impl ToolHandler for FetchWeather {
+    async fn run(
+        &self,
+        input: FetchWeatherInput,
+        ctx: &ToolContext<'_>,
+    ) -> Result<FetchWeatherOutput, BoxError> {
+        // The executor resolved the key before calling us; a real tool would send it to the
+        // weather service.
+        let _api_key = ctx.credential("weather-api-key")?.expose();
+        let celsius = 22.0;
+        let temperature = if input.units == "metric" {
+            celsius
+        } else {
+            celsius * 9.0 / 5.0 + 32.0
+        };
+        Ok(FetchWeatherOutput {
+            city: input.city,
+            country: input.country,
+            temperature,
+            units: input.units,
+            conditions: "sunny".to_owned(),
+        })
+    }
+}
+
+/// Convert an amount between two currencies.
+#[tool(
+    name = "convert_currency",
+    input = [
+        { name = "amount", type = float },
+        { name = "from", type = string },
+        { name = "to", type = string },
+    ],
+    output = [{ name = "amount", type = float }],
+    tags = { category = "finance" },
+)]
+pub(crate) struct ConvertCurrency {
+    /// Rates to one euro.
+    pub(crate) rates: Vec<(&'static str, f64)>,
+}
+
+/// The error a tool returns when it cannot do its job.
+#[derive(Debug)]
+struct UnknownCurrency(String);
+
+impl std::fmt::Display for UnknownCurrency {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "no exchange rate for currency '{}'", self.0)
+    }
+}
+
+impl std::error::Error for UnknownCurrency {}
+
+impl ToolHandler for ConvertCurrency {
+    async fn run(
+        &self,
+        input: ConvertCurrencyInput,
+        _: &ToolContext<'_>,
+    ) -> Result<ConvertCurrencyOutput, BoxError> {
+        let rate = |code: &str| {
+            self.rates
+                .iter()
+                .find(|(c, _)| *c == code)
+                .map(|(_, rate)| *rate)
+                .ok_or_else(|| UnknownCurrency(code.to_owned()))
+        };
+        let amount = input.amount / rate(&input.from)? * rate(&input.to)?;
+        Ok(ConvertCurrencyOutput { amount })
+    }
+}

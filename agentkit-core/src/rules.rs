@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::time::Duration;
 
 /// The six parameter types of a tool schema.
 ///
@@ -203,6 +204,11 @@ pub const TOOL_KEYS: &[&str] = &[
     "output",
     "tags",
     "credentials",
+    "timeout",
+    "blocking",
+    "sequential",
+    "requires_approval",
+    "retries",
     "crate",
 ];
 
@@ -340,6 +346,13 @@ pub enum Problem {
     InvalidVersion {
         /// The version as written.
         found: String,
+    },
+    /// A timeout that is not a whole number of `ms`, `s`, `m` or `h`, or is zero.
+    InvalidTimeout {
+        /// The timeout as written.
+        found: String,
+        /// Why it is refused.
+        reason: &'static str,
     },
     /// The same credential named twice.
     DuplicateCredential {
@@ -530,6 +543,11 @@ impl fmt::Display for Problem {
                 "parameter '{name}' is required and has a default, which would never be used; \
                  set `required = false` or remove the default"
             ),
+            Problem::InvalidTimeout { found, reason } => write!(
+                f,
+                "invalid timeout {found:?}: {reason}; write a whole number followed by `ms`, \
+                 `s`, `m` or `h`, such as \"10s\" or \"500ms\""
+            ),
             Problem::InvalidVersion { found } => write!(
                 f,
                 "version '{found}' is not MAJOR.MINOR.PATCH (for example '1.0.0')"
@@ -600,6 +618,53 @@ pub fn check_version(version: &str) -> Result<(), Problem> {
         Err(Problem::InvalidVersion {
             found: version.to_owned(),
         })
+    }
+}
+
+/// The longest timeout a tool may declare: a day. A longer one is almost surely a unit slip,
+/// and it keeps every timeout far from `Duration`'s and the timers' limits.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// Reads a tool's timeout as written in `#[tool(timeout = "10s")]` and in a spec's JSON
+/// shape: a whole number followed by `ms`, `s`, `m` or `h`, more than zero and at most a day.
+pub fn parse_timeout(text: &str) -> Result<Duration, Problem> {
+    let refuse = |reason| Problem::InvalidTimeout {
+        found: text.to_owned(),
+        reason,
+    };
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let (number, unit) = text.split_at(digits);
+    if number.is_empty() {
+        return Err(refuse("it does not start with a number"));
+    }
+    let millis_per_unit: u64 = match unit {
+        "ms" => 1,
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        "" => return Err(refuse("it has no unit")),
+        _ => return Err(refuse("its unit is not one of `ms`, `s`, `m`, `h`")),
+    };
+    let millis = number
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(millis_per_unit))
+        .map(Duration::from_millis);
+    match millis {
+        Some(d) if d.is_zero() => Err(refuse("a timeout of zero would fail every call")),
+        Some(d) if d <= MAX_TIMEOUT => Ok(d),
+        _ => Err(refuse("it is longer than a day")),
+    }
+}
+
+/// Writes a timeout in the form [`parse_timeout`] reads, in the largest unit that is exact.
+pub fn format_timeout(timeout: Duration) -> String {
+    let millis = timeout.as_millis();
+    match millis {
+        m if m % 3_600_000 == 0 => format!("{}h", m / 3_600_000),
+        m if m % 60_000 == 0 => format!("{}m", m / 60_000),
+        m if m % 1_000 == 0 => format!("{}s", m / 1_000),
+        m => format!("{m}ms"),
     }
 }
 

@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
 use serde_json::{Map, Value};
 
@@ -45,6 +46,7 @@ pub struct ToolSpec {
     output: Option<ToolSchema>,
     tags: Cow<'static, [(Cow<'static, str>, Cow<'static, str>)]>,
     credentials: Cow<'static, [Cow<'static, str>]>,
+    policy: ExecutionPolicy,
     /// The JSON Schema an MCP server declared for the tool: what the model is shown, while
     /// `input` validates only the part of it that the six types can express.
     #[cfg(feature = "mcp")]
@@ -63,6 +65,7 @@ impl ToolSpec {
                 output: None,
                 tags: Cow::Borrowed(&[]),
                 credentials: Cow::Borrowed(&[]),
+                policy: ExecutionPolicy::DEFAULT,
                 #[cfg(feature = "mcp")]
                 declared_input: None,
             },
@@ -90,9 +93,36 @@ impl ToolSpec {
             output,
             tags: Cow::Borrowed(tags),
             credentials: Cow::Borrowed(credentials),
+            policy: ExecutionPolicy::DEFAULT,
             #[cfg(feature = "mcp")]
             declared_input: None,
         }
+    }
+
+    /// Sets how the executor runs the tool, on a spec built by
+    /// [`from_static`](Self::from_static); used by `#[tool(...)]`, which has checked the
+    /// timeout (in milliseconds, `0` for none) at compile time.
+    #[doc(hidden)]
+    pub const fn with_static_policy(
+        mut self,
+        timeout_ms: u64,
+        blocking: bool,
+        sequential: bool,
+        requires_approval: bool,
+        retries: Option<u32>,
+    ) -> Self {
+        self.policy = ExecutionPolicy {
+            timeout: if timeout_ms == 0 {
+                None
+            } else {
+                Some(Duration::from_millis(timeout_ms))
+            },
+            blocking,
+            sequential,
+            requires_approval,
+            retries,
+        };
+        self
     }
 
     /// Loads a spec from JSON data, reporting every problem:
@@ -141,6 +171,22 @@ impl ToolSpec {
             "credential_names".into(),
             self.credential_names().collect::<Vec<_>>().into(),
         );
+        let policy = &self.policy;
+        if let Some(timeout) = policy.timeout {
+            object.insert("timeout".into(), rules::format_timeout(timeout).into());
+        }
+        for (key, set) in [
+            ("blocking", policy.blocking),
+            ("sequential", policy.sequential),
+            ("requires_approval", policy.requires_approval),
+        ] {
+            if set {
+                object.insert(key.into(), true.into());
+            }
+        }
+        if let Some(retries) = policy.retries {
+            object.insert("retries".into(), retries.into());
+        }
         Value::Object(object)
     }
 
@@ -187,6 +233,38 @@ impl ToolSpec {
     /// The names of the credentials the tool needs, resolved by the executor before each run.
     pub fn credential_names(&self) -> impl ExactSizeIterator<Item = &str> {
         self.credentials.iter().map(AsRef::as_ref)
+    }
+
+    /// How long a call may run before the executor ends it with a timeout, when the tool
+    /// declares it; otherwise the executor's default applies (see
+    /// [`ToolExecutorBuilder::default_timeout`](crate::ToolExecutorBuilder::default_timeout)).
+    pub fn timeout(&self) -> Option<Duration> {
+        self.policy.timeout
+    }
+
+    /// Whether the tool blocks its thread (sync I/O, heavy computation): the executor then
+    /// runs it off the async task, so that its deadline holds and the runtime is not stalled.
+    pub fn is_blocking(&self) -> bool {
+        self.policy.blocking
+    }
+
+    /// Whether the tool runs alone: never overlapping another call of the executor, and in
+    /// call order within a turn.
+    pub fn is_sequential(&self) -> bool {
+        self.policy.sequential
+    }
+
+    /// Whether a call must be approved before it runs (see
+    /// [`ToolExecutorBuilder::approval`](crate::ToolExecutorBuilder::approval)).
+    pub fn requires_approval(&self) -> bool {
+        self.policy.requires_approval
+    }
+
+    /// How many times per turn the tool may ask the model to retry with feedback, when the
+    /// tool declares it; otherwise the executor's default applies (see
+    /// [`ToolExecutorBuilder::default_retries`](crate::ToolExecutorBuilder::default_retries)).
+    pub fn retries(&self) -> Option<u32> {
+        self.policy.retries
     }
 
     /// The JSON Schema of the tool's arguments (see [`ToolSchema::to_json_schema`]): exactly
@@ -256,6 +334,24 @@ impl ToolSpec {
         if let Err(p) = rules::check_version(&self.version) {
             push("", p);
         }
+        if let Some(timeout) = self.policy.timeout {
+            let reason = if timeout < Duration::from_millis(1) {
+                Some("a timeout shorter than a millisecond would fail every call")
+            } else if timeout > rules::MAX_TIMEOUT {
+                Some("it is longer than a day")
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                push(
+                    "timeout",
+                    Problem::InvalidTimeout {
+                        found: format!("{timeout:?}"),
+                        reason,
+                    },
+                );
+            }
+        }
         for name in rules::find_duplicates(self.credential_names()) {
             push(
                 "credential_names",
@@ -277,6 +373,26 @@ impl ToolSpec {
         }
         problems
     }
+}
+
+/// How the executor runs a tool: the parts of a spec beyond the Python original's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ExecutionPolicy {
+    timeout: Option<Duration>,
+    blocking: bool,
+    sequential: bool,
+    requires_approval: bool,
+    retries: Option<u32>,
+}
+
+impl ExecutionPolicy {
+    const DEFAULT: ExecutionPolicy = ExecutionPolicy {
+        timeout: None,
+        blocking: false,
+        sequential: false,
+        requires_approval: false,
+        retries: None,
+    };
 }
 
 /// Builds a [`ToolSpec`] at run time; see [`ToolSpec::builder`].
@@ -327,7 +443,44 @@ impl ToolSpecBuilder {
         self
     }
 
-    /// Checks the spec, reporting every problem: name, version, duplicate credentials or tags.
+    /// Sets how long a call may run before it ends with a timeout (between a millisecond and
+    /// a day). It overrides the executor's default timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.spec.policy.timeout = Some(timeout);
+        self
+    }
+
+    /// Marks the tool as blocking its thread: the executor runs it off the async task (see
+    /// [`ToolSpec::is_blocking`]).
+    pub fn blocking(mut self) -> Self {
+        self.spec.policy.blocking = true;
+        self
+    }
+
+    /// Marks the tool as sequential: it never overlaps another call (see
+    /// [`ToolSpec::is_sequential`]).
+    pub fn sequential(mut self) -> Self {
+        self.spec.policy.sequential = true;
+        self
+    }
+
+    /// Marks the tool as needing approval before each call runs (see
+    /// [`ToolSpec::requires_approval`]).
+    pub fn requires_approval(mut self) -> Self {
+        self.spec.policy.requires_approval = true;
+        self
+    }
+
+    /// Sets how many times per turn the tool may ask the model to retry with feedback
+    /// (see [`ToolError::retry`](crate::ToolError::retry)). It overrides the executor's
+    /// default.
+    pub fn retries(mut self, retries: u32) -> Self {
+        self.spec.policy.retries = Some(retries);
+        self
+    }
+
+    /// Checks the spec, reporting every problem: name, version, timeout, duplicate
+    /// credentials or tags.
     pub fn build(self) -> Result<ToolSpec, SemanticError> {
         let problems = self.spec.problems();
         if problems.is_empty() {
@@ -347,6 +500,11 @@ fn spec_from_value(value: Value) -> Result<ToolSpec, SemanticError> {
         "output_schema",
         "tags",
         "credential_names",
+        "timeout",
+        "blocking",
+        "sequential",
+        "requires_approval",
+        "retries",
     ];
     let mut problems = Vec::new();
     let Value::Object(object) = value else {
@@ -397,6 +555,21 @@ fn spec_from_value(value: Value) -> Result<ToolSpec, SemanticError> {
                 }
             }
             ("credential_names", _) => expect("credential_names", "a list of strings"),
+            ("timeout", Value::String(text)) => match rules::parse_timeout(&text) {
+                Ok(timeout) => builder = builder.timeout(timeout),
+                Err(problem) => schema_problems.push(SemanticProblem::new(String::new(), problem)),
+            },
+            ("timeout", _) => expect("timeout", "a string such as \"10s\""),
+            ("blocking", Value::Bool(set)) => builder.spec.policy.blocking = set,
+            ("sequential", Value::Bool(set)) => builder.spec.policy.sequential = set,
+            ("requires_approval", Value::Bool(set)) => builder.spec.policy.requires_approval = set,
+            ("blocking", _) => expect("blocking", "true or false"),
+            ("sequential", _) => expect("sequential", "true or false"),
+            ("requires_approval", _) => expect("requires_approval", "true or false"),
+            ("retries", value) => match value.as_u64().and_then(|n| u32::try_from(n).ok()) {
+                Some(retries) => builder = builder.retries(retries),
+                None => expect("retries", "a whole number"),
+            },
             (other, _) => schema_problems.push(SemanticProblem::new(
                 String::new(),
                 Problem::UnknownKey {

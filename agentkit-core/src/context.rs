@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::task::{Context, Poll, Waker};
 
 use crate::credentials::{Credentials, Secret, UndeclaredCredential};
+use crate::model_text::cut_scrubbed;
 
 /// What one call of a tool can see besides its validated inputs: the call id and tool name,
 /// the credentials the executor resolved for it, the shared dependencies registered on the
@@ -58,7 +59,12 @@ pub struct ToolContext<'a> {
     credentials: &'a Credentials,
     dependencies: &'a Dependencies,
     cancellation: &'a OnceLock<Cancellation>,
+    progress: Option<ProgressSink<'a>>,
 }
+
+/// Where a call's progress reports go: the executor's observers, and the client that asked
+/// (over MCP).
+pub(crate) type ProgressSink<'a> = &'a (dyn Fn(&Progress) + Send + Sync);
 
 impl<'a> ToolContext<'a> {
     pub(crate) fn new(
@@ -74,7 +80,13 @@ impl<'a> ToolContext<'a> {
             credentials,
             dependencies,
             cancellation,
+            progress: None,
         }
+    }
+
+    pub(crate) fn with_progress(mut self, sink: ProgressSink<'a>) -> Self {
+        self.progress = Some(sink);
+        self
     }
 
     /// A context for running a tool outside an executor (in a unit test of its logic): call
@@ -149,6 +161,88 @@ impl<'a> ToolContext<'a> {
     pub fn cancellation(&self) -> &'a Cancellation {
         self.cancellation.get_or_init(Cancellation::new)
     }
+
+    /// Reports how far the call has got: a `tool.execution.progress` event for the
+    /// executor's observers and, when the tool is served over MCP to a client that asked for
+    /// progress, a progress notification to it.
+    ///
+    /// The message is for people watching, not the model: it is cut to 1 000 characters, and
+    /// every value of the call's credentials in it is replaced by `[redacted]`. A report whose
+    /// numbers are not finite is dropped.
+    ///
+    /// ```
+    /// use agentkit_core::{Credentials, Progress, ToolContext};
+    ///
+    /// let credentials = Credentials::new();
+    /// let ctx = ToolContext::detached("crawl", &credentials);
+    /// // Outside an executor, reports go nowhere.
+    /// ctx.report_progress(Progress::new(3.0).with_total(10.0).with_message("page 3 of 10"));
+    /// ```
+    pub fn report_progress(&self, progress: Progress) {
+        let Some(sink) = self.progress else {
+            return;
+        };
+        let finite = progress.progress.is_finite() && progress.total.is_none_or(f64::is_finite);
+        if !finite {
+            return;
+        }
+        let progress = Progress {
+            message: progress.message.map(|message| {
+                let secrets: Vec<&str> = self.credentials.secrets().collect();
+                cut_scrubbed(message, 1_000, &secrets)
+            }),
+            ..progress
+        };
+        sink(&progress);
+    }
+}
+
+/// How far a running call has got; see [`ToolContext::report_progress`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    progress: f64,
+    total: Option<f64>,
+    message: Option<String>,
+}
+
+impl Progress {
+    /// Progress so far, in any unit that increases (items done, bytes, percent).
+    pub fn new(progress: f64) -> Self {
+        Progress {
+            progress,
+            total: None,
+            message: None,
+        }
+    }
+
+    /// Sets the total the progress counts towards, when known.
+    #[must_use]
+    pub fn with_total(mut self, total: f64) -> Self {
+        self.total = Some(total);
+        self
+    }
+
+    /// Adds a message for people watching.
+    #[must_use]
+    pub fn with_message(mut self, message: impl Into<String>) -> Self {
+        self.message = Some(message.into());
+        self
+    }
+
+    /// The progress so far.
+    pub fn progress(&self) -> f64 {
+        self.progress
+    }
+
+    /// The total, when known.
+    pub fn total(&self) -> Option<f64> {
+        self.total
+    }
+
+    /// The message, when there is one.
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
 }
 
 impl fmt::Debug for ToolContext<'_> {
@@ -191,7 +285,7 @@ impl MissingDependency {
 }
 
 /// Values shared with every tool of an executor, one per type.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct Dependencies {
     by_type: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
 }

@@ -7,9 +7,12 @@ use std::fmt;
 use std::fmt::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::model_text::{Escaped, EscapedText, TextLimits, capture, scrub_cut, truncate_content};
+use crate::model_text::{
+    Escaped, EscapedText, TextLimits, capture, cut_scrubbed, scrub_cut, truncate_content,
+};
 use crate::rules::Problem;
 use crate::schema::{Issues, ValidationIssue};
+use crate::tool_error::{ToolError, ToolErrorParts};
 
 /// A boxed error, as tools return it: any `std::error::Error` converts with `?`.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -288,6 +291,9 @@ pub struct ToolExecutionError {
     tool_name: Cow<'static, str>,
     kind: ErrorKind,
     message: Box<str>,
+    /// What the model is told beyond the kind's fixed sentence: a retry's feedback, a
+    /// denial's reason, a failure's model message (see [`ToolError`]).
+    model_message: Option<Box<str>>,
     #[source]
     source: BoxError,
 }
@@ -302,6 +308,8 @@ fn kind_of(source: &(dyn std::error::Error + 'static)) -> ErrorKind {
         ErrorKind::Cancelled
     } else if source.is::<CredentialError>() {
         ErrorKind::Credential
+    } else if source.is::<AwaitingApproval>() {
+        ErrorKind::AwaitingApproval
     } else {
         ErrorKind::Execution
     }
@@ -314,23 +322,84 @@ impl ToolExecutionError {
     }
 
     /// Wraps `source`, with every occurrence of `secrets` taken out of what is kept of it.
+    ///
+    /// A [`ToolError`] is taken apart: its kind and model message are kept, and its cause
+    /// becomes the source.
     pub(crate) fn scrubbed(
         tool_name: Cow<'static, str>,
         source: BoxError,
         secrets: &[&str],
     ) -> Self {
+        let source = match source.downcast::<ToolError>() {
+            Ok(tool_error) => {
+                return ToolExecutionError::from_tool_error(tool_name, *tool_error, secrets);
+            }
+            Err(source) => source,
+        };
         let kind = kind_of(&*source);
         let (message, source) = redact(source, secrets);
         ToolExecutionError {
             tool_name,
             kind,
             message,
+            model_message: None,
             source,
         }
     }
 
+    fn from_tool_error(tool_name: Cow<'static, str>, error: ToolError, secrets: &[&str]) -> Self {
+        let (kind, text) = match error.into_parts() {
+            ToolErrorParts::Retry(feedback) => (ErrorKind::Retry, feedback),
+            ToolErrorParts::Denied(message) => (ErrorKind::Denied, message),
+            ToolErrorParts::Failed {
+                cause,
+                model_message,
+            } => {
+                let (message, source) = redact(cause, secrets);
+                return ToolExecutionError {
+                    tool_name,
+                    kind: ErrorKind::Execution,
+                    message,
+                    model_message: model_message
+                        .map(|m| cut_scrubbed(m, MODEL_MESSAGE_CHARS, secrets).into()),
+                    source,
+                };
+            }
+        };
+        let text: Box<str> = cut_scrubbed(text, MODEL_MESSAGE_CHARS, secrets).into();
+        ToolExecutionError {
+            tool_name,
+            kind,
+            message: text.clone(),
+            model_message: Some(text.clone()),
+            source: Box::new(Redacted {
+                message: text,
+                source: None,
+            }),
+        }
+    }
+
+    /// A call ended by the executor (a denial by the approval policy, a timeout) with a
+    /// message for the model.
+    pub(crate) fn with_model_message(mut self, message: &str) -> Self {
+        self.model_message =
+            Some(cut_scrubbed(message.to_owned(), MODEL_MESSAGE_CHARS, &[]).into());
+        self
+    }
+
+    /// The same failure, of another kind: a retry past the tool's budget.
+    pub(crate) fn into_kind(mut self, kind: ErrorKind) -> Self {
+        self.kind = kind;
+        self
+    }
+
     /// Rebuilds a recorded failure, of a recorded kind.
-    pub(crate) fn replayed(tool_name: Cow<'static, str>, kind: ErrorKind, message: &str) -> Self {
+    pub(crate) fn replayed(
+        tool_name: Cow<'static, str>,
+        kind: ErrorKind,
+        message: &str,
+        model_message: Option<&str>,
+    ) -> Self {
         let source: BoxError = match kind {
             ErrorKind::Panic => Box::new(ToolPanic {
                 // What was recorded is the panic's `Display`: its message follows the prefix.
@@ -341,6 +410,7 @@ impl ToolExecutionError {
             }),
             ErrorKind::Timeout => Box::new(ToolTimeout),
             ErrorKind::Cancelled => Box::new(ToolCancelled),
+            ErrorKind::AwaitingApproval => Box::new(AwaitingApproval),
             _ => Box::new(Redacted {
                 message: message.into(),
                 source: None,
@@ -350,6 +420,7 @@ impl ToolExecutionError {
             tool_name,
             kind,
             message: message.into(),
+            model_message: model_message.map(Into::into),
             source,
         }
     }
@@ -390,10 +461,22 @@ impl ToolExecutionError {
         self.kind == ErrorKind::Credential
     }
 
+    /// What the model is told beyond the sentence of the error's kind: a retry's feedback, a
+    /// denial's reason, or the model message of a [`ToolError::failed`]; bounded, and free of
+    /// the call's secrets. `None` for a failure whose tool gave no model message: the model
+    /// is then only told that the tool failed.
+    pub fn model_message(&self) -> Option<&str> {
+        self.model_message.as_deref()
+    }
+
     pub(crate) fn kind(&self) -> ErrorKind {
         self.kind
     }
 }
+
+/// How many characters of a message for the model are kept; rendering cuts it further to
+/// the executor's [`TextLimits`].
+const MODEL_MESSAGE_CHARS: usize = 8 * 1024;
 
 /// How many bytes of a cause's message are read; a `Display` that writes more is cut.
 const MESSAGE_BYTES: usize = 8 * 1024;
@@ -575,6 +658,13 @@ pub struct ToolTimeout;
 #[error("the call was cancelled before it finished")]
 pub struct ToolCancelled;
 
+/// A call the approval policy deferred: the error of a result whose status is
+/// [`Deferred`](crate::ToolStatus::Deferred), until
+/// [`ToolExecutor::resume`](crate::ToolExecutor::resume) decides it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the call awaits approval")]
+pub struct AwaitingApproval;
+
 /// A credential that could not be resolved; the cause of a [`ToolExecutionError`].
 ///
 /// Names the credential, never its value.
@@ -704,6 +794,14 @@ pub enum ErrorKind {
     Timeout,
     /// The call was dropped before it finished.
     Cancelled,
+    /// The tool asked the model to correct the call and try again ([`ToolError::retry`]).
+    Retry,
+    /// The tool asked for a retry once more than its retry budget for the turn allows.
+    RetriesExhausted,
+    /// The call was denied: by the approval policy, or by the tool ([`ToolError::denied`]).
+    Denied,
+    /// The call awaits approval (its result is [`Deferred`](crate::ToolStatus::Deferred)).
+    AwaitingApproval,
     /// No such tool.
     UnknownTool,
     /// A declaration was refused.
@@ -721,9 +819,25 @@ impl ErrorKind {
             ErrorKind::Credential => "credential",
             ErrorKind::Timeout => "timeout",
             ErrorKind::Cancelled => "cancelled",
+            ErrorKind::Retry => "retry",
+            ErrorKind::RetriesExhausted => "retries_exhausted",
+            ErrorKind::Denied => "denied",
+            ErrorKind::AwaitingApproval => "awaiting_approval",
             ErrorKind::UnknownTool => "unknown_tool",
             ErrorKind::Semantic => "semantic",
         }
+    }
+}
+
+impl ErrorKind {
+    /// Whether the model can fix the call by changing it: wrong arguments, an unknown tool
+    /// name, or a tool's request to retry. An agent loop sends these back to the model for
+    /// another try; the others end the call for good.
+    pub const fn is_retryable(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::InputValidation | ErrorKind::UnknownTool | ErrorKind::Retry
+        )
     }
 }
 
@@ -745,14 +859,20 @@ impl Error {
         }
     }
 
+    /// Whether the model can fix the call by changing it; see [`ErrorKind::is_retryable`].
+    pub fn is_retryable(&self) -> bool {
+        self.kind().is_retryable()
+    }
+
     /// A short message fit to hand back to the model as the tool's result, within the
     /// default [`TextLimits`].
     ///
     /// It tells the model what it can act on: which parameters were wrong and what was
-    /// expected, or which tools exist. It says nothing of a tool's internals beyond its own
-    /// error message: an output that broke the schema, a panic and a missing credential are
-    /// reported as a failure of the tool, without detail. Every name it echoes is escaped and
-    /// cut, and the whole is bounded.
+    /// expected, or which tools exist, or what the tool asked it to know (see
+    /// [`ToolError`]). It says nothing of a tool's internals: the text of a tool's own error,
+    /// an output that broke the schema, a panic and a missing credential are reported as a
+    /// failure of the tool, without detail. Every name it echoes is escaped and cut, and the
+    /// whole is bounded.
     pub fn to_model_message(&self) -> String {
         self.to_model_message_with(&TextLimits::DEFAULT)
     }
@@ -794,11 +914,42 @@ impl Error {
                     ErrorKind::Panic | ErrorKind::Credential => {
                         write!(f, "Error: tool '{name}' failed unexpectedly.")
                     }
-                    _ => write!(
+                    ErrorKind::AwaitingApproval => write!(
                         f,
-                        "Error: tool '{name}' failed: {}",
-                        EscapedText(e.message(), limits.max_message_chars())
+                        "The call to tool '{name}' awaits approval; its result will follow."
                     ),
+                    kind => {
+                        let told = e
+                            .model_message()
+                            .filter(|m| !m.is_empty())
+                            .map(|m| EscapedText(m, limits.max_message_chars()));
+                        match (kind, told) {
+                            (ErrorKind::Retry, Some(told)) => write!(
+                                f,
+                                "Error: tool '{name}' asks you to correct the call and try again: {told}"
+                            ),
+                            (ErrorKind::Retry, None) => write!(
+                                f,
+                                "Error: tool '{name}' asks you to correct the call and try again."
+                            ),
+                            (ErrorKind::RetriesExhausted, Some(told)) => write!(
+                                f,
+                                "Error: tool '{name}' failed, and it cannot be retried in this turn: {told}"
+                            ),
+                            (ErrorKind::RetriesExhausted, None) => write!(
+                                f,
+                                "Error: tool '{name}' failed, and it cannot be retried in this turn."
+                            ),
+                            (ErrorKind::Denied, Some(told)) => {
+                                write!(f, "Error: the call to tool '{name}' was denied: {told}")
+                            }
+                            (ErrorKind::Denied, None) => {
+                                write!(f, "Error: the call to tool '{name}' was denied.")
+                            }
+                            (_, Some(told)) => write!(f, "Error: tool '{name}' failed: {told}"),
+                            (_, None) => write!(f, "Error: tool '{name}' failed."),
+                        }
+                    }
                 }
             }
             Error::UnknownTool(e) => write!(f, "Error: {}", DisplayUnknown(e, echo)),

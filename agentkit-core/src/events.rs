@@ -1,8 +1,10 @@
-//! Execution events: `tool.execution.started`, `tool.execution.completed` and
-//! `tool.execution.failed`, delivered to the [`ToolObserver`]s of an executor.
+//! Execution events: `tool.execution.started`, `tool.execution.completed`,
+//! `tool.execution.failed`, and those of the executor's policies (deferral, progress, a late
+//! finish discarded), delivered to the [`ToolObserver`]s of an executor.
 
 use std::time::Duration;
 
+use crate::context::Progress;
 use crate::error::{Error, ErrorKind};
 use crate::schema::JsonObject;
 
@@ -41,9 +43,46 @@ pub enum ToolEvent<'a> {
         call_id: &'a str,
         /// The inputs as far as they got: `None` when the arguments were not a JSON object.
         inputs: Option<&'a JsonObject>,
-        /// What went wrong.
+        /// What went wrong: a timeout, a cancellation, a denial or a retry request too.
         error: &'a Error,
         /// How long the call took.
+        duration: Duration,
+    },
+    /// `tool.execution.deferred`: the approval policy deferred the call; the tool has not
+    /// run. This ends the call; [`ToolExecutor::resume`](crate::ToolExecutor::resume) starts
+    /// a new one.
+    Deferred {
+        /// The tool name.
+        tool_name: &'a str,
+        /// The call id.
+        call_id: &'a str,
+        /// The validated inputs, defaults filled.
+        inputs: &'a JsonObject,
+        /// How long the call took.
+        duration: Duration,
+    },
+    /// `tool.execution.progress`: a running tool reported progress through its
+    /// [`ToolContext`](crate::ToolContext::report_progress).
+    Progress {
+        /// The tool name.
+        tool_name: &'a str,
+        /// The call id.
+        call_id: &'a str,
+        /// The progress reported; its message is bounded and free of the call's secrets.
+        progress: &'a Progress,
+    },
+    /// `tool.execution.discarded`: a tool finished after its call had already ended (with a
+    /// timeout, or because the call was dropped); what it returned was thrown away. Comes
+    /// after the call's `failed` event, from the thread that ran a blocking tool, or at once
+    /// for a tool that ran past its deadline without yielding.
+    Discarded {
+        /// The tool name.
+        tool_name: &'a str,
+        /// The call id.
+        call_id: &'a str,
+        /// Whether what was discarded was a success (an output), rather than an error.
+        succeeded: bool,
+        /// How long after the call's start the tool finished.
         duration: Duration,
     },
 }
@@ -56,6 +95,9 @@ impl<'a> ToolEvent<'a> {
             ToolEvent::Started { .. } => "tool.execution.started",
             ToolEvent::Completed { .. } => "tool.execution.completed",
             ToolEvent::Failed { .. } => "tool.execution.failed",
+            ToolEvent::Deferred { .. } => "tool.execution.deferred",
+            ToolEvent::Progress { .. } => "tool.execution.progress",
+            ToolEvent::Discarded { .. } => "tool.execution.discarded",
         }
     }
 
@@ -64,7 +106,10 @@ impl<'a> ToolEvent<'a> {
         match *self {
             ToolEvent::Started { tool_name, .. }
             | ToolEvent::Completed { tool_name, .. }
-            | ToolEvent::Failed { tool_name, .. } => tool_name,
+            | ToolEvent::Failed { tool_name, .. }
+            | ToolEvent::Deferred { tool_name, .. }
+            | ToolEvent::Progress { tool_name, .. }
+            | ToolEvent::Discarded { tool_name, .. } => tool_name,
         }
     }
 
@@ -73,17 +118,22 @@ impl<'a> ToolEvent<'a> {
         match *self {
             ToolEvent::Started { call_id, .. }
             | ToolEvent::Completed { call_id, .. }
-            | ToolEvent::Failed { call_id, .. } => call_id,
+            | ToolEvent::Failed { call_id, .. }
+            | ToolEvent::Deferred { call_id, .. }
+            | ToolEvent::Progress { call_id, .. }
+            | ToolEvent::Discarded { call_id, .. } => call_id,
         }
     }
 
-    /// How long the call took; `None` for `started`.
+    /// How long the call took (for `discarded`, until the tool finished); `None` for
+    /// `started` and `progress`.
     pub fn duration(&self) -> Option<Duration> {
         match *self {
-            ToolEvent::Started { .. } => None,
-            ToolEvent::Completed { duration, .. } | ToolEvent::Failed { duration, .. } => {
-                Some(duration)
-            }
+            ToolEvent::Started { .. } | ToolEvent::Progress { .. } => None,
+            ToolEvent::Completed { duration, .. }
+            | ToolEvent::Failed { duration, .. }
+            | ToolEvent::Deferred { duration, .. }
+            | ToolEvent::Discarded { duration, .. } => Some(duration),
         }
     }
 
@@ -111,7 +161,9 @@ impl<'a> ToolEvent<'a> {
 ///
 /// Observers run inline, on the task that makes the call: keep them quick.
 pub trait ToolObserver: Send + Sync + 'static {
-    /// Called for each event, in order: `started`, then `completed` or `failed`.
+    /// Called for each event, in order: `started`, any `progress`, then one of `completed`,
+    /// `failed` or `deferred`; for a tool that finishes after its call ended, `discarded`
+    /// last.
     fn on_event(&self, event: &ToolEvent<'_>);
 }
 

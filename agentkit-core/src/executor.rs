@@ -2,23 +2,29 @@
 
 use std::any::Any;
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::pin::Pin;
-use std::sync::{Arc, OnceLock};
+use std::pin::{Pin, pin};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::task::{Context, Poll};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use async_lock::{RwLock, RwLockReadGuard, RwLockWriteGuard, Semaphore, SemaphoreGuard};
+use futures_util::FutureExt as _;
+use futures_util::future::{Either, join_all, select};
 use serde_json::Value;
 
+use crate::approval::{Approval, ApprovalPolicy, ApprovalRequest};
 use crate::arguments::parse_arguments;
+use crate::block_on::block_on;
 use crate::call::{ToolArguments, ToolCall};
-use crate::context::{Cancellation, Dependencies, ToolContext};
+use crate::context::{Cancellation, Dependencies, Progress, ToolContext};
 use crate::credentials::{CredentialProvider, Credentials, NoCredentials};
 use crate::error::{
-    CredentialError, Direction, Error, ToolCancelled, ToolExecutionError, ToolPanic, ToolTimeout,
-    ToolValidationError, discard,
+    AwaitingApproval, BoxError, CredentialError, Direction, Error, ErrorKind, ToolCancelled,
+    ToolExecutionError, ToolPanic, ToolTimeout, ToolValidationError, discard,
 };
 use crate::events::{ToolEvent, ToolObserver};
 #[cfg(feature = "tracing")]
@@ -26,21 +32,30 @@ use crate::model_text::Escaped;
 use crate::model_text::{TextLimits, capture};
 use crate::recorder::ReplayedFailure;
 use crate::registry::ToolRegistry;
-use crate::result::ToolResult;
+use crate::result::{DeferredCall, ToolResult};
+use crate::runtime::{Runtime, Sleep, default_runtime};
 use crate::schema::{Issues, JsonObject, UnknownArguments, ValidationIssue};
 use crate::tool::{DynTool, ToolSpec};
 
 /// Runs tool calls: the Python original's `ToolExecutor`, and the only path to a tool.
 ///
-/// Each call goes through the Python original's five steps, in order:
+/// Each call goes through the Python original's five steps, in order, with the executor's
+/// policies in between:
 ///
 /// 1. validate the inputs against the tool's input schema, filling defaults
 ///    (a failure is a [`ToolValidationError`] with [`Direction::Input`]);
-/// 2. resolve the credentials the tool names (a failure is a [`ToolExecutionError`] caused by
+/// 2. for a tool that [requires approval](ToolSpec::requires_approval), ask the
+///    [`ApprovalPolicy`]: the call may be denied, or deferred until
+///    [`resume`](Self::resume);
+/// 3. wait for room, under the [in-flight limit](ToolExecutorBuilder::max_in_flight) and
+///    while a [sequential](ToolSpec::is_sequential) tool runs;
+/// 4. resolve the credentials the tool names (a failure is a [`ToolExecutionError`] caused by
 ///    a [`CredentialError`], and the tool is not run);
-/// 3. run the tool (an error or a panic is a [`ToolExecutionError`]);
-/// 4. validate the output against the output schema ([`Direction::Output`]);
-/// 5. return a [`ToolResult`] with the status, output or error, and duration.
+/// 5. run the tool within its timeout (an error, a panic or a timeout is a
+///    [`ToolExecutionError`]; a [`ToolError`](crate::ToolError) says whether the model may
+///    retry);
+/// 6. validate the output against the output schema ([`Direction::Output`]);
+/// 7. return a [`ToolResult`] with the status, output or error, and duration.
 ///
 /// Two calls per entry point: the result mode ([`dispatch`](Self::dispatch),
 /// [`execute`](Self::execute)) always returns a [`ToolResult`], failed or not, ready to hand
@@ -48,14 +63,35 @@ use crate::tool::{DynTool, ToolSpec};
 /// [`try_execute`](Self::try_execute)) returns the typed [`Error`] instead of a failed result.
 ///
 /// The executor is runtime-agnostic: its calls are plain futures. Await them on any runtime,
-/// or use [`block_on`](crate::block_on) from synchronous code. To time out or cancel a call,
-/// give it a deadline with [`dispatch_until`](Self::dispatch_until), or drop its future.
+/// or use [`block_on`](crate::block_on) from synchronous code. Timers and the threads of
+/// blocking tools come from its [`Runtime`].
+///
+/// # Deadlines
+///
+/// A call's deadline is the earliest of: the tool's timeout
+/// ([`ToolSpec::timeout`], else [`default_timeout`](ToolExecutorBuilder::default_timeout)),
+/// counted once the call has room to run; its [`Turn`]'s deadline; and the future given to
+/// [`dispatch_until`](Self::dispatch_until). When it passes, the call ends at once with a
+/// [`ToolExecutionError`] caused by a [`ToolTimeout`], whatever the tool is doing, with one
+/// exception below. What happens to the tool depends on how it runs:
+///
+/// - **cooperative** (async, awaiting I/O or timers): its future is dropped at its next
+///   `.await`, which cancels it; its cancellation signal is set first;
+/// - **blocking** ([`ToolSpec::is_blocking`]): it runs on a thread of its own, so the call
+///   ends on time and the async runtime is never stalled. The thread runs on until the tool
+///   returns (Rust cannot stop a thread); the tool can poll
+///   [`ToolContext::is_cancelled`]. What it returns then is discarded, and observers get a
+///   `discarded` event;
+/// - **CPU-bound without yielding, not marked blocking**: the exception. Nothing can
+///   interrupt it on the task, so the call ends when the tool returns, still as a timeout
+///   (never a success), with a `discarded` event. Mark such tools blocking.
 ///
 /// Whatever a model or a callback does, a call ends with a result: arguments of any size or
-/// shape, an unknown tool, a panicking tool, observer or credential provider, a tool future
-/// that panics when dropped: none of it unwinds out of `dispatch`. What the result tells the
-/// model is bounded by [`TextLimits`] and escaped, and no text the executor produces,
-/// stores or hands to observers carries the call's secrets (see the README's "Guarantees").
+/// shape, an unknown tool, a panicking tool, observer, approval policy or credential
+/// provider, a tool future that panics when dropped: none of it unwinds out of `dispatch`.
+/// What the result tells the model is bounded by [`TextLimits`] and escaped, and no text the
+/// executor produces, stores or hands to observers carries the call's secrets (see the
+/// README's "Guarantees").
 ///
 /// ```
 /// use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};
@@ -68,10 +104,21 @@ use crate::tool::{DynTool, ToolSpec};
 pub struct ToolExecutor {
     registry: ToolRegistry,
     credentials: Arc<dyn CredentialProvider>,
-    observers: Vec<Arc<dyn ToolObserver>>,
+    // Shared with the threads of blocking tools, which report a late finish.
+    observers: Arc<Vec<Arc<dyn ToolObserver>>>,
     unknown_arguments: UnknownArguments,
     limits: TextLimits,
-    dependencies: Dependencies,
+    dependencies: Arc<Dependencies>,
+    runtime: Arc<dyn Runtime>,
+    default_timeout: Option<Duration>,
+    turn_timeout: Option<Duration>,
+    default_retries: u32,
+    approval: Option<Arc<dyn ApprovalPolicy>>,
+    max_in_flight: Option<usize>,
+    in_flight: Option<Semaphore>,
+    // Present when a registered tool is sequential: such a tool takes it for writing, every
+    // other call for reading.
+    exclusive: Option<RwLock<()>>,
 }
 
 impl fmt::Debug for ToolExecutor {
@@ -82,6 +129,11 @@ impl fmt::Debug for ToolExecutor {
             .field("unknown_arguments", &self.unknown_arguments)
             .field("limits", &self.limits)
             .field("dependencies", &self.dependencies.len())
+            .field("default_timeout", &self.default_timeout)
+            .field("turn_timeout", &self.turn_timeout)
+            .field("default_retries", &self.default_retries)
+            .field("approval", &self.approval.is_some())
+            .field("max_in_flight", &self.max_in_flight)
             .finish_non_exhaustive()
     }
 }
@@ -100,6 +152,10 @@ impl fmt::Debug for ToolExecutorBuilder {
     }
 }
 
+/// How many times per turn a tool may ask for a retry, unless it or the executor says
+/// otherwise: pydantic-ai's default.
+pub const DEFAULT_RETRIES: u32 = 1;
+
 impl ToolExecutorBuilder {
     /// Sets where credentials come from (default: [`NoCredentials`], which resolves none).
     pub fn credentials(mut self, provider: impl CredentialProvider) -> Self {
@@ -112,7 +168,7 @@ impl ToolExecutorBuilder {
     /// An observer that panics is contained: the call goes on, the other observers still see
     /// the event, and with the `tracing` feature the panic is reported as an error event.
     pub fn observer(mut self, observer: impl ToolObserver) -> Self {
-        self.executor.observers.push(Arc::new(observer));
+        Arc::make_mut(&mut self.executor.observers).push(Arc::new(observer));
         self
     }
 
@@ -128,7 +184,7 @@ impl ToolExecutorBuilder {
     /// pool, an HTTP client, configuration. One value per type; a second of the same type
     /// replaces the first.
     pub fn dependency<T: Any + Send + Sync>(mut self, value: T) -> Self {
-        self.executor.dependencies.insert(value);
+        Arc::make_mut(&mut self.executor.dependencies).insert(value);
         self
     }
 
@@ -139,8 +195,61 @@ impl ToolExecutorBuilder {
         self
     }
 
+    /// Sets the timers and blocking threads the executor uses (default: [`TokioRuntime`]
+    /// with the `tokio` feature, else [`StdRuntime`](crate::StdRuntime)).
+    ///
+    #[cfg_attr(feature = "tokio", doc = "[`TokioRuntime`]: crate::TokioRuntime")]
+    #[cfg_attr(
+        not(feature = "tokio"),
+        doc = "[`TokioRuntime`]: https://docs.rs/agentkit-core/latest/agentkit_core/struct.TokioRuntime.html"
+    )]
+    pub fn runtime(mut self, runtime: impl Runtime) -> Self {
+        self.executor.runtime = Arc::new(runtime);
+        self
+    }
+
+    /// Sets the timeout of tools that declare none (default: none).
+    pub fn default_timeout(mut self, timeout: Duration) -> Self {
+        self.executor.default_timeout = Some(timeout);
+        self
+    }
+
+    /// Sets the deadline of every [`Turn`], counted from when the turn is made (default:
+    /// none), and so of [`dispatch_all`](ToolExecutor::dispatch_all).
+    pub fn turn_timeout(mut self, timeout: Duration) -> Self {
+        self.executor.turn_timeout = Some(timeout);
+        self
+    }
+
+    /// Sets how many times per [`Turn`] a tool that declares no budget may ask the model to
+    /// retry (default: [`DEFAULT_RETRIES`]).
+    pub fn default_retries(mut self, retries: u32) -> Self {
+        self.executor.default_retries = retries;
+        self
+    }
+
+    /// Sets the policy that decides calls of tools that require approval (default: none,
+    /// which defers every such call).
+    pub fn approval(mut self, policy: impl ApprovalPolicy) -> Self {
+        self.executor.approval = Some(Arc::new(policy));
+        self
+    }
+
+    /// Limits how many calls run at once across the whole executor (default: no limit).
+    /// A call waits for room after its inputs are validated; its timeout starts once it has
+    /// room, and its turn's deadline applies while it waits. A limit of 0 counts as 1.
+    pub fn max_in_flight(mut self, limit: usize) -> Self {
+        self.executor.max_in_flight = Some(limit.max(1));
+        self
+    }
+
     /// Builds the executor.
-    pub fn build(self) -> ToolExecutor {
+    pub fn build(mut self) -> ToolExecutor {
+        let executor = &mut self.executor;
+        executor.in_flight = executor.max_in_flight.map(Semaphore::new);
+        if executor.registry.specs().any(ToolSpec::is_sequential) {
+            executor.exclusive = Some(RwLock::new(()));
+        }
         self.executor
     }
 }
@@ -152,8 +261,21 @@ enum Arguments<'a> {
     Object(JsonObject),
 }
 
-/// A future whose completion ends a tool's run with a timeout.
-type Deadline<'a> = Option<Pin<Box<dyn Future<Output = ()> + Send + 'a>>>;
+/// Reports a call's progress somewhere beyond the observers (to an MCP client).
+pub(crate) type ProgressReporter = Arc<dyn Fn(&Progress) + Send + Sync>;
+
+/// What one call brings beyond its tool name and arguments.
+#[derive(Default)]
+struct CallOptions<'a> {
+    /// The caller's deadline ([`ToolExecutor::dispatch_until`]).
+    until: Option<Pin<Box<dyn Future<Output = ()> + Send + 'a>>>,
+    /// The turn the call belongs to: its deadline and retry budgets.
+    turn: Option<&'a Turn<'a>>,
+    /// Where progress goes beyond the observers.
+    progress: Option<ProgressReporter>,
+    /// A decision already made on the call ([`ToolExecutor::resume`]).
+    decision: Option<Approval>,
+}
 
 impl ToolExecutor {
     /// An executor over `registry`, without credentials or observers.
@@ -167,10 +289,18 @@ impl ToolExecutor {
             executor: ToolExecutor {
                 registry,
                 credentials: Arc::new(NoCredentials),
-                observers: Vec::new(),
+                observers: Arc::default(),
                 unknown_arguments: UnknownArguments::default(),
                 limits: TextLimits::DEFAULT,
-                dependencies: Dependencies::default(),
+                dependencies: Arc::default(),
+                runtime: default_runtime(),
+                default_timeout: None,
+                turn_timeout: None,
+                default_retries: DEFAULT_RETRIES,
+                approval: None,
+                max_in_flight: None,
+                in_flight: None,
+                exclusive: None,
             },
         }
     }
@@ -180,23 +310,34 @@ impl ToolExecutor {
         &self.registry
     }
 
+    /// Starts a [`Turn`]: the calls of one model reply, or of several replies the agent
+    /// loop counts as one turn, sharing a deadline and the tools' retry budgets.
+    pub fn turn(&self) -> Turn<'_> {
+        Turn {
+            executor: self,
+            deadline: self.turn_timeout.map(|timeout| Instant::now() + timeout),
+            retries: Mutex::default(),
+        }
+    }
+
     /// Runs a call as a model sent it (name, call id, JSON argument string); result mode.
     ///
     /// Arguments that are not JSON, or not a JSON object, fail input validation; an empty
     /// argument string counts as `{}` (some providers send one for tools without parameters).
     /// An unknown tool name fails with an [`UnknownToolError`](crate::UnknownToolError)
     /// naming the nearest registered tools.
+    ///
+    /// The call is a turn of its own: a tool with a retry budget of 0 cannot ask for a
+    /// retry. Use a [`Turn`] to count retries across the model's replies.
     pub async fn dispatch(&self, call: &ToolCall) -> ToolResult {
-        self.dispatch_with(call, None).await
+        self.dispatch_with(call, CallOptions::default()).await
     }
 
-    /// Like [`dispatch`](Self::dispatch), but the tool's run ends when `deadline` completes
+    /// Like [`dispatch`](Self::dispatch), but the call also ends when `deadline` completes
     /// first: the call then fails with a [`ToolExecutionError`] caused by a [`ToolTimeout`],
-    /// and the tool's future is dropped (cancelled).
+    /// and the tool is cancelled (see "Deadlines" above).
     ///
-    /// The deadline is any future, so the executor stays independent of async runtimes:
-    /// pass your runtime's sleep, such as `tokio::time::sleep(Duration::from_secs(10))`, or
-    /// a cancellation signal.
+    /// The deadline is any future: a cancellation signal, or a runtime's sleep.
     ///
     /// ```
     /// use agentkit_core::{ErrorKind, ToolCall, ToolExecutor, ToolRegistry, block_on};
@@ -222,15 +363,33 @@ impl ToolExecutor {
         call: &ToolCall,
         deadline: impl Future<Output = ()> + Send,
     ) -> ToolResult {
-        self.dispatch_with(call, Some(Box::pin(deadline))).await
+        let options = CallOptions {
+            until: Some(Box::pin(deadline)),
+            ..CallOptions::default()
+        };
+        self.dispatch_with(call, options).await
     }
 
-    async fn dispatch_with(&self, call: &ToolCall, deadline: Deadline<'_>) -> ToolResult {
+    /// Like [`dispatch`](Self::dispatch), with progress also sent to `reporter`.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) async fn dispatch_reporting(
+        &self,
+        call: &ToolCall,
+        reporter: ProgressReporter,
+    ) -> ToolResult {
+        let options = CallOptions {
+            progress: Some(reporter),
+            ..CallOptions::default()
+        };
+        self.dispatch_with(call, options).await
+    }
+
+    async fn dispatch_with(&self, call: &ToolCall, options: CallOptions<'_>) -> ToolResult {
         let arguments = match call.arguments() {
             ToolArguments::Text(text) => Arguments::Json(text),
             ToolArguments::Value(value) => Arguments::Value(value),
         };
-        self.run(call.name(), call.id(), arguments, deadline).await
+        self.run(call.name(), call.id(), arguments, options).await
     }
 
     /// Like [`dispatch`](Self::dispatch), in strict mode: a failure is returned as the typed
@@ -239,18 +398,21 @@ impl ToolExecutor {
         strict(self.dispatch(call).await)
     }
 
-    /// Runs every call of one model turn concurrently; results come back in call order.
-    ///
-    /// The calls share the current task (no thread is spawned), so tools that await I/O
-    /// overlap. Each call is independent: one failing or panicking does not affect the others.
+    /// Runs every call of one model reply as a [`Turn`] of its own (see
+    /// [`Turn::dispatch_all`]): concurrently, within the limits, results in call order.
     pub async fn dispatch_all(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
-        JoinAll::new(calls.iter().map(|call| Box::pin(self.dispatch(call)))).await
+        self.turn().dispatch_all(calls).await
     }
 
     /// Runs `tool_name` on already-parsed `inputs`; result mode.
     pub async fn execute(&self, tool_name: &str, inputs: JsonObject) -> ToolResult {
-        self.run(tool_name, "", Arguments::Object(inputs), None)
-            .await
+        self.run(
+            tool_name,
+            "",
+            Arguments::Object(inputs),
+            CallOptions::default(),
+        )
+        .await
     }
 
     /// Like [`execute`](Self::execute), in strict mode.
@@ -262,12 +424,52 @@ impl ToolExecutor {
         strict(self.execute(tool_name, inputs).await)
     }
 
+    /// Decides a call the approval policy deferred: [`Approval::Allow`] runs it (its inputs
+    /// validated again, then credentials, the tool and its output as for any call),
+    /// [`Approval::Deny`] ends it denied, [`Approval::Defer`] leaves it deferred.
+    ///
+    /// ```
+    /// use agentkit_core::{Approval, ToolCall, ToolExecutor, ToolRegistry, ToolStatus, block_on};
+    /// # use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolSpec};
+    /// # struct Delete(ToolSpec);
+    /// # impl Tool for Delete {
+    /// #     fn spec(&self) -> &ToolSpec { &self.0 }
+    /// #     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+    /// #         Ok(JsonObject::new())
+    /// #     }
+    /// # }
+    /// # let mut registry = ToolRegistry::new();
+    /// # registry.register(Delete(ToolSpec::builder("delete_file").requires_approval().build()?))?;
+    /// // No approval policy: every call that needs approval is deferred.
+    /// let executor = ToolExecutor::new(registry);
+    /// let result = block_on(executor.dispatch(&ToolCall::new("call_1", "delete_file", "{}")));
+    /// assert_eq!(result.status(), ToolStatus::Deferred);
+    ///
+    /// // Later, once a person has decided:
+    /// let deferred = result.into_deferred().expect("deferred");
+    /// let result = block_on(executor.resume(deferred, Approval::deny("the user said no")));
+    /// assert_eq!(
+    ///     result.to_model_content(),
+    ///     "Error: the call to tool 'delete_file' was denied: the user said no"
+    /// );
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    pub async fn resume(&self, deferred: DeferredCall, decision: Approval) -> ToolResult {
+        let (tool_name, call_id, inputs) = deferred.into_parts();
+        let options = CallOptions {
+            decision: Some(decision),
+            ..CallOptions::default()
+        };
+        self.run(&tool_name, &call_id, Arguments::Object(inputs), options)
+            .await
+    }
+
     async fn run(
         &self,
         tool_name: &str,
         call_id: &str,
         arguments: Arguments<'_>,
-        deadline: Deadline<'_>,
+        options: CallOptions<'_>,
     ) -> ToolResult {
         #[cfg(feature = "tracing")]
         {
@@ -280,12 +482,14 @@ impl ToolExecutor {
                 gen_ai.operation.name = "execute_tool",
                 gen_ai.tool.name = %name,
                 gen_ai.tool.call.id = %Escaped(call_id, TRACE_ECHO),
+                agentkit.tool.status = tracing::field::Empty,
                 error.r#type = tracing::field::Empty,
             );
             let result = self
-                .run_inner(tool_name, call_id, arguments, deadline)
+                .run_inner(tool_name, call_id, arguments, options)
                 .instrument(span.clone())
                 .await;
+            span.record("agentkit.tool.status", status_name(&result));
             if let Some(error) = result.error() {
                 span.record("error.type", error.kind().as_str());
             }
@@ -297,8 +501,7 @@ impl ToolExecutor {
             result
         }
         #[cfg(not(feature = "tracing"))]
-        self.run_inner(tool_name, call_id, arguments, deadline)
-            .await
+        self.run_inner(tool_name, call_id, arguments, options).await
     }
 
     async fn run_inner(
@@ -306,7 +509,7 @@ impl ToolExecutor {
         tool_name: &str,
         call_id: &str,
         arguments: Arguments<'_>,
-        deadline: Deadline<'_>,
+        options: CallOptions<'_>,
     ) -> ToolResult {
         let start = Instant::now();
         self.emit(&ToolEvent::Started { tool_name, call_id });
@@ -326,7 +529,7 @@ impl ToolExecutor {
             Ok(tool) => tool,
             Err(unknown) => {
                 let name = Cow::Owned(capture(tool_name));
-                return call.finish(name, None, Err(unknown.into()));
+                return call.finish(name, None, Outcome::Failed(unknown.into()));
             }
         };
         let spec = tool.spec();
@@ -348,31 +551,35 @@ impl ToolExecutor {
             Err(issues) => {
                 let error =
                     ToolValidationError::from_issues(name.clone(), Direction::Input, issues);
-                return call.finish(name, None, Err(error.into()));
+                return call.finish(name, None, Outcome::Failed(error.into()));
             }
         };
         let input = Input {
             values: &mut inputs,
             found,
         };
-        let outcome = self
-            .run_tool(&**tool, spec, call_id, input, &cancellation, deadline)
-            .await;
+        let run = Run {
+            tool,
+            spec,
+            call_id,
+            start,
+            cancellation: &cancellation,
+        };
+        let outcome = self.run_tool(run, input, options).await;
         call.finish(name, Some(&inputs), outcome)
     }
 
-    /// Steps 1 to 4, for a tool that exists and arguments that are an object.
-    async fn run_tool(
-        &self,
-        tool: &dyn DynTool,
-        spec: &ToolSpec,
-        call_id: &str,
-        input: Input<'_>,
-        cancellation: &OnceLock<Cancellation>,
-        deadline: Deadline<'_>,
-    ) -> Result<JsonObject, Error> {
+    /// Everything after parsing, for a tool that exists and arguments that are an object.
+    async fn run_tool(&self, run: Run<'_>, input: Input<'_>, options: CallOptions<'_>) -> Outcome {
+        let Run {
+            tool,
+            spec,
+            call_id,
+            start,
+            cancellation,
+        } = run;
         let name = || spec.name_cow().clone();
-        let max_issues = self.limits.max_issues();
+        let fail = |error: ToolExecutionError| Outcome::Failed(error.into());
         let Input {
             values: inputs,
             mut found,
@@ -381,62 +588,241 @@ impl ToolExecutor {
             schema.validate_into(inputs, self.unknown_arguments, &mut found);
         }
         if !found.is_empty() {
-            return Err(ToolValidationError::from_issues(name(), Direction::Input, found).into());
+            let error = ToolValidationError::from_issues(name(), Direction::Input, found);
+            return Outcome::Failed(error.into());
         }
-        let credentials = self.resolve_credentials(spec)?;
-        // Wanted on failures only: a successful call pays nothing for scrubbing.
-        let secrets = || credentials.secrets().collect::<Vec<&str>>();
         let inputs = &*inputs;
-        let ctx = ToolContext::new(
-            call_id,
-            spec.name(),
-            &credentials,
-            &self.dependencies,
-            cancellation,
-        );
-        let run = match catch_unwind(AssertUnwindSafe(|| tool.execute_boxed(inputs, &ctx))) {
-            Ok(future) => Contained::new(future),
-            Err(panic) => return Err(panicked(name(), panic, &secrets()).into()),
+
+        let CallOptions {
+            until,
+            turn,
+            progress,
+            decision,
+        } = options;
+        if spec.requires_approval() {
+            let decision = match decision {
+                Some(decision) => Ok(decision),
+                None => self.decide(&ApprovalRequest::new(spec, call_id, inputs)),
+            };
+            match decision {
+                Ok(Approval::Allow) => {}
+                Ok(Approval::Deny(message)) => {
+                    let denied =
+                        ToolExecutionError::new(name(), Denied).into_kind(ErrorKind::Denied);
+                    return fail(denied.with_model_message(&message));
+                }
+                Ok(Approval::Defer) => return Outcome::Deferred,
+                Err(panicked) => return fail(panicked.for_tool(name())),
+            }
+        }
+
+        let mut deadline = Deadline {
+            at: turn.and_then(|turn| turn.deadline),
+            sleep: None,
+            until: until.map(Contained::new),
+            runtime: &*self.runtime,
         };
-        let finished = match deadline {
-            None => run.await,
-            Some(deadline) => {
-                let race = Race {
-                    run,
-                    deadline: Contained::new(deadline),
-                };
-                match race.await {
-                    Some(finished) => finished,
-                    None => {
-                        if let Some(signal) = cancellation.get() {
-                            signal.cancel();
-                        }
-                        return Err(ToolExecutionError::new(name(), ToolTimeout).into());
-                    }
+        if deadline.is_past() {
+            return fail(ToolExecutionError::new(name(), ToolTimeout));
+        }
+        // Held until the call ends.
+        let _room = if self.in_flight.is_some() || self.exclusive.is_some() {
+            let admission = pin!(self.admit(spec.is_sequential()));
+            match select(admission, &mut deadline).await {
+                Either::Left((room, _)) => Some(room),
+                Either::Right(_) => return fail(ToolExecutionError::new(name(), ToolTimeout)),
+            }
+        } else {
+            None
+        };
+        if let Some(timeout) = spec.timeout().or(self.default_timeout) {
+            deadline.tighten(Instant::now() + timeout);
+        }
+
+        let credentials = match self.resolve_credentials(spec) {
+            Ok(credentials) => credentials,
+            Err(error) => return fail(error),
+        };
+        // Wanted on failures only: a successful call pays nothing for scrubbing.
+        let (finished, late, credentials) = if spec.is_blocking() {
+            let job = BlockingJob {
+                tool: Arc::clone(tool),
+                tool_name: spec.name_cow().clone(),
+                call_id: call_id.to_owned(),
+                inputs: inputs.clone(),
+                credentials,
+                dependencies: Arc::clone(&self.dependencies),
+                // Made now: the thread and this call share it.
+                cancellation: cancellation.get_or_init(Cancellation::new).clone(),
+                observers: Arc::clone(&self.observers),
+                progress,
+                start,
+            };
+            match self.run_blocking(job, &mut deadline).await {
+                Some((finished, late, credentials)) => (finished, late, credentials),
+                None => {
+                    cancel(cancellation);
+                    return fail(ToolExecutionError::new(name(), ToolTimeout));
                 }
             }
+        } else {
+            let sink = |update: &Progress| {
+                report(
+                    &self.observers,
+                    spec.name(),
+                    call_id,
+                    update,
+                    progress.as_ref(),
+                );
+            };
+            let ctx = ToolContext::new(
+                call_id,
+                spec.name(),
+                &credentials,
+                &self.dependencies,
+                cancellation,
+            )
+            .with_progress(&sink);
+            let run = match catch_unwind(AssertUnwindSafe(|| tool.execute_boxed(inputs, &ctx))) {
+                Ok(future) => Contained::new(future),
+                Err(panic) => {
+                    let secrets: Vec<&str> = credentials.secrets().collect();
+                    return fail(panicked(name(), panic, &secrets));
+                }
+            };
+            let (finished, late) = if deadline.is_set() {
+                match select(run, &mut deadline).await {
+                    Either::Left((finished, _)) => (finished, deadline.is_past()),
+                    Either::Right((_, run)) => {
+                        cancel(cancellation);
+                        drop(run);
+                        return fail(ToolExecutionError::new(name(), ToolTimeout));
+                    }
+                }
+            } else {
+                (run.await, false)
+            };
+            let finished = match finished {
+                Ok(returned) => Finished::Returned(returned),
+                Err(panic) => {
+                    let secrets: Vec<&str> = credentials.secrets().collect();
+                    Finished::Panicked(ToolPanic::from_payload(&*panic, &secrets))
+                        .after(|| discard(panic))
+                }
+            };
+            drop(ctx);
+            (finished, late, Some(credentials))
+        };
+        if late {
+            // A tool that ran past its deadline without yielding: its result comes too late.
+            cancel(cancellation);
+            let succeeded = finished.succeeded();
+            drop_contained(finished);
+            return Outcome::Late {
+                error: ToolExecutionError::new(name(), ToolTimeout).into(),
+                succeeded,
+            };
+        }
+        let secrets = || {
+            credentials
+                .as_ref()
+                .map(|c| c.secrets().collect::<Vec<&str>>())
+                .unwrap_or_default()
         };
         let mut output = match finished {
-            Ok(Ok(output)) => output,
-            Ok(Err(cause)) => {
-                return Err(match cause.downcast::<ReplayedFailure>() {
+            Finished::Returned(Ok(output)) => output,
+            Finished::Returned(Err(cause)) => {
+                let error = match cause.downcast::<ReplayedFailure>() {
                     Ok(replayed) => replayed.into_error(name()),
                     Err(cause) => ToolExecutionError::scrubbed(name(), cause, &secrets()).into(),
-                });
+                };
+                return Outcome::Failed(self.spend_retry(error, spec, turn));
             }
-            Err(panic) => return Err(panicked(name(), panic, &secrets()).into()),
+            Finished::Panicked(panic) => return fail(ToolExecutionError::new(name(), panic)),
+            Finished::NotStarted => return fail(ToolExecutionError::new(name(), NotStarted)),
         };
         if let Some(schema) = spec.output_schema() {
+            let max_issues = self.limits.max_issues();
             let mut issues =
                 schema.validate_limited(&mut output, UnknownArguments::Reject, max_issues);
             if !issues.is_empty() {
                 issues.scrub(&secrets());
-                return Err(
-                    ToolValidationError::from_issues(name(), Direction::Output, issues).into(),
-                );
+                let error = ToolValidationError::from_issues(name(), Direction::Output, issues);
+                return Outcome::Failed(error.into());
             }
         }
-        Ok(output)
+        Outcome::Output(output)
+    }
+
+    /// Runs a blocking tool on a thread of the runtime, until it returns or the deadline
+    /// passes (`None`). The thread gives back the credentials, for scrubbing the result.
+    async fn run_blocking(
+        &self,
+        job: BlockingJob,
+        deadline: &mut Deadline<'_>,
+    ) -> Option<(Finished, bool, Option<Credentials>)> {
+        let (reply, returned) = futures_channel::oneshot::channel();
+        let task: Box<dyn FnOnce() + Send> = Box::new(move || job.run(reply));
+        // A runtime that panics here has not started the task: the reply is dropped with it.
+        if let Err(panic) = catch_unwind(AssertUnwindSafe(|| self.runtime.spawn_blocking(task))) {
+            discard(panic);
+        }
+        let (returned, late) = if deadline.is_set() {
+            match select(returned, &mut *deadline).await {
+                Either::Left((returned, _)) => (returned, deadline.is_past()),
+                // Dropping the receiver tells the thread that the call has ended.
+                Either::Right(_) => return None,
+            }
+        } else {
+            (returned.await, false)
+        };
+        Some(match returned {
+            Ok((finished, credentials)) => (finished, late, Some(credentials)),
+            Err(_) => (Finished::NotStarted, late, None),
+        })
+    }
+
+    /// Counts a retry request against the tool's budget for the turn; past it, the request
+    /// becomes a failure the model is told it cannot retry.
+    fn spend_retry(&self, error: Error, spec: &ToolSpec, turn: Option<&Turn<'_>>) -> Error {
+        if error.kind() != ErrorKind::Retry {
+            return error;
+        }
+        let budget = spec.retries().unwrap_or(self.default_retries);
+        let used = turn.map_or(1, |turn| turn.spend_retry(spec.name()));
+        match error {
+            Error::Execution(e) if used > budget => e.into_kind(ErrorKind::RetriesExhausted).into(),
+            other => other,
+        }
+    }
+
+    /// The approval policy's decision; without a policy, every call is deferred.
+    fn decide(&self, request: &ApprovalRequest<'_>) -> Result<Approval, PolicyPanicked> {
+        let Some(policy) = &self.approval else {
+            return Ok(Approval::Defer);
+        };
+        catch_unwind(AssertUnwindSafe(|| policy.decide(request))).map_err(|panic| {
+            discard(panic);
+            PolicyPanicked
+        })
+    }
+
+    /// Waits for room to run: the in-flight limit, and the lock sequential tools hold alone.
+    /// Every call takes the lock before a permit, so that no two calls wait on each other.
+    async fn admit(&self, sequential: bool) -> Room<'_> {
+        let lock = match &self.exclusive {
+            Some(lock) if sequential => Some(Either::Right(lock.write().await)),
+            Some(lock) => Some(Either::Left(lock.read().await)),
+            None => None,
+        };
+        let permit = match &self.in_flight {
+            Some(limit) => Some(limit.acquire().await),
+            None => None,
+        };
+        Room {
+            _lock: lock,
+            _permit: permit,
+        }
     }
 
     fn resolve_credentials(&self, spec: &ToolSpec) -> Result<Credentials, ToolExecutionError> {
@@ -472,16 +858,123 @@ impl ToolExecutor {
     }
 
     fn emit(&self, event: &ToolEvent<'_>) {
-        for observer in &self.observers {
-            if let Err(panic) = catch_unwind(AssertUnwindSafe(|| observer.on_event(event))) {
-                discard(panic);
-                #[cfg(feature = "tracing")]
-                tracing::error!(
-                    event = event.name(),
-                    "a tool observer panicked; the call goes on without it for this event"
-                );
+        emit_to(&self.observers, event);
+    }
+}
+
+/// The calls of one turn of an agent loop: they share a deadline, and each tool's retry
+/// budget (see [`ToolError::retry`](crate::ToolError::retry)).
+///
+/// A turn is what the loop makes of it: the calls of one model reply, or those of every
+/// reply until the model answers the user. Make one with [`ToolExecutor::turn`]; its
+/// deadline is the executor's [`turn_timeout`](ToolExecutorBuilder::turn_timeout) from now,
+/// unless set here.
+///
+/// ```
+/// use std::time::Duration;
+/// use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};
+///
+/// let executor = ToolExecutor::new(ToolRegistry::new());
+/// let turn = executor.turn().with_timeout(Duration::from_secs(30));
+/// let calls = [ToolCall::new("call_1", "search", "{}"), ToolCall::new("call_2", "fetch", "{}")];
+/// let results = block_on(turn.dispatch_all(&calls));
+/// assert_eq!(results.len(), 2);
+/// assert_eq!(results[1].call_id(), "call_2"); // in call order
+/// ```
+pub struct Turn<'e> {
+    executor: &'e ToolExecutor,
+    deadline: Option<Instant>,
+    retries: Mutex<HashMap<String, u32>>,
+}
+
+impl fmt::Debug for Turn<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Turn")
+            .field("deadline", &self.deadline)
+            .field("retries", &*self.lock_retries())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'e> Turn<'e> {
+    /// Sets the turn's deadline to `timeout` from now.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.deadline = Some(Instant::now() + timeout);
+        self
+    }
+
+    /// Sets the turn's deadline.
+    #[must_use]
+    pub fn with_deadline(mut self, deadline: Instant) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    /// The turn's deadline, if it has one.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// How many times `tool_name` has asked for a retry in this turn.
+    pub fn retries_used(&self, tool_name: &str) -> u32 {
+        self.lock_retries().get(tool_name).copied().unwrap_or(0)
+    }
+
+    /// Runs one call as part of the turn; see [`ToolExecutor::dispatch`].
+    pub async fn dispatch(&self, call: &ToolCall) -> ToolResult {
+        let options = CallOptions {
+            turn: Some(self),
+            ..CallOptions::default()
+        };
+        self.executor.dispatch_with(call, options).await
+    }
+
+    /// Runs every call of a model reply; results come back in call order.
+    ///
+    /// Calls run concurrently on the current task (no thread is spawned, except for
+    /// blocking tools), so tools that await I/O overlap, within the executor's
+    /// [in-flight limit](ToolExecutorBuilder::max_in_flight). A call of a
+    /// [sequential](ToolSpec::is_sequential) tool runs alone: after every call before it
+    /// has ended, and before any call after it starts. Each call is independent: one failing
+    /// or panicking does not affect the others.
+    pub async fn dispatch_all(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
+        let sequential = |call: &ToolCall| {
+            self.executor
+                .registry
+                .lookup(call.name())
+                .is_some_and(ToolSpec::is_sequential)
+        };
+        let mut results = Vec::with_capacity(calls.len());
+        let mut rest = calls;
+        while !rest.is_empty() {
+            let together = match rest.iter().position(sequential) {
+                Some(0) => 1,
+                Some(next) => next,
+                None => rest.len(),
+            };
+            let (now, later) = rest.split_at(together);
+            if let [call] = now {
+                results.push(self.dispatch(call).await);
+            } else {
+                results.extend(join_all(now.iter().map(|call| self.dispatch(call))).await);
             }
+            rest = later;
         }
+        results
+    }
+
+    /// Counts one more retry of `tool_name`; returns how many it has used.
+    fn spend_retry(&self, tool_name: &str) -> u32 {
+        let mut retries = self.lock_retries();
+        let used = retries.entry(tool_name.to_owned()).or_insert(0);
+        *used = used.saturating_add(1);
+        *used
+    }
+
+    fn lock_retries(&self) -> std::sync::MutexGuard<'_, HashMap<String, u32>> {
+        // The counts stay consistent across a panic: each change is one increment.
+        self.retries.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -492,9 +985,201 @@ struct Input<'a> {
     found: Issues,
 }
 
+/// The call being run: its tool, and what it shares with its guard.
+struct Run<'a> {
+    tool: &'a Arc<dyn DynTool>,
+    spec: &'a ToolSpec,
+    call_id: &'a str,
+    start: Instant,
+    cancellation: &'a OnceLock<Cancellation>,
+}
+
+/// How a call ended.
+enum Outcome {
+    Output(JsonObject),
+    Failed(Error),
+    /// The approval policy deferred the call.
+    Deferred,
+    /// The deadline passed while the tool ran without yielding; what it returned is
+    /// discarded.
+    Late {
+        error: Error,
+        succeeded: bool,
+    },
+}
+
+/// What a tool's run gave.
+enum Finished {
+    Returned(Result<JsonObject, BoxError>),
+    Panicked(ToolPanic),
+    /// A blocking tool whose thread never started.
+    NotStarted,
+}
+
+impl Finished {
+    fn succeeded(&self) -> bool {
+        matches!(self, Finished::Returned(Ok(_)))
+    }
+
+    fn after(self, then: impl FnOnce()) -> Self {
+        then();
+        self
+    }
+}
+
+/// Room to run, held until the call ends.
+struct Room<'a> {
+    _lock: Option<Either<RwLockReadGuard<'a, ()>, RwLockWriteGuard<'a, ()>>>,
+    _permit: Option<SemaphoreGuard<'a>>,
+}
+
+/// A blocking tool's call, owned, to move to the thread that runs it.
+struct BlockingJob {
+    tool: Arc<dyn DynTool>,
+    tool_name: Cow<'static, str>,
+    call_id: String,
+    inputs: JsonObject,
+    credentials: Credentials,
+    dependencies: Arc<Dependencies>,
+    cancellation: Cancellation,
+    observers: Arc<Vec<Arc<dyn ToolObserver>>>,
+    progress: Option<ProgressReporter>,
+    start: Instant,
+}
+
+type Reply = futures_channel::oneshot::Sender<(Finished, Credentials)>;
+
+impl BlockingJob {
+    fn run(self, reply: Reply) {
+        let BlockingJob {
+            tool,
+            tool_name,
+            call_id,
+            inputs,
+            credentials,
+            dependencies,
+            cancellation,
+            observers,
+            progress,
+            start,
+        } = self;
+        let cancellation = OnceLock::from(cancellation);
+        let sink = |update: &Progress| {
+            report(&observers, &tool_name, &call_id, update, progress.as_ref());
+        };
+        let finished = {
+            let ctx = ToolContext::new(
+                &call_id,
+                &tool_name,
+                &credentials,
+                &dependencies,
+                &cancellation,
+            )
+            .with_progress(&sink);
+            // `block_on` also drops the future: a panic there is caught too.
+            match catch_unwind(AssertUnwindSafe(|| {
+                block_on(tool.execute_boxed(&inputs, &ctx))
+            })) {
+                Ok(returned) => Finished::Returned(returned),
+                Err(panic) => {
+                    let secrets: Vec<&str> = credentials.secrets().collect();
+                    Finished::Panicked(ToolPanic::from_payload(&*panic, &secrets))
+                        .after(|| discard(panic))
+                }
+            }
+        };
+        if let Err((finished, _)) = reply.send((finished, credentials)) {
+            // The call ended first (a timeout, or its future was dropped).
+            let succeeded = finished.succeeded();
+            drop_contained(finished);
+            emit_to(
+                &observers,
+                &ToolEvent::Discarded {
+                    tool_name: &tool_name,
+                    call_id: &call_id,
+                    succeeded,
+                    duration: start.elapsed(),
+                },
+            );
+        }
+    }
+}
+
+/// The earliest of a call's deadlines: a point in time (its timeout, its turn's deadline),
+/// and the caller's future.
+struct Deadline<'a> {
+    at: Option<Instant>,
+    /// The runtime's sleep until `at`, made when first polled.
+    sleep: Option<Contained<Sleep>>,
+    until: Option<Contained<Pin<Box<dyn Future<Output = ()> + Send + 'a>>>>,
+    runtime: &'a dyn Runtime,
+}
+
+impl Deadline<'_> {
+    fn is_set(&self) -> bool {
+        self.at.is_some() || self.until.is_some()
+    }
+
+    /// Moves the deadline earlier to `at`, if it is later.
+    fn tighten(&mut self, at: Instant) {
+        if self.at.is_none_or(|current| at < current) {
+            self.at = Some(at);
+            self.sleep = None;
+        }
+    }
+
+    /// Whether the deadline has passed (checked without waiting).
+    fn is_past(&mut self) -> bool {
+        self.at.is_some_and(|at| Instant::now() >= at)
+            || self
+                .until
+                .as_mut()
+                .is_some_and(|until| until.now_or_never().is_some())
+    }
+}
+
+impl Future for Deadline<'_> {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let this = &mut *self;
+        if let Some(at) = this.at {
+            let runtime = this.runtime;
+            let sleep = this.sleep.get_or_insert_with(|| {
+                // A runtime that panics making a sleep gets the timer thread's instead.
+                let sleep = catch_unwind(AssertUnwindSafe(|| runtime.sleep_until(at)))
+                    .unwrap_or_else(|panic| {
+                        discard(panic);
+                        crate::runtime::StdRuntime.sleep_until(at)
+                    });
+                Contained::new(sleep)
+            });
+            // A sleep that completes, or panics, ends the run.
+            if Pin::new(sleep).poll(cx).is_ready() {
+                return Poll::Ready(());
+            }
+        }
+        if let Some(until) = &mut this.until {
+            if Pin::new(until).poll(cx).is_ready() {
+                return Poll::Ready(());
+            }
+        }
+        Poll::Pending
+    }
+}
+
 /// How many characters of a tool name or call id a span records.
 #[cfg(feature = "tracing")]
 const TRACE_ECHO: usize = 200;
+
+#[cfg(feature = "tracing")]
+fn status_name(result: &ToolResult) -> &'static str {
+    match result.status() {
+        crate::ToolStatus::Success => "success",
+        crate::ToolStatus::Deferred => "deferred",
+        _ => "failure",
+    }
+}
 
 /// A call between its `started` event and its terminal one. Dropped before
 /// [`finish`](Self::finish), as when the caller drops the dispatch future, it reports the
@@ -514,39 +1199,80 @@ impl CallGuard<'_> {
         mut self,
         tool_name: Cow<'static, str>,
         inputs: Option<&JsonObject>,
-        outcome: Result<JsonObject, Error>,
+        outcome: Outcome,
     ) -> ToolResult {
         self.ended = true;
         let duration = self.start.elapsed();
         let executor = self.executor;
-        if !executor.observers.is_empty() {
-            let call_id = self.call_id;
-            match (&outcome, inputs) {
-                (Ok(output), Some(inputs)) => executor.emit(&ToolEvent::Completed {
-                    tool_name: &tool_name,
-                    call_id,
-                    inputs,
-                    output,
-                    duration,
-                }),
-                (Err(error), inputs) => executor.emit(&ToolEvent::Failed {
-                    tool_name: &tool_name,
-                    call_id,
-                    inputs,
-                    error,
-                    duration,
-                }),
-                // `run_inner` passes no inputs only together with an error.
-                (Ok(_), None) => {}
+        let call_id = self.call_id;
+        let observed = !executor.observers.is_empty();
+        let result = |outcome| {
+            ToolResult::new(
+                tool_name.clone(),
+                call_id.to_owned(),
+                outcome,
+                duration,
+                executor.limits,
+            )
+        };
+        match outcome {
+            Outcome::Output(output) => {
+                if let (true, Some(inputs)) = (observed, inputs) {
+                    executor.emit(&ToolEvent::Completed {
+                        tool_name: &tool_name,
+                        call_id,
+                        inputs,
+                        output: &output,
+                        duration,
+                    });
+                }
+                result(Ok(output))
+            }
+            Outcome::Failed(error) => {
+                if observed {
+                    executor.emit(&ToolEvent::Failed {
+                        tool_name: &tool_name,
+                        call_id,
+                        inputs,
+                        error: &error,
+                        duration,
+                    });
+                }
+                result(Err(error))
+            }
+            Outcome::Late { error, succeeded } => {
+                if observed {
+                    executor.emit(&ToolEvent::Failed {
+                        tool_name: &tool_name,
+                        call_id,
+                        inputs,
+                        error: &error,
+                        duration,
+                    });
+                    executor.emit(&ToolEvent::Discarded {
+                        tool_name: &tool_name,
+                        call_id,
+                        succeeded,
+                        duration,
+                    });
+                }
+                result(Err(error))
+            }
+            Outcome::Deferred => {
+                let inputs = inputs.cloned().unwrap_or_default();
+                if observed {
+                    executor.emit(&ToolEvent::Deferred {
+                        tool_name: &tool_name,
+                        call_id,
+                        inputs: &inputs,
+                        duration,
+                    });
+                }
+                let pending = ToolExecutionError::new(tool_name.clone(), AwaitingApproval);
+                let deferred = DeferredCall::new(tool_name.to_string(), call_id.to_owned(), inputs);
+                result(Err(pending.into())).deferring(deferred)
             }
         }
-        ToolResult::new(
-            tool_name,
-            self.call_id.to_owned(),
-            outcome,
-            duration,
-            executor.limits,
-        )
     }
 }
 
@@ -555,9 +1281,7 @@ impl Drop for CallGuard<'_> {
         if self.ended {
             return;
         }
-        if let Some(signal) = self.cancellation.get() {
-            signal.cancel();
-        }
+        cancel(self.cancellation);
         if self.executor.observers.is_empty() {
             return;
         }
@@ -575,6 +1299,66 @@ impl Drop for CallGuard<'_> {
     }
 }
 
+/// Sets a call's cancellation signal, if the tool asked for it.
+fn cancel(cancellation: &OnceLock<Cancellation>) {
+    if let Some(signal) = cancellation.get() {
+        signal.cancel();
+    }
+}
+
+/// Hands `event` to each observer; one that panics is contained.
+fn emit_to(observers: &[Arc<dyn ToolObserver>], event: &ToolEvent<'_>) {
+    for observer in observers {
+        if let Err(panic) = catch_unwind(AssertUnwindSafe(|| observer.on_event(event))) {
+            discard(panic);
+            #[cfg(feature = "tracing")]
+            tracing::error!(
+                event = event.name(),
+                "a tool observer panicked; the call goes on without it for this event"
+            );
+        }
+    }
+    #[cfg(feature = "tracing")]
+    if let ToolEvent::Discarded {
+        tool_name,
+        call_id,
+        succeeded,
+        duration,
+    } = *event
+    {
+        tracing::warn!(
+            gen_ai.tool.name = %Escaped(tool_name, TRACE_ECHO),
+            gen_ai.tool.call.id = %Escaped(call_id, TRACE_ECHO),
+            succeeded,
+            elapsed = duration.as_secs_f64(),
+            "a tool finished after its call had ended; what it returned was discarded"
+        );
+    }
+}
+
+/// Hands a progress report to the observers, and to the client that asked for it.
+fn report(
+    observers: &[Arc<dyn ToolObserver>],
+    tool_name: &str,
+    call_id: &str,
+    progress: &Progress,
+    reporter: Option<&ProgressReporter>,
+) {
+    emit_to(
+        observers,
+        &ToolEvent::Progress {
+            tool_name,
+            call_id,
+            progress,
+        },
+    );
+    if let Some(reporter) = reporter {
+        if let Err(panic) = catch_unwind(AssertUnwindSafe(|| reporter(progress))) {
+            discard(panic);
+        }
+    }
+}
+
 /// The failure of a tool that panicked, its message free of the call's secrets.
 fn panicked(
     tool_name: Cow<'static, str>,
@@ -589,6 +1373,28 @@ fn panicked(
 fn strict(result: ToolResult) -> Result<ToolResult, Error> {
     result.into_strict()
 }
+
+/// The approval policy's denial; the cause of a [`ToolExecutionError`] of kind
+/// [`ErrorKind::Denied`], whose model message is the policy's.
+#[derive(Debug, thiserror::Error)]
+#[error("the approval policy denied the call")]
+struct Denied;
+
+/// An approval policy that panicked: the call fails, and the tool does not run.
+#[derive(Debug, thiserror::Error)]
+#[error("the approval policy panicked, so the tool was not run")]
+struct PolicyPanicked;
+
+impl PolicyPanicked {
+    fn for_tool(self, tool_name: Cow<'static, str>) -> ToolExecutionError {
+        ToolExecutionError::new(tool_name, self)
+    }
+}
+
+/// A blocking tool whose thread could not be started.
+#[derive(Debug, thiserror::Error)]
+#[error("the blocking tool could not be started: no thread was available")]
+struct NotStarted;
 
 /// A future run with its panics contained: a panic while polling becomes the `Err` output,
 /// and a panic while dropping it (a tool cleaning up on cancellation) is swallowed.
@@ -627,80 +1433,8 @@ impl<F> Drop for Contained<F> {
     }
 }
 
-fn drop_contained<F>(future: F) {
-    if let Err(panic) = catch_unwind(AssertUnwindSafe(move || drop(future))) {
+fn drop_contained<F>(value: F) {
+    if let Err(panic) = catch_unwind(AssertUnwindSafe(move || drop(value))) {
         discard(panic);
-    }
-}
-
-/// Polls a tool's run and its deadline; `None` when the deadline comes first.
-struct Race<R, D> {
-    run: R,
-    deadline: D,
-}
-
-impl<R: Future + Unpin, D: Future + Unpin> Future for Race<R, D> {
-    type Output = Option<R::Output>;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        if let Poll::Ready(output) = Pin::new(&mut self.run).poll(cx) {
-            return Poll::Ready(Some(output));
-        }
-        // A deadline that completes, or panics, ends the run.
-        match Pin::new(&mut self.deadline).poll(cx) {
-            Poll::Ready(_) => Poll::Ready(None),
-            Poll::Pending => Poll::Pending,
-        }
-    }
-}
-
-/// Polls every future until all are done; outputs in input order.
-struct JoinAll<F: Future> {
-    slots: Vec<Slot<F>>,
-}
-
-enum Slot<F: Future> {
-    Pending(F),
-    Done(F::Output),
-    Taken,
-}
-
-impl<F: Future + Unpin> JoinAll<F> {
-    fn new(futures: impl IntoIterator<Item = F>) -> Self {
-        JoinAll {
-            slots: futures.into_iter().map(Slot::Pending).collect(),
-        }
-    }
-}
-
-impl<F: Future + Unpin> Future for JoinAll<F>
-where
-    F::Output: Unpin,
-{
-    type Output = Vec<F::Output>;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let mut all_done = true;
-        for slot in &mut self.slots {
-            if let Slot::Pending(future) = slot {
-                match Pin::new(future).poll(cx) {
-                    Poll::Ready(output) => *slot = Slot::Done(output),
-                    Poll::Pending => all_done = false,
-                }
-            }
-        }
-        if !all_done {
-            return Poll::Pending;
-        }
-        let outputs = self
-            .slots
-            .iter_mut()
-            .map(|slot| match std::mem::replace(slot, Slot::Taken) {
-                Slot::Done(output) => output,
-                // Every slot is `Done` once all are done, and `Taken` only after this point.
-                Slot::Pending(_) | Slot::Taken => unreachable!("JoinAll polled after completion"),
-            })
-            .collect();
-        Poll::Ready(outputs)
     }
 }

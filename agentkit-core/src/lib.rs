@@ -86,6 +86,7 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
+mod approval;
 mod arguments;
 mod block_on;
 mod call;
@@ -103,37 +104,44 @@ mod recorder;
 mod registry;
 mod result;
 pub mod rules;
+mod runtime;
 mod schema;
 mod schema_serde;
 mod tool;
+mod tool_error;
 mod typed;
 
+pub use approval::{Approval, ApprovalPolicy, ApprovalRequest};
 pub use block_on::block_on;
 pub use call::{ToolArguments, ToolCall};
-pub use context::{Cancellation, MissingDependency, ToolContext};
+pub use context::{Cancellation, MissingDependency, Progress, ToolContext};
 pub use credentials::{
     CredentialProvider, Credentials, EnvCredentials, InMemoryCredentials, NoCredentials, Secret,
     UndeclaredCredential,
 };
 pub use error::{
-    BoxError, CredentialError, Direction, Error, ErrorKind, SemanticError, SemanticProblem,
-    ToolCancelled, ToolExecutionError, ToolPanic, ToolTimeout, ToolValidationError,
-    UnknownToolError,
+    AwaitingApproval, BoxError, CredentialError, Direction, Error, ErrorKind, SemanticError,
+    SemanticProblem, ToolCancelled, ToolExecutionError, ToolPanic, ToolTimeout,
+    ToolValidationError, UnknownToolError,
 };
 pub use events::{ToolEvent, ToolObserver};
-pub use executor::{ToolExecutor, ToolExecutorBuilder};
+pub use executor::{DEFAULT_RETRIES, ToolExecutor, ToolExecutorBuilder, Turn};
 pub use model_text::TextLimits;
 pub use recorder::{
     DEFAULT_RECORDER_CAPACITY, ExecutionRecorder, NoRecording, RecordedError, RecordedOutcome,
     Recording, Replay,
 };
 pub use registry::ToolRegistry;
-pub use result::{ToolResult, ToolStatus};
+pub use result::{DeferredCall, ToolResult, ToolStatus};
 pub use rules::{ParamType, ValueKind};
+#[cfg(feature = "tokio")]
+pub use runtime::TokioRuntime;
+pub use runtime::{Runtime, Sleep, StdRuntime};
 pub use schema::{
     IssueKind, JsonObject, Literal, Param, ToolSchema, UnknownArguments, ValidationIssue,
 };
 pub use tool::{DEFAULT_VERSION, Tool, ToolSpec, ToolSpecBuilder};
+pub use tool_error::ToolError;
 pub use typed::{
     FromInputs, FromParam, IntoOutput, IntoParam, ParamTypeError, ToolHandler, TypedTool,
 };

@@ -251,6 +251,16 @@ pub(crate) fn scrub(text: &str, secrets: &[&str]) -> Option<String> {
     scrubbed
 }
 
+/// `text` cut to `max_chars` characters (ending with `…` when cut), then scrubbed of
+/// `secrets` as [`scrub_cut`] does.
+pub(crate) fn cut_scrubbed(mut text: String, max_chars: usize, secrets: &[&str]) -> String {
+    if let Some((end, _)) = text.char_indices().nth(max_chars) {
+        text.truncate(end);
+        text.push('…');
+    }
+    scrub_cut(text, secrets)
+}
+
 /// `text` with every occurrence of `secrets` replaced, and, when it was cut (it ends with
 /// `…`), the beginning of a secret it was cut inside of.
 pub(crate) fn scrub_cut(text: String, secrets: &[&str]) -> String {

@@ -36,16 +36,23 @@ pub struct Recording {
     /// How long the call took.
     #[serde(with = "duration_micros")]
     pub duration: Duration,
+    /// Whether the tool finished after the call had ended (a timeout, a dropped call), and
+    /// what it returned was discarded.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub discarded_late_finish: bool,
 }
 
 /// How a recorded call ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum RecordedOutcome {
     /// The validated output.
     Output(JsonObject),
     /// The error.
     Error(RecordedError),
+    /// The approval policy deferred the call; the tool did not run.
+    Deferred,
 }
 
 /// A recorded failure: enough to replay it as the same kind of error, with the same text for
@@ -66,6 +73,10 @@ pub struct RecordedError {
     /// For a validation failure, how many more issues were found than recorded.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub omitted: usize,
+    /// What the model was told beyond the kind's sentence: a retry's feedback, a denial's
+    /// reason, a failure's model message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_message: Option<String>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -74,10 +85,15 @@ fn is_zero(n: &usize) -> bool {
 
 impl RecordedError {
     fn new(error: &Error) -> Self {
-        let (cause, issues, omitted) = match error {
-            Error::Validation(e) => (None, e.errors().to_vec(), e.omitted()),
-            Error::Execution(e) => (Some(e.message().to_owned()), Vec::new(), 0),
-            _ => (None, Vec::new(), 0),
+        let (cause, issues, omitted, model_message) = match error {
+            Error::Validation(e) => (None, e.errors().to_vec(), e.omitted(), None),
+            Error::Execution(e) => (
+                Some(e.message().to_owned()),
+                Vec::new(),
+                0,
+                e.model_message().map(str::to_owned),
+            ),
+            _ => (None, Vec::new(), 0, None),
         };
         RecordedError {
             kind: error.kind(),
@@ -85,6 +101,7 @@ impl RecordedError {
             cause,
             issues,
             omitted,
+            model_message,
         }
     }
 
@@ -93,7 +110,10 @@ impl RecordedError {
     fn is_replayed(&self) -> bool {
         !matches!(
             self.kind,
-            ErrorKind::InputValidation | ErrorKind::UnknownTool | ErrorKind::Semantic
+            ErrorKind::InputValidation
+                | ErrorKind::UnknownTool
+                | ErrorKind::Semantic
+                | ErrorKind::AwaitingApproval
         )
     }
 }
@@ -218,7 +238,36 @@ impl ExecutionRecorder {
 impl ToolObserver for ExecutionRecorder {
     fn on_event(&self, event: &ToolEvent<'_>) {
         let recording = match *event {
-            ToolEvent::Started { .. } => return,
+            ToolEvent::Discarded {
+                tool_name, call_id, ..
+            } => {
+                let (tool_name, call_id) = (capture(tool_name), capture(call_id));
+                let mut log = self.lock();
+                let ended = log
+                    .recordings
+                    .iter_mut()
+                    .rev()
+                    .find(|r| r.call_id == call_id && r.tool_name == tool_name);
+                if let Some(recording) = ended {
+                    recording.discarded_late_finish = true;
+                }
+                return;
+            }
+            ToolEvent::Deferred {
+                tool_name,
+                call_id,
+                inputs,
+                duration,
+            } => Recording {
+                tool_name: capture(tool_name),
+                call_id: capture(call_id),
+                inputs: Some(inputs.clone()),
+                outcome: RecordedOutcome::Deferred,
+                duration,
+                discarded_late_finish: false,
+            },
+            // They do not end a call.
+            ToolEvent::Started { .. } | ToolEvent::Progress { .. } => return,
             ToolEvent::Completed {
                 tool_name,
                 call_id,
@@ -231,6 +280,7 @@ impl ToolObserver for ExecutionRecorder {
                 inputs: Some(inputs.clone()),
                 outcome: RecordedOutcome::Output(output.clone()),
                 duration,
+                discarded_late_finish: false,
             },
             ToolEvent::Failed {
                 tool_name,
@@ -244,6 +294,7 @@ impl ToolObserver for ExecutionRecorder {
                 inputs: inputs.cloned(),
                 outcome: RecordedOutcome::Error(RecordedError::new(error)),
                 duration,
+                discarded_late_finish: false,
             },
         };
         let mut log = self.lock();
@@ -335,7 +386,8 @@ impl ReplayedFailure {
             }
             kind => {
                 let cause = recorded.cause.as_deref().unwrap_or(&recorded.message);
-                ToolExecutionError::replayed(tool_name, kind, cause).into()
+                let model_message = recorded.model_message.as_deref();
+                ToolExecutionError::replayed(tool_name, kind, cause, model_message).into()
             }
         }
     }
@@ -361,6 +413,7 @@ impl Tool for ReplayTool {
                 && match &r.outcome {
                     RecordedOutcome::Output(_) => true,
                     RecordedOutcome::Error(error) => error.is_replayed(),
+                    RecordedOutcome::Deferred => false,
                 }
         });
         let Some(position) = position else {
@@ -372,6 +425,11 @@ impl Tool for ReplayTool {
         match recordings.remove(position).outcome {
             RecordedOutcome::Output(output) => Ok(output),
             RecordedOutcome::Error(error) => Err(ReplayedFailure(error).into()),
+            // Never chosen above: a deferred call's tool did not run.
+            RecordedOutcome::Deferred => Err(NoRecording {
+                tool_name: self.spec.name().to_owned(),
+            }
+            .into()),
         }
     }
 }

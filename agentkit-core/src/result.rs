@@ -4,18 +4,63 @@ use std::borrow::Cow;
 use std::fmt;
 use std::time::Duration;
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::model_text::{TextLimits, escape_json_text, truncate_content};
 use crate::schema::JsonObject;
 
 /// Whether a tool call succeeded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ToolStatus {
     /// The tool ran and its output is valid.
     Success,
     /// Validation, the tool, or dispatch failed; see [`ToolResult::error`].
     Failure,
+    /// The call awaits approval and the tool has not run; see [`ToolResult::deferred`].
+    Deferred,
+}
+
+/// A call the approval policy deferred: what [`ToolExecutor::resume`](crate::ToolExecutor::resume)
+/// needs to run or deny it later.
+///
+/// It can be kept while a person decides: it serialises (with serde) to the tool name, the
+/// call id and the validated inputs, and the executor validates the inputs again when it
+/// resumes the call.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DeferredCall {
+    tool_name: String,
+    call_id: String,
+    inputs: JsonObject,
+}
+
+impl DeferredCall {
+    pub(crate) fn new(tool_name: String, call_id: String, inputs: JsonObject) -> Self {
+        DeferredCall {
+            tool_name,
+            call_id,
+            inputs,
+        }
+    }
+
+    /// The tool called.
+    pub fn tool_name(&self) -> &str {
+        &self.tool_name
+    }
+
+    /// The call id the model sent.
+    pub fn call_id(&self) -> &str {
+        &self.call_id
+    }
+
+    /// The validated inputs, defaults filled: what a person approving the call looks at.
+    pub fn inputs(&self) -> &JsonObject {
+        &self.inputs
+    }
+
+    pub(crate) fn into_parts(self) -> (String, String, JsonObject) {
+        (self.tool_name, self.call_id, self.inputs)
+    }
 }
 
 /// The outcome of one tool call: the Python original's `ToolResult`, immutable.
@@ -28,6 +73,7 @@ pub struct ToolResult {
     tool_name: Cow<'static, str>,
     call_id: String,
     outcome: Result<JsonObject, Error>,
+    deferred: Option<Box<DeferredCall>>,
     duration: Duration,
     limits: TextLimits,
 }
@@ -44,9 +90,16 @@ impl ToolResult {
             tool_name,
             call_id,
             outcome,
+            deferred: None,
             duration,
             limits,
         }
+    }
+
+    /// Marks the result as deferred; its outcome is the [`AwaitingApproval`](crate::AwaitingApproval) error.
+    pub(crate) fn deferring(mut self, call: DeferredCall) -> Self {
+        self.deferred = Some(Box::new(call));
+        self
     }
 
     /// The name of the tool called (as the model wrote it, for an unknown tool).
@@ -59,12 +112,35 @@ impl ToolResult {
         &self.call_id
     }
 
-    /// Success or failure.
+    /// Success, failure, or deferred for approval.
     pub fn status(&self) -> ToolStatus {
-        match self.outcome {
-            Ok(_) => ToolStatus::Success,
-            Err(_) => ToolStatus::Failure,
+        match (&self.outcome, &self.deferred) {
+            (Ok(_), _) => ToolStatus::Success,
+            (Err(_), Some(_)) => ToolStatus::Deferred,
+            (Err(_), None) => ToolStatus::Failure,
         }
+    }
+
+    /// The kind of error, unless the call succeeded.
+    pub fn error_kind(&self) -> Option<ErrorKind> {
+        self.error().map(Error::kind)
+    }
+
+    /// Whether the call failed in a way the model can fix by changing it (see
+    /// [`ErrorKind::is_retryable`]): send the result back and let it try again.
+    pub fn is_retryable(&self) -> bool {
+        self.error().is_some_and(Error::is_retryable)
+    }
+
+    /// The call awaiting approval, when the approval policy deferred it: pass it to
+    /// [`ToolExecutor::resume`](crate::ToolExecutor::resume) with the decision.
+    pub fn deferred(&self) -> Option<&DeferredCall> {
+        self.deferred.as_deref()
+    }
+
+    /// Takes the deferred call out of the result, when there is one.
+    pub fn into_deferred(self) -> Option<DeferredCall> {
+        self.deferred.map(|call| *call)
     }
 
     /// Whether the call succeeded.
@@ -77,7 +153,7 @@ impl ToolResult {
         self.outcome.as_ref().ok()
     }
 
-    /// The error, on failure.
+    /// The error, on failure (for a deferred call, the [`AwaitingApproval`](crate::AwaitingApproval) error).
     pub fn error(&self) -> Option<&Error> {
         self.outcome.as_ref().err()
     }
@@ -87,18 +163,23 @@ impl ToolResult {
         self.duration
     }
 
-    /// The outcome, consuming the result.
+    /// The outcome, consuming the result (a deferred call is the
+    /// [`AwaitingApproval`](crate::AwaitingApproval) error).
     pub fn into_result(self) -> Result<JsonObject, Error> {
         self.outcome
     }
 
+    /// Strict mode: a failure is the error; a success or a deferred call stays a result.
     pub(crate) fn into_strict(self) -> Result<ToolResult, Error> {
-        match self.outcome {
-            Ok(output) => Ok(ToolResult {
-                outcome: Ok(output),
-                ..self
-            }),
-            Err(error) => Err(error),
+        match self.status() {
+            ToolStatus::Failure => match self.outcome {
+                Err(error) => Err(error),
+                Ok(output) => Ok(ToolResult {
+                    outcome: Ok(output),
+                    ..self
+                }),
+            },
+            _ => Ok(self),
         }
     }
 
@@ -133,6 +214,9 @@ impl fmt::Debug for ToolResult {
         d.field("tool_name", &self.tool_name)
             .field("call_id", &self.call_id)
             .field("status", &self.status());
+        if let Some(deferred) = &self.deferred {
+            d.field("deferred", deferred);
+        }
         match &self.outcome {
             Ok(output) => d.field("output", output),
             Err(error) => d.field("error", error),

@@ -153,8 +153,8 @@ fn assert_paired(
             .iter()
             .filter(|r| r.call_id == id)
             .map(|r| match &r.outcome {
-                RecordedOutcome::Output(_) => None,
                 RecordedOutcome::Error(e) => Some(e.kind),
+                _ => None,
             })
             .collect();
         prop_assert_eq!(recorded, vec![expected], "{}", id);

@@ -607,8 +607,8 @@ impl Outcome {
         assert_eq!(self.events[0].call_id, self.events[1].call_id);
         assert_eq!(self.recordings.len(), 1, "one recording per call");
         let recorded_kind = match &self.recordings[0].outcome {
-            RecordedOutcome::Output(_) => None,
             RecordedOutcome::Error(e) => Some(e.kind),
+            _ => None,
         };
         assert_eq!(recorded_kind, kind);
 

@@ -1,0 +1,101 @@
+//! Approval: a policy that decides whether a call of a tool marked
+//! [`requires_approval`](crate::ToolSpecBuilder::requires_approval) may run.
+
+use crate::schema::JsonObject;
+use crate::tool::ToolSpec;
+
+/// The decision on a call that needs approval.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Approval {
+    /// Run the call.
+    Allow,
+    /// Do not run it; the message tells the model why.
+    Deny(String),
+    /// Decide later: the result is [`Deferred`](crate::ToolStatus::Deferred), and
+    /// [`ToolExecutor::resume`](crate::ToolExecutor::resume) runs or denies the call once a
+    /// decision is made.
+    Defer,
+}
+
+impl Approval {
+    /// Denies the call, telling the model why.
+    pub fn deny(message: impl Into<String>) -> Self {
+        Approval::Deny(message.into())
+    }
+}
+
+/// A call waiting for a decision: what an [`ApprovalPolicy`] looks at.
+#[derive(Debug, Clone, Copy)]
+pub struct ApprovalRequest<'a> {
+    spec: &'a ToolSpec,
+    call_id: &'a str,
+    inputs: &'a JsonObject,
+}
+
+impl<'a> ApprovalRequest<'a> {
+    pub(crate) fn new(spec: &'a ToolSpec, call_id: &'a str, inputs: &'a JsonObject) -> Self {
+        ApprovalRequest {
+            spec,
+            call_id,
+            inputs,
+        }
+    }
+
+    /// The tool called.
+    pub fn tool_name(&self) -> &'a str {
+        self.spec.name()
+    }
+
+    /// The tool's spec (its tags, say, to decide by category).
+    pub fn spec(&self) -> &'a ToolSpec {
+        self.spec
+    }
+
+    /// The call id the model sent.
+    pub fn call_id(&self) -> &'a str {
+        self.call_id
+    }
+
+    /// The validated inputs, defaults filled.
+    pub fn inputs(&self) -> &'a JsonObject {
+        self.inputs
+    }
+}
+
+/// Decides the calls of tools that require approval. It is consulted after the inputs are
+/// validated and before credentials are resolved, so a denied or deferred call never
+/// touches a secret.
+///
+/// Closures are policies. Without a policy, every call that needs approval is deferred.
+///
+/// ```
+/// use agentkit_core::{Approval, ApprovalRequest, ToolExecutor, ToolRegistry};
+///
+/// let executor = ToolExecutor::builder(ToolRegistry::new())
+///     .approval(|request: &ApprovalRequest<'_>| {
+///         match request.inputs().get("amount").and_then(|a| a.as_f64()) {
+///             Some(amount) if amount <= 100.0 => Approval::Allow,
+///             Some(_) => Approval::Defer, // a person decides
+///             None => Approval::deny("transfers need an amount"),
+///         }
+///     })
+///     .build();
+/// # let _ = executor;
+/// ```
+///
+/// A policy that panics denies nothing and allows nothing: the call fails, and the tool does
+/// not run.
+pub trait ApprovalPolicy: Send + Sync + 'static {
+    /// The decision on `request`.
+    fn decide(&self, request: &ApprovalRequest<'_>) -> Approval;
+}
+
+impl<F> ApprovalPolicy for F
+where
+    F: Fn(&ApprovalRequest<'_>) -> Approval + Send + Sync + 'static,
+{
+    fn decide(&self, request: &ApprovalRequest<'_>) -> Approval {
+        self(request)
+    }
+}

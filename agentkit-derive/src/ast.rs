@@ -2,25 +2,28 @@
 //! [`crate::attr`] and the struct it is attached to.
 //!
 //! This stage reports what is wrong with a single key: unknown or repeated keys, values of
-//! the wrong shape, unknown types, parameters without `name` or `type`, and structs the
-//! macro cannot serve. Rules across several keys live in [`crate::check`].
+//! the wrong shape (a timeout the shared rules refuse, a retry count that is not a `u32`, a
+//! flag given something other than `true` or `false`, a key that needs a value written
+//! alone), unknown types, parameters without `name` or `type`, and structs the macro cannot
+//! serve. Rules across several keys live in [`crate::check`].
 //!
 //! The model is built even when something is wrong, with whatever could be read, so that
 //! [`crate::fallback`] can still generate the input and output structs and one mistake does
 //! not cascade into errors in the user's `impl ToolHandler`.
 
-use proc_macro2::{Ident, Span, TokenStream};
+use std::borrow::Cow;
+use std::time::Duration;
+
+use proc_macro2::{Ident, Punct, Spacing, Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::{Data, DeriveInput, Expr, ExprLit, Lit, Meta};
 
-use crate::attr::{self, Entry, Key, Value};
+use crate::attr::{self, Entry, Key, Value, Written};
 use crate::ctxt::Ctxt;
-use std::borrow::Cow;
-
 use crate::rules::{self, Literal, NameKind, ParamType, Problem};
 use crate::symbol::{
-    self, CRATE, CREDENTIALS, DEFAULT, DESCRIPTION, FIELDS, INPUT, ITEMS, NAME, OUTPUT, REQUIRED,
-    Symbol, TAGS, TYPE, VERSION,
+    self, BLOCKING, CRATE, CREDENTIALS, DEFAULT, DESCRIPTION, FIELDS, INPUT, ITEMS, NAME, OUTPUT,
+    REQUIRED, REQUIRES_APPROVAL, RETRIES, SEQUENTIAL, Symbol, TAGS, TIMEOUT, TYPE, VERSION,
 };
 
 /// A tool declaration: `#[tool(...)]` and its struct.
@@ -35,8 +38,32 @@ pub(crate) struct Tool<'a> {
     pub(crate) output: Option<Vec<Param>>,
     pub(crate) tags: Vec<(Str, Str)>,
     pub(crate) credentials: Vec<Str>,
+    pub(crate) policy: Policy,
     /// The path of `agentkit_core` in the user's crate.
     pub(crate) krate: TokenStream,
+}
+
+/// How the executor runs the tool: `timeout`, the flags, `retries`.
+#[derive(Default, PartialEq)]
+pub(crate) struct Policy {
+    /// Checked by the shared rules: more than zero, whole milliseconds, at most a day.
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) blocking: bool,
+    pub(crate) sequential: bool,
+    pub(crate) requires_approval: bool,
+    pub(crate) retries: Option<u32>,
+}
+
+impl Policy {
+    /// The flag `key` sets, if `key` is a flag.
+    fn flag_mut(&mut self, key: Symbol) -> Option<&mut bool> {
+        match key {
+            BLOCKING => Some(&mut self.blocking),
+            SEQUENTIAL => Some(&mut self.sequential),
+            REQUIRES_APPROVAL => Some(&mut self.requires_approval),
+            _ => None,
+        }
+    }
 }
 
 /// A string and where it is written.
@@ -154,6 +181,7 @@ impl<'a> Tool<'a> {
             output: None,
             tags: Vec::new(),
             credentials: Vec::new(),
+            policy: Policy::default(),
             krate: quote!(::agentkit_core),
         };
         let mut seen = Seen::default();
@@ -172,7 +200,26 @@ impl<'a> Tool<'a> {
             if !seen.first(cx, &key) {
                 continue;
             }
-            let Some(value) = value else { continue };
+            if let Some(flag) = tool.policy.flag_mut(symbol) {
+                if let Some(set) = flag_value(cx, symbol, value) {
+                    *flag = set;
+                }
+                continue;
+            }
+            let value = match value {
+                Written::Value(value) => value,
+                Written::Bare => {
+                    cx.error(
+                        key.span,
+                        format_args!(
+                            "`{symbol}` is not a flag: it needs a value, such as `{}`",
+                            example(symbol)
+                        ),
+                    );
+                    continue;
+                }
+                Written::Broken => continue,
+            };
             match symbol {
                 NAME => {
                     tool.name =
@@ -189,6 +236,8 @@ impl<'a> Tool<'a> {
                 OUTPUT => tool.output = params(cx, OUTPUT, value),
                 TAGS => tool.tags = tags(cx, value),
                 CREDENTIALS => tool.credentials = credentials(cx, value),
+                TIMEOUT => tool.policy.timeout = timeout(cx, value),
+                RETRIES => tool.policy.retries = retries(cx, value),
                 CRATE => {
                     if let Some(path) = crate_path(cx, value) {
                         tool.krate = path;
@@ -347,7 +396,7 @@ fn tags(cx: &Ctxt, value: Value) -> Vec<(Str, Str)> {
     entries
         .into_iter()
         .filter_map(|Entry { key, value }| {
-            let value = string(cx, TAGS, value?, EXPECTED)?;
+            let value = string(cx, TAGS, value.value(cx, &key)?, EXPECTED)?;
             Some((
                 Str {
                     value: key.text,
@@ -369,6 +418,88 @@ fn credentials(cx: &Ctxt, value: Value) -> Vec<Str> {
         .into_iter()
         .filter_map(|item| string(cx, CREDENTIALS, item, EXPECTED))
         .collect()
+}
+
+/// How a key that takes a value is written, for the error on the key written alone.
+fn example(key: Symbol) -> &'static str {
+    match key {
+        NAME => "name = \"fetch_weather\"",
+        DESCRIPTION => "description = \"Look up the current weather for a city.\"",
+        VERSION => "version = \"1.0.0\"",
+        INPUT => "input = [{ name = \"city\", type = string }]",
+        OUTPUT => "output = [{ name = \"temperature\", type = float }]",
+        TAGS => "tags = { category = \"weather\" }",
+        CREDENTIALS => "credentials = [\"weather-api-key\"]",
+        TIMEOUT => "timeout = \"10s\"",
+        RETRIES => "retries = 2",
+        CRATE => "crate = \"agentkit\"",
+        _ => unreachable!("every tool key that takes a value has an example"),
+    }
+}
+
+/// A flag: `key` alone is `true`; `key = true` and `key = false` say it explicitly.
+fn flag_value(cx: &Ctxt, key: Symbol, value: Written) -> Option<bool> {
+    const EXPECTED: &str = "no value, or `true` or `false`: it is a flag, set by writing it alone";
+    match value {
+        Written::Bare => Some(true),
+        Written::Value(Value::Lit(Lit::Bool(b))) => Some(b.value),
+        Written::Value(other) => {
+            invalid(cx, other.span(), key, EXPECTED);
+            None
+        }
+        Written::Broken => None,
+    }
+}
+
+/// `timeout = "10s"`, read by the shared rules, so it is refused in the words a spec loaded
+/// from JSON gets.
+fn timeout(cx: &Ctxt, value: Value) -> Option<Duration> {
+    const EXPECTED: &str = "a string: a whole number and a unit (`ms`, `s`, `m` or `h`), \
+                            such as `timeout = \"10s\"` or `timeout = \"500ms\"`";
+    match value {
+        Value::Lit(Lit::Str(s)) => match rules::parse_timeout(&s.value()) {
+            Ok(timeout) => Some(timeout),
+            Err(problem) => {
+                cx.error(s.span(), problem);
+                None
+            }
+        },
+        other => {
+            invalid(cx, other.span(), TIMEOUT, EXPECTED);
+            None
+        }
+    }
+}
+
+/// `retries = 2`: how many times per turn the tool may ask the model to retry, a `u32`.
+fn retries(cx: &Ctxt, value: Value) -> Option<u32> {
+    const EXPECTED: &str = "a whole number from 0 to 4294967295, such as `retries = 2`";
+    match value {
+        Value::Lit(Lit::Int(n)) if n.suffix().is_empty() => match n.base10_parse::<u32>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                invalid(cx, n.span(), RETRIES, EXPECTED);
+                None
+            }
+        },
+        // The whole `-1` is the mistake, not its `-`.
+        Value::Neg(minus, n) => {
+            let mut minus_token = Punct::new('-', Spacing::Alone);
+            minus_token.set_span(minus);
+            cx.error_spanned_by(
+                quote!(#minus_token #n),
+                Problem::InvalidKeyValue {
+                    key: RETRIES.as_str(),
+                    expected: EXPECTED,
+                },
+            );
+            None
+        }
+        other => {
+            invalid(cx, other.span(), RETRIES, EXPECTED);
+            None
+        }
+    }
 }
 
 fn params(cx: &Ctxt, key: Symbol, value: Value) -> Option<Vec<Param>> {
@@ -426,7 +557,7 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
         if !seen.first(cx, &key) {
             continue;
         }
-        let Some(value) = value else {
+        let Some(value) = value.value(cx, &key) else {
             if symbol == REQUIRED {
                 param.required_unknown = true;
             }
@@ -531,11 +662,12 @@ fn default(cx: &Ctxt, value: Value) -> Option<DefaultLit> {
                     .into_iter()
                     .filter(|entry| seen.first(cx, &entry.key))
                     .filter_map(|Entry { key, value }| {
+                        let value = value.value(cx, &key)?;
                         let key = Str {
                             value: key.text,
                             span: key.span,
                         };
-                        Some((key, default(cx, value?)?))
+                        Some((key, default(cx, value)?))
                     })
                     .collect(),
             )

@@ -1,4 +1,4 @@
-//! Stage 1: the attribute's tokens as a tree of `key = value` entries.
+//! Stage 1: the attribute's tokens as a tree of `key = value` entries (and bare `key` flags).
 //!
 //! The tree is parsed by hand, one comma-separated entry at a time, instead of with a single
 //! `syn::parse::Parse` impl: a syntax error then costs only the entry it is in, and the
@@ -10,11 +10,40 @@ use syn::ext::IdentExt as _;
 
 use crate::ctxt::Ctxt;
 
-/// `key = value`.
+/// `key = value`, or `key` alone.
 pub(crate) struct Entry {
     pub(crate) key: Key,
-    /// `None` when the value did not parse; that error is already reported.
-    pub(crate) value: Option<Value>,
+    pub(crate) value: Written,
+}
+
+/// What follows the key of an entry.
+///
+/// A bare key is not an error here: whether the key is a flag is the next stage's business,
+/// which reports a bare key that needs a value in words about that key.
+pub(crate) enum Written {
+    /// `key = value`.
+    Value(Value),
+    /// `key` alone.
+    Bare,
+    /// Something that did not parse; that error is already reported.
+    Broken,
+}
+
+impl Written {
+    /// The value of a key that takes one, reporting a bare key as missing its value.
+    pub(crate) fn value(self, cx: &Ctxt, key: &Key) -> Option<Value> {
+        match self {
+            Written::Value(value) => Some(value),
+            Written::Bare => {
+                cx.error(
+                    key.span,
+                    format_args!("expected `= value` after `{}`", key.text),
+                );
+                None
+            }
+            Written::Broken => None,
+        }
+    }
 }
 
 /// The key of an entry: an identifier (keywords such as `type` and `crate` included) or a
@@ -48,8 +77,7 @@ impl Value {
     }
 }
 
-/// Parses `key = value, key = value, ...`; entries that do not parse are reported and left
-/// out.
+/// Parses `key = value, key, ...`; entries that do not parse are reported and left out.
 pub(crate) fn parse_entries(cx: &Ctxt, tokens: TokenStream) -> Vec<Entry> {
     split_commas(tokens)
         .into_iter()
@@ -89,6 +117,7 @@ fn parse_entry(cx: &Ctxt, tokens: &[TokenTree]) -> Option<Entry> {
                 );
                 None
             };
+            let value = value.map_or(Written::Broken, Written::Value);
             Some(Entry { key, value })
         }
         Some(other) => {
@@ -96,15 +125,15 @@ fn parse_entry(cx: &Ctxt, tokens: &[TokenTree]) -> Option<Entry> {
                 other.span(),
                 format_args!("expected `=` after `{}`", key.text),
             );
-            Some(Entry { key, value: None })
+            Some(Entry {
+                key,
+                value: Written::Broken,
+            })
         }
-        None => {
-            cx.error(
-                key.span,
-                format_args!("expected `= value` after `{}`", key.text),
-            );
-            Some(Entry { key, value: None })
-        }
+        None => Some(Entry {
+            key,
+            value: Written::Bare,
+        }),
     }
 }
 

@@ -8,7 +8,7 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::DeriveInput;
 
-use crate::ast::{Param, Tool};
+use crate::ast::{Param, Policy, Tool};
 use crate::check;
 use crate::ctxt::Ctxt;
 use crate::fallback;
@@ -108,6 +108,7 @@ fn spec(tool: &Tool<'_>) -> TokenStream {
         let c = &c.value;
         quote!(#p::Cow::Borrowed(#c))
     });
+    let policy = policy(&p, &tool.policy);
     quote! {
         #(#statics)*
         static SPEC: #p::ToolSpec = #p::ToolSpec::from_static(
@@ -118,9 +119,38 @@ fn spec(tool: &Tool<'_>) -> TokenStream {
             #output,
             &[#(#tags),*],
             &[#(#credentials),*],
-        );
+        )#policy;
         &SPEC
     }
+}
+
+/// `.with_static_policy(..)` when the tool declares any of it; nothing otherwise, which keeps
+/// the common expansion as small as it was.
+fn policy(p: &TokenStream, policy: &Policy) -> Option<TokenStream> {
+    if *policy == Policy::default() {
+        return None;
+    }
+    // At most a day, so the milliseconds always fit; `0` is "no timeout".
+    let timeout_ms = policy.timeout.map_or(0, |timeout| {
+        u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX)
+    });
+    let timeout_ms = Literal::u64_unsuffixed(timeout_ms);
+    let Policy {
+        blocking,
+        sequential,
+        requires_approval,
+        ..
+    } = policy;
+    let retries = match policy.retries {
+        Some(retries) => {
+            let retries = Literal::u32_unsuffixed(retries);
+            quote!(#p::Some(#retries))
+        }
+        None => quote!(#p::None),
+    };
+    Some(quote! {
+        .with_static_policy(#timeout_ms, #blocking, #sequential, #requires_approval, #retries)
+    })
 }
 
 /// Pushes `static #array: [Param; N] = [...];` for `params` onto `statics`, with the arrays

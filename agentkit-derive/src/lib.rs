@@ -77,7 +77,7 @@ use proc_macro::TokenStream;
 ///
 /// # Syntax
 ///
-/// `#[tool(key = value, ...)]`, with these keys, in any order:
+/// `#[tool(key = value, flag, ...)]`, with these keys, in any order:
 ///
 /// | key | value | if absent |
 /// |---|---|---|
@@ -88,7 +88,15 @@ use proc_macro::TokenStream;
 /// | `output` | list of parameters | outputs are not validated; `run` returns a `JsonObject` |
 /// | `tags` | map of strings: `{ category = "weather", "x-team" = "data" }` | no tags |
 /// | `credentials` | list of strings: `["weather-api-key"]` | no credentials |
+/// | `timeout` | string: a whole number and a unit, `ms`, `s`, `m` or `h`, more than zero and at most a day: `"10s"` | the executor's default |
+/// | `blocking` | flag: the tool blocks its thread, so the executor runs it off the async task | not blocking |
+/// | `sequential` | flag: the tool never runs alongside another call | may run concurrently |
+/// | `requires_approval` | flag: each call is approved before it runs | no approval |
+/// | `retries` | whole number, `0` to `u32::MAX`: how often per turn the tool may ask the model to retry | the executor's default |
 /// | `crate` | string: the path of agentkit-core in your crate, e.g. `"agentkit"` | `::agentkit_core` |
+///
+/// A flag is written alone (`blocking`); `blocking = true` and `blocking = false` say the same
+/// explicitly.
 ///
 /// A parameter is `{ key = value, ... }` with the Python original's keys:
 ///
@@ -243,6 +251,34 @@ use proc_macro::TokenStream;
 /// }
 /// ```
 ///
+/// # Execution policy
+///
+/// `timeout`, `blocking`, `sequential`, `requires_approval` and `retries` tell the executor
+/// how to run the tool. They are part of the spec (`ToolSpec::timeout`, `is_blocking`,
+/// `is_sequential`, `requires_approval`, `retries`, and the keys of the same names in its
+/// JSON shape), checked at compile time like the rest:
+///
+/// ```rust
+/// use agentkit_core::{BoxError, JsonObject, ToolContext, ToolHandler, tool};
+///
+/// /// Render the monthly report: slow, synchronous, and it sends an email.
+/// #[tool(
+///     name = "send_report",
+///     timeout = "30s",
+///     blocking,
+///     sequential,
+///     requires_approval,
+///     retries = 2,
+/// )]
+/// pub struct SendReport;
+///
+/// impl ToolHandler for SendReport {
+///     async fn run(&self, input: JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+///         Ok(input)
+///     }
+/// }
+/// ```
+///
 /// # Renamed dependency
 ///
 /// The generated code reaches agentkit-core only through absolute paths, by default
@@ -300,6 +336,11 @@ use proc_macro::TokenStream;
 /// | infinite float | `default = 1e400` | parameter 'scale': default is not a finite number; JSON has no NaN or infinity |
 /// | malformed version | `version = "1.0"` | version '1.0' is not MAJOR.MINOR.PATCH (for example '1.0.0') |
 /// | credential named twice | `credentials = ["key", "key"]` | duplicate credential 'key' |
+/// | malformed timeout | `timeout = "10"`, `"10 sec"`, `"0s"`, `"2d"` | invalid timeout "10": it has no unit; write a whole number followed by `ms`, `s`, `m` or `h`, such as "10s" or "500ms" |
+/// | timeout not a string | `timeout = 10` | 'timeout' takes a string: a whole number and a unit (`ms`, `s`, `m` or `h`), ... |
+/// | flag given a value that is not a boolean | `blocking = "yes"` | 'blocking' takes no value, or `true` or `false`: it is a flag, set by writing it alone |
+/// | key that needs a value written alone | `timeout` | `timeout` is not a flag: it needs a value, such as `timeout = "10s"` |
+/// | retries not a `u32` | `retries = -1`, `retries = 1.5`, `retries = 5000000000` | 'retries' takes a whole number from 0 to 4294967295, such as `retries = 2` |
 /// | tag set twice | `tags = { team = "a", team = "b" }` | duplicate tag 'team' |
 /// | not a struct | `#[tool] enum E {}` | #[tool] goes on a struct, not an enum: ... |
 /// | generic struct | `struct S<T>` or `struct S<'a>` | #[tool] cannot serve a generic struct: ... |

@@ -18,6 +18,11 @@ pub(crate) const INPUT: Symbol = Symbol("input");
 pub(crate) const OUTPUT: Symbol = Symbol("output");
 pub(crate) const TAGS: Symbol = Symbol("tags");
 pub(crate) const CREDENTIALS: Symbol = Symbol("credentials");
+pub(crate) const TIMEOUT: Symbol = Symbol("timeout");
+pub(crate) const BLOCKING: Symbol = Symbol("blocking");
+pub(crate) const SEQUENTIAL: Symbol = Symbol("sequential");
+pub(crate) const REQUIRES_APPROVAL: Symbol = Symbol("requires_approval");
+pub(crate) const RETRIES: Symbol = Symbol("retries");
 pub(crate) const CRATE: Symbol = Symbol("crate");
 
 pub(crate) const TYPE: Symbol = Symbol("type");
@@ -27,7 +32,7 @@ pub(crate) const ITEMS: Symbol = Symbol("items");
 pub(crate) const FIELDS: Symbol = Symbol("fields");
 
 /// The keys of `#[tool(...)]`, in the order the documentation lists them.
-pub(crate) const TOOL_KEYS: [Symbol; 8] = [
+pub(crate) const TOOL_KEYS: [Symbol; 13] = [
     NAME,
     DESCRIPTION,
     VERSION,
@@ -35,6 +40,11 @@ pub(crate) const TOOL_KEYS: [Symbol; 8] = [
     OUTPUT,
     TAGS,
     CREDENTIALS,
+    TIMEOUT,
+    BLOCKING,
+    SEQUENTIAL,
+    REQUIRES_APPROVAL,
+    RETRIES,
     CRATE,
 ];
 

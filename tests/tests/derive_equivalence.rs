@@ -297,6 +297,18 @@ fn compile_errors_and_runtime_errors_read_the_same() {
                 json!([city]),
             ),
         ),
+        (
+            "timeout_bad_unit",
+            json!({"name": "send_report", "timeout": "10sec"}),
+        ),
+        (
+            "timeout_zero",
+            json!({"name": "send_report", "timeout": "0s"}),
+        ),
+        (
+            "timeout_missing_unit",
+            json!({"name": "send_report", "timeout": "10"}),
+        ),
     ];
     for (case, spec) in cases {
         assert_eq!(compile_error(case), runtime_error(&spec), "{case}");

@@ -33,6 +33,9 @@ fn Ok() {}
         { name = "huge", type = integer, required = false, default = -9223372036854775808 },
     ],
     output = [{ name = "count", type = integer }],
+    timeout = "24h",
+    requires_approval,
+    retries = 4294967295,
 )]
 pub struct Flags;
 

@@ -45,6 +45,9 @@ fn None() {}
     output = [{ name = "n", type = integer }, { name = "tag", type = string, required = false }],
     tags = { kind = "test" },
     credentials = ["key"],
+    timeout = "10s",
+    blocking,
+    retries = 2,
 )]
 pub struct Shadowed;
 
@@ -65,7 +68,7 @@ mod no_prelude {
     use ::agentkit_core::{BoxError, ToolContext, ToolHandler, tool};
 
     /// A tool declared where the prelude is not in scope.
-    #[tool(name = "bare", input = [{ name = "flag", type = boolean }], output = [])]
+    #[tool(name = "bare", input = [{ name = "flag", type = boolean }], output = [], sequential)]
     pub struct Bare;
 
     impl ToolHandler for Bare {

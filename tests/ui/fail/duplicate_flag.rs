@@ -1,0 +1,17 @@
+use agentkit_core::{tool, BoxError, ToolContext, JsonObject, ToolHandler};
+
+#[tool(
+    name = "send_report",
+    sequential,
+    timeout = "10s",
+    sequential,
+)]
+pub struct SendReport;
+
+impl ToolHandler for SendReport {
+    async fn run(&self, input: JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+        Ok(input)
+    }
+}
+
+fn main() {}

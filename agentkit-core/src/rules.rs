@@ -643,7 +643,7 @@ pub fn parse_timeout(text: &str) -> Result<Duration, Problem> {
         "m" => 60_000,
         "h" => 3_600_000,
         "" => return Err(refuse("it has no unit")),
-        _ => return Err(refuse("its unit is not one of `ms`, `s`, `m`, `h`")),
+        _ => return Err(refuse("the unit is not recognised")),
     };
     let millis = number
         .parse::<u64>()

@@ -370,15 +370,18 @@ impl ToolExecutor {
         self.dispatch_with(call, options).await
     }
 
-    /// Like [`dispatch`](Self::dispatch), with progress also sent to `reporter`.
+    /// Like [`dispatch_until`](Self::dispatch_until), with progress also sent to `reporter`
+    /// (an MCP client that asked for progress notifications).
     #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     pub(crate) async fn dispatch_reporting(
         &self,
         call: &ToolCall,
-        reporter: ProgressReporter,
+        deadline: impl Future<Output = ()> + Send,
+        reporter: Option<ProgressReporter>,
     ) -> ToolResult {
         let options = CallOptions {
-            progress: Some(reporter),
+            until: Some(Box::pin(deadline)),
+            progress: reporter,
             ..CallOptions::default()
         };
         self.dispatch_with(call, options).await

@@ -33,7 +33,7 @@ use super::parse::{At, ParseError, value_arguments};
 use super::{declare, describe};
 use crate::call::ToolCall;
 use crate::json_schema::Style;
-use crate::result::ToolResult;
+use crate::result::{ToolResult, ToolStatus};
 use crate::tool::ToolSpec;
 
 const API: &str = "Anthropic Messages";
@@ -158,7 +158,8 @@ pub fn calls(message: &Value) -> Result<Vec<ToolCall>, ParseError> {
 
 /// The `tool_result` block answering one call: its `tool_use_id`, the
 /// [model text](ToolResult::to_model_content) as `content`, and `is_error` on failure, so
-/// that Claude knows the call failed and can correct it.
+/// that Claude knows the call failed and can correct it. A call awaiting approval is not a
+/// failure: its text says the result will follow.
 ///
 /// ```
 /// use agentkit_core::provider::anthropic;
@@ -179,7 +180,7 @@ pub fn result(result: &ToolResult) -> Value {
         "type": "tool_result",
         "tool_use_id": result.call_id(),
         "content": result.to_model_content(),
-        "is_error": !result.is_success(),
+        "is_error": result.status() == ToolStatus::Failure,
     })
 }
 

@@ -50,7 +50,7 @@ use super::declare;
 use super::parse::{At, ParseError, value_arguments};
 use crate::call::ToolCall;
 use crate::json_schema::Style;
-use crate::result::ToolResult;
+use crate::result::{ToolResult, ToolStatus};
 use crate::tool::ToolSpec;
 
 const API: &str = "Gemini";
@@ -178,7 +178,8 @@ pub fn calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
 
 /// The `functionResponse` part answering one call: the tool's `name`, the call's `id` when
 /// Gemini gave one, and `response`: `{"output": <output object>}` on success, `{"error":
-/// <model text>}` on failure.
+/// <model text>}` on failure, and `{"output": <model text>}` for a call awaiting approval
+/// (not a failure: its text says the result will follow).
 ///
 /// ```
 /// use agentkit_core::provider::gemini;
@@ -200,9 +201,10 @@ pub fn result(result: &ToolResult) -> Value {
         response.insert("id".into(), Value::from(id));
     }
     response.insert("name".into(), Value::from(result.tool_name()));
-    let body = match result.output() {
-        Some(output) => json!({"output": output}),
-        None => json!({"error": result.to_model_content()}),
+    let body = match (result.output(), result.status()) {
+        (Some(output), _) => json!({"output": output}),
+        (None, ToolStatus::Deferred) => json!({"output": result.to_model_content()}),
+        (None, _) => json!({"error": result.to_model_content()}),
     };
     response.insert("response".into(), body);
     json!({"functionResponse": response})

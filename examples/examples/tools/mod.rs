@@ -1,7 +1,7 @@
 //! The example tools shared by the examples: the README's `fetch_weather`, and
-//! `convert_currency`, which fails for a currency it has no rate for.
+//! `convert_currency`, which asks the model to correct a currency it has no rate for.
 
-use agentkit_core::{BoxError, ToolContext, ToolHandler, tool};
+use agentkit_core::{BoxError, ToolContext, ToolError, ToolHandler, tool};
 
 /// Look up the current weather for a city.
 #[tool(
@@ -65,30 +65,26 @@ pub(crate) struct ConvertCurrency {
     pub(crate) rates: Vec<(&'static str, f64)>,
 }
 
-/// The error a tool returns when it cannot do its job.
-#[derive(Debug)]
-struct UnknownCurrency(String);
-
-impl std::fmt::Display for UnknownCurrency {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "no exchange rate for currency '{}'", self.0)
-    }
-}
-
-impl std::error::Error for UnknownCurrency {}
-
 impl ToolHandler for ConvertCurrency {
     async fn run(
         &self,
         input: ConvertCurrencyInput,
         _: &ToolContext<'_>,
     ) -> Result<ConvertCurrencyOutput, BoxError> {
+        // The arguments were well-formed but name a currency we have no rate for: the model
+        // can fix that, so the tool says how (a retry with feedback, not a failure).
         let rate = |code: &str| {
             self.rates
                 .iter()
                 .find(|(c, _)| *c == code)
                 .map(|(_, rate)| *rate)
-                .ok_or_else(|| UnknownCurrency(code.to_owned()))
+                .ok_or_else(|| {
+                    let known: Vec<&str> = self.rates.iter().map(|(c, _)| *c).collect();
+                    ToolError::retry(format!(
+                        "no exchange rate for '{code}'; use one of {}",
+                        known.join(", ")
+                    ))
+                })
         };
         let amount = input.amount / rate(&input.from)? * rate(&input.to)?;
         Ok(ConvertCurrencyOutput { amount })

@@ -713,7 +713,6 @@ impl ToolExecutor {
                         .after(|| discard(panic))
                 }
             };
-            drop(ctx);
             (finished, late, Some(credentials))
         };
         if late {

@@ -1,8 +1,9 @@
 //! Hostile text meant to forge what a reader sees: newlines that add a line to the error list,
 //! quotes that close an echoed name, control characters, NUL, ANSI escapes, and the
 //! bidirectional and zero-width characters that reorder or hide text, in argument keys, tool
-//! names, call ids, a tool's error and its output. Every echo is escaped: the model (and a
-//! log reader) sees exactly the lines the executor wrote.
+//! names, call ids, a tool's error (its text for operators, and what a `ToolError` tells the
+//! model) and its output. Every echo is escaped: the model (and a log reader) sees exactly the
+//! lines the executor wrote.
 
 mod core_fixtures;
 mod hostile_support;

@@ -1,6 +1,9 @@
 //! Planted secrets: a tool that puts its resolved credential in its error text, in a cause
 //! deep in its error chain, in its error's `Debug` only, past the point where messages are
-//! cut, or in a panic; a credential provider whose error quotes a secret it resolved before.
+//! cut, or in a panic; in what a `ToolError` tells the model (a failure's model message, a
+//! retry's feedback, a denial's reason); a credential provider whose error quotes a secret it
+//! resolved before. A plain error's text never reaches the model; a `ToolError`'s message
+//! does, redacted.
 //! Every rendering is checked (the harness renders the result's `Debug`, `Display`, every
 //! source, the issues' JSON, the events an observer saw with `{:?}`, the `tracing` spans, the
 //! recordings' `Debug` and JSON), and so is a replay from the recorded JSON fixture, which

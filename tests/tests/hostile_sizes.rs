@@ -1,7 +1,8 @@
 //! Hostile sizes: megabyte keys, names and call ids, a hundred thousand unknown keys, hundreds
-//! of thousands of bad list items, a megabyte error message and output. Whatever the input's
-//! size, the model text stays within `TextLimits`, issues past the cap are counted rather than
-//! kept, and every copy the executor keeps of an untrusted string is bounded.
+//! of thousands of bad list items, a megabyte error message, model message, retry feedback
+//! and output. Whatever the input's size, the model text stays within `TextLimits`, issues
+//! past the cap are counted rather than kept, and every copy the executor keeps of an
+//! untrusted string is bounded.
 //!
 //! Inputs are a few megabytes: enough to be far past every bound, small enough for CI. No
 //! assertion is about time.

@@ -12,8 +12,8 @@ use std::time::Duration;
 use agentkit_core::{
     BoxError, CredentialError, CredentialProvider, Direction, Error, ErrorKind,
     InMemoryCredentials, IssueKind, JsonObject, Param, ParamType, Secret, Tool, ToolCall,
-    ToolContext, ToolEvent, ToolExecutor, ToolPanic, ToolRegistry, ToolResult, ToolSchema,
-    ToolSpec, ToolStatus, UnknownArguments, block_on,
+    ToolContext, ToolError, ToolEvent, ToolExecutor, ToolPanic, ToolRegistry, ToolResult,
+    ToolSchema, ToolSpec, ToolStatus, UnknownArguments, block_on,
 };
 use core_fixtures::{FnTool, Probe, WEATHER_KEY, bare_spec, obj, weather_spec, weather_tool};
 use serde_json::{Value, json};
@@ -448,10 +448,51 @@ fn a_tool_error_becomes_an_execution_error_with_the_cause_as_source() {
         std::iter::successors(Some(error), |e| (*e).source())
             .any(|e| e.downcast_ref::<ApiDown>().is_some())
     );
+    // The cause is for operators: the model is only told that the tool failed.
+    let model_text = result.to_model_content();
+    assert_eq!(model_text, "Error: tool 'fetch' failed.");
+    assert!(!model_text.contains("503"), "{model_text}");
+    assert_eq!(e.model_message(), None);
     assert_eq!(
-        result.to_model_content(),
-        "Error: tool 'fetch' failed: weather API answered 503"
+        result.error().unwrap().to_model_message(),
+        "Error: tool 'fetch' failed."
     );
+    assert!(!result.is_retryable());
+}
+
+#[test]
+fn a_failed_tool_error_tells_the_model_its_message_and_keeps_the_cause_for_operators() {
+    let (tool, _) = FnTool::new(bare_spec("fetch"), |_, _| {
+        Err(ToolError::failed(ApiDown { status: 503 })
+            .with_model_message("The weather service is down; answer without it.")
+            .into())
+    });
+    let executor = executor_with(vec![tool]);
+    let result = block_on(executor.execute("fetch", JsonObject::new()));
+    let e = execution_error(&result);
+    assert_eq!(result.error().unwrap().kind(), ErrorKind::Execution);
+    assert!(!result.is_retryable());
+    // The `ToolError` is taken apart: its cause is the source, as a plain error's would be.
+    assert_eq!(
+        e.source()
+            .and_then(|s| s.downcast_ref::<ApiDown>())
+            .map(|a| a.status),
+        Some(503)
+    );
+    assert_eq!(
+        e.to_string(),
+        "tool 'fetch' failed: weather API answered 503"
+    );
+    assert_eq!(
+        e.model_message(),
+        Some("The weather service is down; answer without it.")
+    );
+    let model_text = result.to_model_content();
+    assert_eq!(
+        model_text,
+        "Error: tool 'fetch' failed: The weather service is down; answer without it."
+    );
+    assert!(!model_text.contains("503"), "{model_text}");
 }
 
 #[test]

@@ -16,7 +16,7 @@ use std::task::{Context, Poll};
 
 use agentkit_core::{
     BoxError, CredentialProvider, Credentials, Error, ErrorKind, JsonObject, Secret, TextLimits,
-    Tool, ToolCall, ToolContext, ToolEvent, ToolRegistry, ToolSpec, block_on,
+    Tool, ToolCall, ToolContext, ToolError, ToolEvent, ToolRegistry, ToolSpec, block_on,
 };
 use core_fixtures::{FnTool, Probe};
 use hostile_support::{Harness, KEY, SECRET, assert_model_safe, assert_no_secret, lookup_tool};
@@ -107,7 +107,10 @@ fn harness_of(tools: Vec<Hostile>) -> Harness {
     Harness::new(registry)
 }
 
-fn panicking(name: &'static str, logic: fn(&Credentials) -> BoxError) -> (Harness, Probe) {
+/// What a tool made by [`panicking`] fails with.
+type Failure = fn(&Credentials) -> BoxError;
+
+fn panicking(name: &'static str, logic: Failure) -> (Harness, Probe) {
     let spec = ToolSpec::builder(name).credential(KEY).build().unwrap();
     let (tool, probe) = FnTool::new(spec, move |_, creds| Err(logic(creds)));
     let mut registry = ToolRegistry::new();
@@ -171,8 +174,42 @@ fn a_tool_that_panics_while_polled_fails_as_a_panic_whatever_the_payload() {
     assert!(error.to_string().len() < 10 * 1024);
 }
 
+/// A deadline that has not passed when first polled, and has when polled again: the tool is
+/// started, then dropped on its deadline.
+#[derive(Default)]
+struct PassesAfterOnePoll {
+    polled: bool,
+}
+
+impl Future for PassesAfterOnePoll {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if std::mem::replace(&mut self.polled, true) {
+            return Poll::Ready(());
+        }
+        cx.waker().wake_by_ref();
+        Poll::Pending
+    }
+}
+
 #[test]
 fn a_tool_future_that_panics_when_dropped_on_its_deadline_times_out() {
+    let (tool, dropped) = Hostile::new("bomb", Misbehaviour::PanicOnDrop);
+    let harness = harness_of(vec![tool]);
+    let call = ToolCall::new("c", "bomb", "{}");
+    let outcome = harness
+        .run(|executor| block_on(executor.dispatch_until(&call, PassesAfterOnePoll::default())));
+    let _ = outcome.error(ErrorKind::Timeout);
+    assert_eq!(
+        outcome.model_text(),
+        "Error: tool 'bomb' did not finish in time and was cancelled."
+    );
+    assert_eq!(dropped.load(Ordering::SeqCst), 1, "the future was dropped");
+}
+
+#[test]
+fn a_deadline_already_passed_ends_the_call_before_the_tool_starts() {
     let (tool, dropped) = Hostile::new("bomb", Misbehaviour::PanicOnDrop);
     let harness = harness_of(vec![tool]);
     let call = ToolCall::new("c", "bomb", "{}");
@@ -183,29 +220,65 @@ fn a_tool_future_that_panics_when_dropped_on_its_deadline_times_out() {
         outcome.model_text(),
         "Error: tool 'bomb' did not finish in time and was cancelled."
     );
-    assert_eq!(dropped.load(Ordering::SeqCst), 1, "the future was dropped");
+    // `execute` was never called: the tool made no future, so none was dropped.
+    assert_eq!(dropped.load(Ordering::SeqCst), 0);
 }
 
-/// A deadline that panics when polled.
-struct PanickingDeadline;
+/// A deadline that panics when polled for the `nth` time (from 1), and is pending before.
+struct PanickingDeadline {
+    nth: usize,
+    polls: usize,
+}
+
+impl PanickingDeadline {
+    fn on_poll(nth: usize) -> Self {
+        PanickingDeadline { nth, polls: 0 }
+    }
+}
 
 impl Future for PanickingDeadline {
     type Output = ();
 
-    fn poll(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<()> {
-        panic!("the deadline's clock broke");
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        self.polls += 1;
+        if self.polls >= self.nth {
+            panic!("the deadline's clock broke");
+        }
+        cx.waker().wake_by_ref();
+        Poll::Pending
     }
 }
 
 #[test]
 fn a_deadline_that_panics_ends_the_run_as_a_timeout() {
+    // Panicking on its first poll, it counts as passed before the tool starts.
     let (tool, dropped) = Hostile::new("hang", Misbehaviour::Hang);
     let harness = harness_of(vec![tool]);
     let call = ToolCall::new("c", "hang", "{}");
-    let outcome =
-        harness.run(|executor| block_on(executor.dispatch_until(&call, PanickingDeadline)));
+    let outcome = harness
+        .run(|executor| block_on(executor.dispatch_until(&call, PanickingDeadline::on_poll(1))));
     let _ = outcome.error(ErrorKind::Timeout);
-    assert_eq!(dropped.load(Ordering::SeqCst), 1);
+    assert_eq!(
+        outcome.model_text(),
+        "Error: tool 'hang' did not finish in time and was cancelled."
+    );
+    assert_eq!(dropped.load(Ordering::SeqCst), 0, "the tool never started");
+
+    // Panicking on its second poll, it ends the run of a tool that started.
+    let (tool, dropped) = Hostile::new("hang", Misbehaviour::Hang);
+    let harness = harness_of(vec![tool]);
+    let outcome = harness
+        .run(|executor| block_on(executor.dispatch_until(&call, PanickingDeadline::on_poll(2))));
+    let _ = outcome.error(ErrorKind::Timeout);
+    assert_eq!(
+        outcome.model_text(),
+        "Error: tool 'hang' did not finish in time and was cancelled."
+    );
+    assert_eq!(
+        dropped.load(Ordering::SeqCst),
+        1,
+        "the tool's future was dropped"
+    );
 }
 
 /// A deadline that never comes, and panics when dropped.
@@ -281,32 +354,82 @@ impl fmt::Display for BadDebug {
 
 impl std::error::Error for BadDebug {}
 
+/// What operators read of an error whose `Display` panicked.
+const UNRENDERABLE: &str = "(the error's message could not be rendered: it panicked)";
+
+/// The execution error of `error`.
+fn execution(error: &Error) -> &agentkit_core::ToolExecutionError {
+    let Error::Execution(e) = error else {
+        panic!("{error:?}")
+    };
+    e
+}
+
 #[test]
 fn a_tool_error_whose_formatting_panics_is_contained() {
     // Every rendering of the result (the harness formats the cause's Display and Debug) must
     // be safe to print: the executor keeps no cause that panics when formatted.
     let (harness, _) = panicking("bomb", |_| Box::new(BombDisplay));
     let outcome = harness.call(&ToolCall::new("c", "bomb", "{}"));
-    let _ = outcome.error(ErrorKind::Execution);
+    let error = outcome.error(ErrorKind::Execution);
+    assert_eq!(outcome.model_text(), "Error: tool 'bomb' failed.");
+    assert_eq!(execution(error).message(), UNRENDERABLE);
 
     let (harness, _) = panicking("display", |_| Box::new(BadDisplay));
     let outcome = harness.call(&ToolCall::new("c", "display", "{}"));
-    let _ = outcome.error(ErrorKind::Execution);
-    assert!(
-        outcome
-            .model_text()
-            .starts_with("Error: tool 'display' failed: "),
-        "{}",
-        outcome.model_text()
-    );
+    let error = outcome.error(ErrorKind::Execution);
+    assert_eq!(outcome.model_text(), "Error: tool 'display' failed.");
+    assert_eq!(execution(error).message(), UNRENDERABLE);
+    assert_eq!(execution(error).cause().to_string(), UNRENDERABLE);
 
     let (harness, _) = panicking("debug", |_| Box::new(BadDebug));
     let outcome = harness.call(&ToolCall::new("c", "debug", "{}"));
-    let _ = outcome.error(ErrorKind::Execution);
-    assert_eq!(
-        outcome.model_text(),
-        "Error: tool 'debug' failed: a plain message"
-    );
+    let error = outcome.error(ErrorKind::Execution);
+    assert_eq!(outcome.model_text(), "Error: tool 'debug' failed.");
+    assert_eq!(execution(error).message(), "a plain message");
+    assert!(!execution(error).cause().is::<BadDebug>(), "replaced");
+
+    // The same causes inside a `ToolError`: contained too, and the model reads the tool's
+    // message.
+    let cases: [(&'static str, Failure, &str); 3] = [
+        (
+            "bomb",
+            |_| {
+                ToolError::failed(BombDisplay)
+                    .with_model_message("The renderer broke.")
+                    .into()
+            },
+            UNRENDERABLE,
+        ),
+        (
+            "display",
+            |_| {
+                ToolError::failed(BadDisplay)
+                    .with_model_message("The renderer broke.")
+                    .into()
+            },
+            UNRENDERABLE,
+        ),
+        (
+            "debug",
+            |_| {
+                ToolError::failed(BadDebug)
+                    .with_model_message("The renderer broke.")
+                    .into()
+            },
+            "a plain message",
+        ),
+    ];
+    for (name, logic, message) in cases {
+        let (harness, _) = panicking(name, logic);
+        let outcome = harness.call(&ToolCall::new("c", name, "{}"));
+        let error = outcome.error(ErrorKind::Execution);
+        assert_eq!(
+            outcome.model_text(),
+            format!("Error: tool '{name}' failed: The renderer broke.")
+        );
+        assert_eq!(execution(error).message(), message, "{name}");
+    }
 }
 
 /// A credential provider that panics, with the secret in its message.

@@ -1,6 +1,9 @@
 //! Planted secrets: a tool that puts its resolved credential in its error text, in a cause
 //! deep in its error chain, in its error's `Debug` only, past the point where messages are
-//! cut, or in a panic; a credential provider whose error quotes a secret it resolved before.
+//! cut, or in a panic; in what a `ToolError` tells the model (a failure's model message, a
+//! retry's feedback, a denial's reason); a credential provider whose error quotes a secret it
+//! resolved before. A plain error's text never reaches the model; a `ToolError`'s message
+//! does, redacted.
 //! Every rendering is checked (the harness renders the result's `Debug`, `Display`, every
 //! source, the issues' JSON, the events an observer saw with `{:?}`, the `tracing` spans, the
 //! recordings' `Debug` and JSON), and so is a replay from the recorded JSON fixture, which
@@ -12,8 +15,8 @@ mod hostile_support;
 use std::fmt;
 
 use agentkit_core::{
-    BoxError, CredentialProvider, Credentials, Error, ErrorKind, JsonObject, Secret, TextLimits,
-    ToolCall, ToolRegistry, ToolSpec,
+    BoxError, CredentialProvider, Credentials, Error, ErrorKind, JsonObject, RecordedOutcome,
+    Secret, TextLimits, ToolCall, ToolError, ToolRegistry, ToolSpec,
 };
 use core_fixtures::{FnTool, Probe};
 use hostile_support::{Harness, KEY, KEY_2, Outcome, SECRET, renderings};
@@ -57,24 +60,114 @@ fn execution(outcome: &Outcome) -> &agentkit_core::ToolExecutionError {
     }
 }
 
+/// What `leaky` says of the planted credentials when it fails.
+fn leaky_text(creds: &Credentials) -> String {
+    format!(
+        "401 from upstream: key {} (and token {}) refused; retry with {}",
+        secret(creds, KEY),
+        secret(creds, KEY_2),
+        secret(creds, KEY),
+    )
+}
+
+/// [`leaky_text`] with the secrets redacted.
+const LEAKY_TEXT_REDACTED: &str =
+    "401 from upstream: key [redacted] (and token [redacted]) refused; retry with [redacted]";
+
 #[test]
 fn a_secret_in_a_tools_error_text_is_redacted_everywhere() {
-    let (harness, probe) = leaky(|creds| {
-        format!(
-            "401 from upstream: key {} (and token {}) refused; retry with {}",
-            secret(creds, KEY),
-            secret(creds, KEY_2),
-            secret(creds, KEY),
-        )
-        .into()
-    });
+    // A plain error: the model is told nothing of it; operators read it redacted.
+    let (harness, probe) = leaky(|creds| leaky_text(creds).into());
     let outcome = run_and_replay(&harness, ErrorKind::Execution);
     assert_eq!(probe.runs(), 1);
+    assert_eq!(outcome.model_text(), "Error: tool 'leaky' failed.");
+    let e = execution(&outcome);
+    assert_eq!(e.message(), LEAKY_TEXT_REDACTED);
+    assert_eq!(e.model_message(), None);
+
+    // The same text as a failure's model message: the model reads it redacted.
+    let (harness, _) = leaky(|creds| {
+        ToolError::failed(leaky_text(creds))
+            .with_model_message(leaky_text(creds))
+            .into()
+    });
+    let outcome = run_and_replay(&harness, ErrorKind::Execution);
     assert_eq!(
         outcome.model_text(),
-        "Error: tool 'leaky' failed: 401 from upstream: key [redacted] (and token [redacted]) \
-         refused; retry with [redacted]"
+        format!("Error: tool 'leaky' failed: {LEAKY_TEXT_REDACTED}")
     );
+    let e = execution(&outcome);
+    assert_eq!(e.message(), LEAKY_TEXT_REDACTED);
+    assert_eq!(e.model_message(), Some(LEAKY_TEXT_REDACTED));
+}
+
+#[test]
+fn a_secret_in_a_retry_feedback_or_a_denial_is_redacted_everywhere() {
+    // The harness checks the model text, `Display`, `Debug`, every source, the events, the
+    // spans and the recordings, live and replayed.
+    let (harness, _) = leaky(|creds| ToolError::retry(leaky_text(creds)).into());
+    let outcome = run_and_replay(&harness, ErrorKind::Retry);
+    assert!(outcome.result.is_retryable());
+    assert_eq!(
+        outcome.model_text(),
+        format!(
+            "Error: tool 'leaky' asks you to correct the call and try again: \
+             {LEAKY_TEXT_REDACTED}"
+        )
+    );
+    assert_eq!(
+        execution(&outcome).model_message(),
+        Some(LEAKY_TEXT_REDACTED)
+    );
+
+    let (harness, _) = leaky(|creds| ToolError::denied(leaky_text(creds)).into());
+    let outcome = run_and_replay(&harness, ErrorKind::Denied);
+    assert!(!outcome.result.is_retryable());
+    assert_eq!(
+        outcome.model_text(),
+        format!("Error: the call to tool 'leaky' was denied: {LEAKY_TEXT_REDACTED}")
+    );
+    assert_eq!(
+        execution(&outcome).model_message(),
+        Some(LEAKY_TEXT_REDACTED)
+    );
+    let RecordedOutcome::Error(recorded) = &outcome.recordings[0].outcome else {
+        panic!("{:?}", outcome.recordings[0])
+    };
+    assert_eq!(recorded.model_message.as_deref(), Some(LEAKY_TEXT_REDACTED));
+
+    // A feedback longer than what is kept, cut inside a secret: no rendering shows its
+    // beginning either.
+    let half = &SECRET[..SECRET.len() / 2];
+    for pad in 8_170..8_200 {
+        let spec = ToolSpec::builder("leaky").credential(KEY).build().unwrap();
+        let (tool, _) = FnTool::new(spec, move |_, creds| {
+            Err(ToolError::retry(format!("{}{}", "x".repeat(pad), secret(creds, KEY))).into())
+        });
+        let mut registry = ToolRegistry::new();
+        registry.register(tool).unwrap();
+        let harness = Harness::new(registry);
+        let outcome = run_and_replay(&harness, ErrorKind::Retry);
+        assert_no_half(&outcome, half, pad);
+    }
+}
+
+/// Fails if any rendering of `outcome` (its result, events and recordings) shows `half`.
+fn assert_no_half(outcome: &Outcome, half: &str, pad: usize) {
+    let mut texts: Vec<String> = renderings(&outcome.result)
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect();
+    texts.extend(outcome.events.iter().map(|e| e.debug.clone()));
+    texts.push(format!("{:?}", outcome.recordings));
+    texts.push(serde_json::to_string(&outcome.recordings).unwrap());
+    for text in texts {
+        assert!(
+            !text.contains(half),
+            "cut at {pad}: …{}",
+            &text[text.len().saturating_sub(40)..]
+        );
+    }
 }
 
 /// An error that wraps another, showing a clean message itself.
@@ -110,26 +203,50 @@ fn a_secret_deep_in_the_error_chain_is_redacted() {
         })
     });
     let outcome = run_and_replay(&harness, ErrorKind::Execution);
+    assert_eq!(outcome.model_text(), "Error: tool 'leaky' failed.");
+    // The chain is kept, redacted, for operators.
+    assert_eq!(chain(execution(&outcome)), CHAIN_REDACTED);
+
+    // The same chain as the cause of a failure whose model message the tool made of it: the
+    // model reads the message redacted, operators the chain.
+    let (harness, _) = leaky(|creds| {
+        let inner = format!("bad header Authorization: Bearer {}", secret(creds, KEY));
+        let chain = Wrapped {
+            message: "request failed",
+            source: Box::new(Wrapped {
+                message: "transport error",
+                source: inner.clone().into(),
+            }),
+        };
+        ToolError::failed(chain)
+            .with_model_message(format!("request failed: transport error: {inner}"))
+            .into()
+    });
+    let outcome = run_and_replay(&harness, ErrorKind::Execution);
     assert_eq!(
         outcome.model_text(),
-        "Error: tool 'leaky' failed: request failed"
+        "Error: tool 'leaky' failed: request failed: transport error: bad header \
+         Authorization: Bearer [redacted]"
     );
-    // The chain is kept, redacted, for operators.
-    let e = execution(&outcome);
+    assert_eq!(chain(execution(&outcome)), CHAIN_REDACTED);
+}
+
+/// The messages of the redacted chain of [`a_secret_deep_in_the_error_chain_is_redacted`].
+const CHAIN_REDACTED: [&str; 3] = [
+    "request failed",
+    "transport error",
+    "bad header Authorization: Bearer [redacted]",
+];
+
+/// The messages of `e`'s cause and of each of its sources.
+fn chain(e: &agentkit_core::ToolExecutionError) -> Vec<String> {
     let mut messages = vec![e.cause().to_string()];
     let mut next = e.cause().source();
     while let Some(cause) = next {
         messages.push(cause.to_string());
         next = cause.source();
     }
-    assert_eq!(
-        messages,
-        [
-            "request failed",
-            "transport error",
-            "bad header Authorization: Bearer [redacted]"
-        ]
-    );
+    messages
 }
 
 /// An error whose `Display` is clean and whose `Debug` shows the credential it was built with.
@@ -157,13 +274,32 @@ fn a_secret_in_an_errors_debug_only_is_redacted() {
         })
     });
     let outcome = run_and_replay(&harness, ErrorKind::Execution);
-    assert_eq!(
-        outcome.model_text(),
-        "Error: tool 'leaky' failed: upstream answered 403"
-    );
+    assert_eq!(outcome.model_text(), "Error: tool 'leaky' failed.");
     assert_eq!(
         execution(&outcome).cause().to_string(),
         "upstream answered 403"
+    );
+
+    // A model message the tool made of that `Debug`: the model reads it redacted, and the
+    // cause is kept for operators as its clean message.
+    let (harness, _) = leaky(|creds| {
+        let error = RequestError {
+            status: 403,
+            api_key: secret(creds, KEY),
+        };
+        let told = format!("{error:?}");
+        ToolError::failed(error).with_model_message(told).into()
+    });
+    let outcome = run_and_replay(&harness, ErrorKind::Execution);
+    assert_eq!(
+        outcome.model_text(),
+        "Error: tool 'leaky' failed: RequestError { status: 403, api_key: \"[redacted]\" }"
+    );
+    let e = execution(&outcome);
+    assert_eq!(e.cause().to_string(), "upstream answered 403");
+    assert!(
+        !e.cause().is::<RequestError>(),
+        "a stand-in, not the leaky cause"
     );
 }
 
@@ -211,19 +347,30 @@ fn a_secret_past_where_messages_are_cut_is_redacted() {
         registry.register(tool).unwrap();
         let harness = Harness::new(registry);
         let outcome = run_and_replay(&harness, ErrorKind::Execution);
-        let mut texts: Vec<String> = renderings(&outcome.result)
-            .into_iter()
-            .map(|(_, text)| text)
-            .collect();
-        texts.extend(outcome.events.iter().map(|e| e.debug.clone()));
-        texts.push(serde_json::to_string(&outcome.recordings).unwrap());
-        for text in texts {
-            assert!(
-                !text.contains(half),
-                "cut at {pad}: …{}",
-                &text[text.len().saturating_sub(40)..]
-            );
-        }
+        assert_no_half(&outcome, half, pad);
+    }
+
+    // In a failure's model message, past what is kept of it, and cut inside the secret:
+    // what the recordings keep for the model shows no part of it.
+    let (harness, _) = leaky(|creds| {
+        let told = format!("{} key={}", "x".repeat(64 * 1024), secret(creds, KEY));
+        ToolError::failed("upstream refused the key")
+            .with_model_message(told)
+            .into()
+    });
+    let _ = run_and_replay(&harness, ErrorKind::Execution);
+    for pad in 8_170..8_200 {
+        let spec = ToolSpec::builder("leaky").credential(KEY).build().unwrap();
+        let (tool, _) = FnTool::new(spec, move |_, creds| {
+            let told = format!("{}{}", "x".repeat(pad), secret(creds, KEY));
+            Err(ToolError::failed("refused").with_model_message(told).into())
+        });
+        let mut registry = ToolRegistry::new();
+        registry.register(tool).unwrap();
+        let harness = Harness::new(registry);
+        let outcome = run_and_replay(&harness, ErrorKind::Execution);
+        assert!(execution(&outcome).model_message().is_some());
+        assert_no_half(&outcome, half, pad);
     }
 
     // At the bottom of a chain of thirty errors.

@@ -1,7 +1,8 @@
 //! Hostile sizes: megabyte keys, names and call ids, a hundred thousand unknown keys, hundreds
-//! of thousands of bad list items, a megabyte error message and output. Whatever the input's
-//! size, the model text stays within `TextLimits`, issues past the cap are counted rather than
-//! kept, and every copy the executor keeps of an untrusted string is bounded.
+//! of thousands of bad list items, a megabyte error message, model message, retry feedback
+//! and output. Whatever the input's size, the model text stays within `TextLimits`, issues
+//! past the cap are counted rather than kept, and every copy the executor keeps of an
+//! untrusted string is bounded.
 //!
 //! Inputs are a few megabytes: enough to be far past every bound, small enough for CI. No
 //! assertion is about time.
@@ -10,8 +11,8 @@ mod core_fixtures;
 mod hostile_support;
 
 use agentkit_core::{
-    BoxError, ErrorKind, IssueKind, JsonObject, TextLimits, ToolCall, ToolRegistry,
-    UnknownToolError,
+    BoxError, ErrorKind, IssueKind, JsonObject, RecordedOutcome, TextLimits, ToolCall, ToolError,
+    ToolRegistry, UnknownToolError,
 };
 use core_fixtures::{FnTool, bare_spec, obj};
 use hostile_support::{Harness, lookup_harness, lookup_tool};
@@ -207,26 +208,36 @@ fn a_megabyte_value_is_accepted_and_its_echo_is_cut_for_the_model() {
     );
 }
 
-#[test]
-fn a_megabyte_error_message_is_cut_to_its_limit() {
-    let (failing, _) = FnTool::new(bare_spec("failing"), |_, _| {
-        Err::<JsonObject, BoxError>(format!("upstream said: {}", "x".repeat(HUGE)).into())
+/// What `failing` fails with.
+type Failure = fn() -> BoxError;
+
+/// A harness over `failing`, which fails with what `fail` makes.
+fn failing(fail: Failure) -> Harness {
+    let (tool, _) = FnTool::new(bare_spec("failing"), move |_, _| {
+        Err::<JsonObject, BoxError>(fail())
     });
     let mut registry = ToolRegistry::new();
-    registry.register(failing).unwrap();
-    let harness = Harness::new(registry);
-    let outcome = harness.call(&ToolCall::new("c", "failing", "{}"));
+    registry.register(tool).unwrap();
+    Harness::new(registry)
+}
+
+fn upstream_said() -> String {
+    format!("upstream said: {}", "x".repeat(HUGE))
+}
+
+#[test]
+fn a_megabyte_error_message_is_cut_to_its_limit() {
+    // A plain error: the model is told only that the tool failed.
+    let harness = failing(|| upstream_said().into());
+    let call = ToolCall::new("c", "failing", "{}");
+    let outcome = harness.call(&call);
     let error = outcome.error(ErrorKind::Execution);
-    let content = outcome.model_text();
-    let shown = content
-        .strip_prefix("Error: tool 'failing' failed: ")
-        .expect("the tool's message follows");
-    assert_eq!(shown.chars().count(), 1000 + 1, "1000 characters and `…`");
-    assert!(shown.starts_with("upstream said: xxx") && shown.ends_with("x…"));
-    // Operators get more, bounded too.
+    assert_eq!(outcome.model_text(), "Error: tool 'failing' failed.");
+    // Operators get the message, bounded.
     let agentkit_core::Error::Execution(e) = error else {
         panic!("{error:?}")
     };
+    assert!(e.message().starts_with("upstream said: xxx"));
     assert!(
         e.message().len() <= 8 * 1024 + 3,
         "{} bytes",
@@ -237,6 +248,58 @@ fn a_megabyte_error_message_is_cut_to_its_limit() {
         "{}",
         error.to_string().len()
     );
+
+    // The same text for the model, as a failure's model message or a retry's feedback: cut
+    // to the limit of the model text, and bounded in every copy kept of it, the recording
+    // included, from which a replay tells the model the same.
+    let told: [(Failure, ErrorKind, &str); 2] = [
+        (
+            || {
+                ToolError::failed("upstream down")
+                    .with_model_message(upstream_said())
+                    .into()
+            },
+            ErrorKind::Execution,
+            "Error: tool 'failing' failed: ",
+        ),
+        (
+            || ToolError::retry(upstream_said()).into(),
+            ErrorKind::Retry,
+            "Error: tool 'failing' asks you to correct the call and try again: ",
+        ),
+    ];
+    for (fail, kind, prefix) in told {
+        let harness = failing(fail);
+        let outcome = harness.call(&call);
+        let error = outcome.error(kind);
+        let content = outcome.model_text();
+        let shown = content
+            .strip_prefix(prefix)
+            .expect("the tool's message follows");
+        assert_eq!(shown.chars().count(), 1000 + 1, "1000 characters and `…`");
+        assert!(shown.starts_with("upstream said: xxx") && shown.ends_with("x…"));
+        let agentkit_core::Error::Execution(e) = error else {
+            panic!("{error:?}")
+        };
+        let kept = e.model_message().expect("a model message");
+        assert!(kept.len() <= 8 * 1024 + 3, "{kind}: {} bytes", kept.len());
+        assert!(
+            e.message().len() <= 8 * 1024 + 3,
+            "{kind}: {} bytes",
+            e.message().len()
+        );
+        assert!(error.to_string().len() < 8 * 1024, "{kind}");
+        let RecordedOutcome::Error(recorded) = &outcome.recordings[0].outcome else {
+            panic!("{:?}", outcome.recordings[0])
+        };
+        let recorded = serde_json::to_string(recorded).unwrap();
+        assert!(
+            recorded.len() < 4 * 8 * 1024,
+            "{kind}: {} bytes",
+            recorded.len()
+        );
+        let _ = harness.replay(&outcome, &call);
+    }
 }
 
 #[test]
@@ -265,6 +328,24 @@ fn tighter_limits_bound_the_text_the_same_way() {
          - Unknown parameter: 'long_namel…'; it is not declared by this tool\n\
          - Unknown parameter: 'long_namel…'; it is not declared by this tool\n\
          - ... and 998 more"
+    );
+
+    // A model message past the message bound is cut to it.
+    let (tool, _) = FnTool::new(bare_spec("failing"), |_, _| {
+        Err::<JsonObject, BoxError>(
+            ToolError::failed("upstream down")
+                .with_model_message("m".repeat(10_000))
+                .into(),
+        )
+    });
+    let mut registry = ToolRegistry::new();
+    registry.register(tool).unwrap();
+    let failing = Harness::configured(registry, limits, |builder| builder);
+    let outcome = failing.call(&ToolCall::new("c", "failing", "{}"));
+    let _ = outcome.error(ErrorKind::Execution);
+    assert_eq!(
+        outcome.model_text(),
+        format!("Error: tool 'failing' failed: {}…", "m".repeat(20))
     );
 
     // A success past the content bound is cut to it.

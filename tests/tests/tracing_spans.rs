@@ -87,14 +87,23 @@ impl Tool for Lookup {
     }
 }
 
-fn executor() -> ToolExecutor {
-    let spec = ToolSpec::builder("lookup")
+fn lookup_spec(name: &'static str) -> agentkit_core::ToolSpecBuilder {
+    ToolSpec::builder(name)
         .input(ToolSchema::new([Param::required("query", ParamType::String)]).unwrap())
         .credential("api-key")
-        .build()
-        .unwrap();
+}
+
+fn executor() -> ToolExecutor {
     let mut registry = ToolRegistry::new();
-    registry.register(Lookup(spec)).unwrap();
+    registry
+        .register(Lookup(lookup_spec("lookup").build().unwrap()))
+        .unwrap();
+    // Without an approval policy, a call to it is deferred.
+    registry
+        .register(Lookup(
+            lookup_spec("guarded").requires_approval().build().unwrap(),
+        ))
+        .unwrap();
     ToolExecutor::builder(registry)
         .credentials(InMemoryCredentials::new().with("api-key", SECRET))
         .build()
@@ -139,9 +148,16 @@ fn a_call_opens_an_execute_tool_span_with_genai_attributes() {
             .any(|l| l.contains("histogram.agent.tool.execution.duration=")),
         "{lines:#?}"
     );
-    assert!(
-        !lines.iter().any(|l| l.starts_with("record:")),
-        "a success records no error"
+    // The span's status is recorded when the call ends, and a success records no error.
+    let records: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("record:"))
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        records,
+        ["record: agentkit.tool.status=success"],
+        "{lines:#?}"
     );
 }
 
@@ -151,15 +167,60 @@ fn a_failure_records_its_kind_and_nothing_is_leaked() {
         ToolCall::new("c1", "lookup", r#"{"query": "fail"}"#),
         ToolCall::new("c2", "lookup", r#"{"query": 5}"#),
     ]);
-    let records: Vec<&String> = lines.iter().filter(|l| l.starts_with("record:")).collect();
-    assert_eq!(records.len(), 2, "{lines:#?}");
-    assert!(records[0].contains("error.type=execution"), "{records:?}");
+    // Each call records its status, then the kind of its failure, in its own span.
+    let records: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("span ") || l.starts_with("record:"))
+        .map(String::as_str)
+        .collect();
+    assert_eq!(records.len(), 6, "{lines:#?}");
     assert!(
-        records[1].contains("error.type=input_validation"),
-        "{records:?}"
+        records[0].contains("gen_ai.tool.call.id=c1"),
+        "{records:#?}"
+    );
+    assert_eq!(
+        records[1..3],
+        [
+            "record: agentkit.tool.status=failure",
+            "record: error.type=execution"
+        ]
+    );
+    assert!(
+        records[3].contains("gen_ai.tool.call.id=c2"),
+        "{records:#?}"
+    );
+    assert_eq!(
+        records[4..],
+        [
+            "record: agentkit.tool.status=failure",
+            "record: error.type=input_validation"
+        ]
     );
     for line in &lines {
         assert!(!line.contains(SECRET), "secret in trace: {line}");
         assert!(!line.contains("fail\""), "argument value in trace: {line}");
     }
+}
+
+#[test]
+fn a_deferred_call_records_its_status() {
+    let lines = capture(&[ToolCall::new("c1", "guarded", r#"{"query": "x"}"#)]);
+    let records: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("record:"))
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        records.first().copied(),
+        Some("record: agentkit.tool.status=deferred"),
+        "{lines:#?}"
+    );
+    assert_eq!(
+        records
+            .iter()
+            .filter(|l| l.contains("agentkit.tool.status="))
+            .count(),
+        1,
+        "one status per call: {lines:#?}"
+    );
 }

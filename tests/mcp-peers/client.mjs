@@ -1,12 +1,20 @@
 // The official MCP TypeScript SDK client, scripted: connects to a server, lists its tools,
 // makes the given calls, and prints one JSON document on stdout:
-//   {"server": {...}, "tools": [...], "calls": [{"result": {...}} | {"error": {"code", "message"}}]}
+//   {"server": {...}, "tools": [...],
+//    "calls": [{"result": {...}, "progress"?: [...]} | {"error": {"code", "message"}}],
+//    "progressNotifications": [...], "errors": [...]}
 // so that the Rust tests assert on what the official client saw.
 //
 // Usage:
 //   node client.mjs stdio '<calls JSON>' <command> [args...]
 //   node client.mjs http  '<calls JSON>' <url>
-// where <calls JSON> is [{"name": "...", "arguments": {...}}, ...].
+// where <calls JSON> is [{"name": "...", "arguments": {...}, "progress"?: true}, ...].
+//
+// A call with "progress": true asks for progress (the SDK's `onprogress`, which sends a
+// `progressToken`); its entry lists the `params` of each notification the SDK handed to it, in
+// order. "progressNotifications" lists every `notifications/progress` that reached the client,
+// asked for or not, in arrival order; "errors" what the SDK reported (such as a progress
+// notification for a token it does not know, one arriving after its call's result).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -28,15 +36,37 @@ if (mode === "stdio") {
 }
 
 const client = new Client({ name: "agentkit-tests", version: "0.0.0" });
+const errors = [];
+client.onerror = (error) => errors.push(String(error?.message ?? error));
 await client.connect(transport, options);
+// Every progress notification on the wire, before the SDK routes it to a call.
+const progressNotifications = [];
+const deliver = transport.onmessage;
+transport.onmessage = (message, extra) => {
+  if (message?.method === "notifications/progress") {
+    progressNotifications.push(message.params);
+  }
+  deliver?.(message, extra);
+};
 const { tools } = await client.listTools(undefined, options);
 const results = [];
-for (const call of calls) {
+for (const { progress: asks, ...call } of calls) {
+  const progress = [];
+  const callOptions = asks ? { ...options, onprogress: (p) => progress.push(p) } : options;
   try {
-    results.push({ result: await client.callTool(call, undefined, options) });
+    const result = await client.callTool(call, undefined, callOptions);
+    results.push(asks ? { result, progress } : { result });
   } catch (error) {
     results.push({ error: { code: error.code ?? null, message: String(error.message) } });
   }
 }
-console.log(JSON.stringify({ server: client.getServerVersion(), tools, calls: results }));
+console.log(
+  JSON.stringify({
+    server: client.getServerVersion(),
+    tools,
+    calls: results,
+    progressNotifications,
+    errors,
+  }),
+);
 await client.close();

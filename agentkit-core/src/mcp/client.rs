@@ -17,6 +17,7 @@ use crate::registry::ToolRegistry;
 use crate::rules::Problem;
 use crate::schema::JsonObject;
 use crate::tool::{Tool, ToolSpec};
+use crate::tool_error::ToolError;
 
 type Connection = RunningService<RoleClient, ()>;
 
@@ -189,8 +190,20 @@ impl McpClient {
 ///
 /// `execute` sends `tools/call` with the validated arguments. The output is the result's
 /// `structuredContent` when it is an object, else `{"content": [...]}` with the content blocks
-/// as the server sent them. A result with `isError: true` is a tool error whose text is the
-/// server's text; so is a failed request.
+/// as the server sent them.
+///
+/// A result with `isError: true` is a failed call whose text reaches the model: the tool
+/// returns [`ToolError::failed`](crate::ToolError::failed) with an [`McpToolError`] as cause
+/// and the server's text as [model message](crate::ToolError::with_model_message). That
+/// breaks agentkit's default of not telling the model a tool's error text, on purpose: in
+/// MCP, an `isError` result's content is written *for the model*, so that it can correct its
+/// call (agentkit's own server sends exactly that), and hiding it would leave the model
+/// guessing. The executor handles it as any model message: cut, escaped, and scrubbed of the
+/// call's secrets. A request that fails (the connection, a protocol error) is an error for
+/// operators only: the model is told that the tool failed.
+///
+/// Progress notifications the server sends during a call are not forwarded to the tool's
+/// [`ToolContext`]: the call does not ask for them.
 #[derive(Clone)]
 pub struct McpTool {
     spec: ToolSpec,
@@ -253,7 +266,8 @@ impl McpTool {
 }
 
 /// The text of an MCP tool result with `isError: true`; the cause of the tool's
-/// [`ToolExecutionError`](crate::ToolExecutionError).
+/// [`ToolExecutionError`](crate::ToolExecutionError), whose
+/// [model message](crate::ToolExecutionError::model_message) is the same text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct McpToolError {
     text: String,
@@ -292,10 +306,11 @@ impl Tool for McpTool {
             .await
             .map_err(|e| McpError::new(McpErrorKind::Request, e))?;
         if result.is_error == Some(true) {
-            return Err(McpToolError {
-                text: result_text(&result),
-            }
-            .into());
+            let text = result_text(&result);
+            // Written for the model by the server (see the type's docs).
+            return Err(ToolError::failed(McpToolError { text: text.clone() })
+                .with_model_message(text)
+                .into());
         }
         Ok(result_output(result))
     }

@@ -6,7 +6,7 @@ use rmcp::model::{CallToolResult, ContentBlock, Tool as McpToolInfo};
 use serde_json::{Map, Value};
 
 use crate::json_schema::Style;
-use crate::result::ToolResult;
+use crate::result::{ToolResult, ToolStatus};
 use crate::rules::ParamType;
 use crate::schema::{JsonObject, Param, ToolSchema};
 use crate::tool::ToolSpec;
@@ -59,8 +59,10 @@ pub fn to_mcp_tool(spec: &ToolSpec) -> McpToolInfo {
 /// On success: one text block holding the output as JSON (what
 /// [`to_model_content`](ToolResult::to_model_content) gives), plus the output as
 /// `structuredContent` when the tool declares an output schema (MCP asks for it then). On
-/// failure of any kind (invalid arguments, a tool error, a timeout): `isError: true` with the
-/// model-facing text, so that the model reads what went wrong and can correct its call.
+/// failure of any kind (invalid arguments, a tool error, a retry asked for, a denial, a
+/// timeout): `isError: true` with the model-facing text, so that the model reads what went
+/// wrong and can correct its call. A call [awaiting approval](crate::ToolStatus::Deferred)
+/// has not failed: `isError: false`, and the text says that its result will follow.
 ///
 /// ```
 /// use agentkit_core::mcp::to_call_tool_result;
@@ -74,15 +76,17 @@ pub fn to_mcp_tool(spec: &ToolSpec) -> McpToolInfo {
 /// ```
 pub fn to_call_tool_result(result: &ToolResult, structured: bool) -> CallToolResult {
     let text = vec![ContentBlock::text(result.to_model_content())];
-    match result.output() {
-        Some(output) => {
+    match (result.output(), result.status()) {
+        (Some(output), _) => {
             let mut answer = CallToolResult::success(text);
             if structured {
                 answer.structured_content = Some(Value::Object(output.clone()));
             }
             answer
         }
-        None => CallToolResult::error(text),
+        (None, ToolStatus::Failure) => CallToolResult::error(text),
+        // Deferred: not an error, and no output to give as structured content.
+        (None, _) => CallToolResult::success(text),
     }
 }
 

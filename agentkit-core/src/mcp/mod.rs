@@ -6,7 +6,8 @@
 //!   streamable HTTP ([`serve_http`](McpServer::serve_http), or
 //!   [`streamable_http_service`](McpServer::streamable_http_service) to mount in your own HTTP
 //!   server). Every call goes through the executor; a failed call is an `isError` result
-//!   with the model-facing text, never a protocol error.
+//!   with the model-facing text, never a protocol error; a tool's progress reports reach the
+//!   clients that ask for them, as progress notifications.
 //! - [`McpClient`] connects to a server (a child process over stdio, or a streamable HTTP
 //!   URL) and registers its tools in a [`ToolRegistry`](crate::ToolRegistry), where the
 //!   executor validates, times, observes and records them like any other tool.
@@ -56,6 +57,7 @@
 mod client;
 mod convert;
 mod error;
+mod progress;
 mod server;
 
 pub use client::{McpClient, McpTool, McpToolError};

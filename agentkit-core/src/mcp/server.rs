@@ -19,6 +19,7 @@ use tokio::net::TcpListener;
 
 use super::convert::{to_call_tool_result, to_mcp_tool};
 use super::error::{McpError, McpErrorKind};
+use super::progress::ProgressNotifier;
 use crate::call::ToolCall;
 use crate::error::ErrorKind;
 use crate::executor::ToolExecutor;
@@ -37,6 +38,11 @@ use crate::executor::ToolExecutor;
 ///   that does not exist is a protocol error (invalid params), as MCP asks.
 /// - A client's `notifications/cancelled` cancels the call (the tool's future is dropped), and
 ///   [`with_timeout`](Self::with_timeout) bounds every call.
+/// - When the client asks for progress (a `progressToken` in the request's `_meta`), every
+///   [`report_progress`](crate::ToolContext::report_progress) of the tool is sent to it as a
+///   `notifications/progress` (progress, total, message), in order and before the result;
+///   the message is the one observers get, bounded and free of the call's secrets. Reports
+///   never make the tool wait on the connection. A client that did not ask gets none.
 ///
 /// `McpServer` is an rmcp [`ServerHandler`]: besides the two transports here, serve it on any
 /// transport rmcp has with [`ServiceExt::serve`]. Needs a tokio runtime.
@@ -202,7 +208,19 @@ impl McpServer {
                 None => cancelled.cancelled().await,
             }
         };
-        let result = self.executor.dispatch_until(&call, deadline).await;
+        // Progress goes to the client only when it asked, with a token for the call.
+        let result = match context.meta.get_progress_token() {
+            Some(token) => {
+                let (notifier, reporter) = ProgressNotifier::start(context.peer.clone(), token);
+                let result = self
+                    .executor
+                    .dispatch_reporting(&call, deadline, Some(reporter))
+                    .await;
+                notifier.finish().await;
+                result
+            }
+            None => self.executor.dispatch_until(&call, deadline).await,
+        };
         if let Some(error) = result
             .error()
             .filter(|e| e.kind() == ErrorKind::UnknownTool)

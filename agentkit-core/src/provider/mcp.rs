@@ -33,7 +33,7 @@ use super::parse::{At, ParseError, value_arguments};
 use crate::call::ToolCall;
 use crate::json_schema::Style;
 use crate::registry::ToolRegistry;
-use crate::result::ToolResult;
+use crate::result::{ToolResult, ToolStatus};
 use crate::tool::ToolSpec;
 
 const API: &str = "MCP";
@@ -157,8 +157,10 @@ pub fn call(message: &Value) -> Result<ToolCall, ParseError> {
 /// `structuredContent` when the call succeeded and the tool, looked up in `registry`,
 /// declares an output schema.
 ///
-/// A validation failure is a result with `isError: true` whose text lists every problem,
-/// so that the model can correct its call. (An MCP server answers a call of an unknown tool
+/// `isError` is true for a failure of any kind, and only then: a call
+/// [awaiting approval](crate::ToolStatus::Deferred) has not failed, and its text says that its
+/// result will follow. A validation failure is a result with `isError: true` whose text lists
+/// every problem, so that the model can correct its call. (An MCP server answers a call of an unknown tool
 /// with a protocol error instead; the result here, `isError` with the text naming the
 /// nearest tools, suits a host relaying calls.)
 ///
@@ -180,7 +182,10 @@ pub fn result(result: &ToolResult, registry: &ToolRegistry) -> Value {
         "content".into(),
         json!([{"type": "text", "text": result.to_model_content()}]),
     );
-    object.insert("isError".into(), Value::from(!result.is_success()));
+    object.insert(
+        "isError".into(),
+        Value::from(result.status() == ToolStatus::Failure),
+    );
     let declares_output = registry
         .lookup(result.tool_name())
         .is_some_and(|spec| spec.output_schema().is_some());

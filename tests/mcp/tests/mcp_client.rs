@@ -134,7 +134,8 @@ async fn server_everything_tools_run_through_the_executor() {
     assert!(kinds.contains(&IssueKind::MissingParameter), "{kinds:?}");
     assert!(kinds.contains(&IssueKind::UnknownParameter), "{kinds:?}");
 
-    // What only the server checks (an enum): its isError text becomes the tool's error.
+    // What only the server checks (an enum): its isError text becomes the tool's error, and
+    // reaches the model (MCP's isError text is written for it).
     let outside_enum = call(
         &executor,
         "get-structured-content",
@@ -150,7 +151,12 @@ async fn server_everything_tools_run_through_the_executor() {
         .expect("the cause is the server's isError result")
         .text();
     assert!(server_text.contains("New York"), "{server_text}");
-    assert!(outside_enum.to_model_content().contains(server_text));
+    assert_eq!(failed.model_message(), Some(server_text));
+    assert_eq!(
+        outside_enum.to_model_content(),
+        format!("Error: tool 'get-structured-content' failed: {server_text}")
+    );
+    assert!(!outside_enum.is_retryable());
 
     let seen = events
         .0
@@ -261,7 +267,8 @@ async fn the_client_speaks_streamable_http() {
         Some(ErrorKind::InputValidation)
     );
 
-    // Failed remotely: the server's text.
+    // Failed remotely: the server's text, which says no more than that the tool failed (the
+    // tool's own error text stays on the server).
     let failed = call(
         &executor,
         "remote_convert_currency",
@@ -269,11 +276,93 @@ async fn the_client_speaks_streamable_http() {
     )
     .await;
     assert_eq!(failed.error().map(Error::kind), Some(ErrorKind::Execution));
-    assert!(
-        failed
-            .to_model_content()
-            .contains("no exchange rate for currency 'XYZ'"),
-        "{}",
-        failed.to_model_content()
+    assert_eq!(
+        failed.to_model_content(),
+        "Error: tool 'remote_convert_currency' failed: Error: tool 'convert_currency' failed."
     );
+}
+
+/// A tool whose failure tells the model what to do, and another whose error is for operators.
+struct Failing(agentkit_core::ToolSpec, bool);
+
+impl agentkit_core::Tool for Failing {
+    fn spec(&self) -> &agentkit_core::ToolSpec {
+        &self.0
+    }
+
+    async fn execute(
+        &self,
+        _: &agentkit_core::JsonObject,
+        _: &agentkit_core::ToolContext<'_>,
+    ) -> Result<agentkit_core::JsonObject, agentkit_core::BoxError> {
+        if self.1 {
+            Err(
+                agentkit_core::ToolError::failed("geocoder at 10.0.0.7 returned 404")
+                    .with_model_message("No city called 'Atlantis'\n(try a real one)")
+                    .into(),
+            )
+        } else {
+            Err("connection refused by 10.0.0.7".into())
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_remote_error_text_reaches_the_model() {
+    // agentkit on both ends, in process: what one server tells the model is what the model
+    // of an agent using that server through `McpClient` reads.
+    use agentkit_core::mcp::McpServer;
+    use agentkit_core::mcp::rmcp::ServiceExt;
+
+    let mut served = ToolRegistry::new();
+    let spec = |name: &'static str| {
+        agentkit_core::ToolSpec::builder(name)
+            .build()
+            .expect("spec")
+    };
+    served
+        .register(Failing(spec("lookup"), true))
+        .expect("registers");
+    served
+        .register(Failing(spec("crash"), false))
+        .expect("registers");
+    let server = McpServer::new(Arc::new(ToolExecutor::new(served)));
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let connection = bounded(().serve(client_io)).await.expect("handshake");
+    let client = McpClient::from_connection(connection);
+    let mut registry = ToolRegistry::new();
+    bounded(client.register_tools(&mut registry, Some("remote_")))
+        .await
+        .expect("registers");
+    let executor = ToolExecutor::new(registry);
+
+    // The served tool's model message crosses, escaped again on this side (the newline).
+    let lookup = call(&executor, "remote_lookup", json!({})).await;
+    let remote = "Error: tool 'lookup' failed: No city called 'Atlantis'\\n(try a real one)";
+    let Some(Error::Execution(failed)) = lookup.error() else {
+        panic!("expected the server's isError result, got {lookup:?}");
+    };
+    let cause = failed
+        .cause()
+        .downcast_ref::<McpToolError>()
+        .expect("the cause is the server's isError result");
+    assert_eq!(cause.text(), remote);
+    assert_eq!(failed.model_message(), Some(remote));
+    assert_eq!(
+        lookup.to_model_content(),
+        format!("Error: tool 'remote_lookup' failed: {remote}")
+    );
+
+    // The operator's text did not cross: the served side never told its model.
+    let crash = call(&executor, "remote_crash", json!({})).await;
+    assert_eq!(
+        crash.to_model_content(),
+        "Error: tool 'remote_crash' failed: Error: tool 'crash' failed."
+    );
+    assert!(!format!("{crash:?}").contains("10.0.0.7"), "{crash:?}");
 }

@@ -130,7 +130,9 @@ pub fn everything_server(peers: &Path) -> PathBuf {
 
 /// Runs the official MCP TypeScript SDK client (`client.mjs`): it connects over `transport`
 /// (`["stdio", command, args...]` or `["http", url]`), lists the tools, makes `calls`, and
-/// reports what it saw as `{"server", "tools", "calls": [{"result"} | {"error"}]}`.
+/// reports what it saw as `{"server", "tools", "calls": [{"result"} | {"error"}],
+/// "progressNotifications", "errors"}`. A call with `"progress": true` asks for progress, and
+/// its entry gets the notifications it was given as `"progress"` (see `client.mjs`).
 pub async fn official_client(peers: &Path, calls: &Value, transport: &[&str]) -> Value {
     let (mode, target) = transport.split_first().expect("a transport");
     let run = Command::new("node")

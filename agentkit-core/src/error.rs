@@ -286,7 +286,7 @@ impl ToolValidationError {
 /// one is replaced by its redacted messages: a secret a tool put in its error reaches no
 /// result, event, log line or recording.
 #[derive(Debug, thiserror::Error)]
-#[error("tool '{}' failed: {}", Escaped(.tool_name, OPERATOR_ECHO), EscapedText(.message, OPERATOR_MESSAGE))]
+#[error("{}", OperatorText(.kind, .tool_name, .message))]
 pub struct ToolExecutionError {
     tool_name: Cow<'static, str>,
     kind: ErrorKind,
@@ -296,6 +296,28 @@ pub struct ToolExecutionError {
     model_message: Option<Box<str>>,
     #[source]
     source: BoxError,
+}
+
+/// The operator's line for a [`ToolExecutionError`], worded by its kind.
+struct OperatorText<'a>(&'a ErrorKind, &'a str, &'a str);
+
+impl fmt::Display for OperatorText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = Escaped(self.1, OPERATOR_ECHO);
+        let message = EscapedText(self.2, OPERATOR_MESSAGE);
+        match self.0 {
+            ErrorKind::Retry => write!(
+                f,
+                "tool '{name}' asked the model to correct the call: {message}"
+            ),
+            ErrorKind::RetriesExhausted => write!(
+                f,
+                "tool '{name}' asked for a retry past its budget for the turn: {message}"
+            ),
+            ErrorKind::Denied => write!(f, "the call to tool '{name}' was denied: {message}"),
+            _ => write!(f, "tool '{name}' failed: {message}"),
+        }
+    }
 }
 
 /// The kind of failure `source` is, from its type.

@@ -493,7 +493,8 @@ impl ToolExecutor {
                 .instrument(span.clone())
                 .await;
             span.record("agentkit.tool.status", status_name(&result));
-            if let Some(error) = result.error() {
+            // A deferred call is not an error: tracing backends count `error.type`.
+            if let (Some(error), false) = (result.error(), result.deferred().is_some()) {
                 span.record("error.type", error.kind().as_str());
             }
             tracing::info!(

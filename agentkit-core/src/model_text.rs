@@ -17,7 +17,7 @@ use std::fmt::{self, Write as _};
 /// |---|---|---|
 /// | [`max_issues`](Self::max_issues) | 20 | validation issues collected and listed; the rest are counted ("... and 3 more") |
 /// | [`max_echo_chars`](Self::max_echo_chars) | 80 | each echoed name, key or path, cut with `…` |
-/// | [`max_message_chars`](Self::max_message_chars) | 1000 | a tool's own error message |
+/// | [`max_message_chars`](Self::max_message_chars) | 1000 | a tool's message for the model (a retry's feedback, a denial's reason, a failure's model message) |
 /// | [`max_content_bytes`](Self::max_content_bytes) | 16384 | the whole text, a successful output included |
 ///
 /// ```
@@ -49,7 +49,7 @@ fn clamp(value: usize) -> u32 {
 
 impl TextLimits {
     /// The defaults: 20 issues, 80 characters per echoed name, 1000 characters of a tool's
-    /// error message, 16 KiB in all.
+    /// message for the model, 16 KiB in all.
     pub const DEFAULT: TextLimits = TextLimits {
         max_issues: 20,
         max_echo_chars: 80,
@@ -67,7 +67,7 @@ impl TextLimits {
         self.max_echo_chars as usize
     }
 
-    /// How many characters of a tool's own error message are shown.
+    /// How many characters of a tool's message for the model are shown (see [`ToolError`](crate::ToolError)).
     pub const fn max_message_chars(&self) -> usize {
         self.max_message_chars as usize
     }

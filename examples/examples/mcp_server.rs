@@ -16,7 +16,7 @@
 //!
 //! Every call goes through the executor: arguments are validated (a call with mistakes comes
 //! back as one `isError` result listing every mistake), the weather key is resolved, the
-//! output is validated. `convert_currency` fails for a currency it has no rate for ("XYZ").
+//! output is validated. `convert_currency` asks the model to correct a currency it has no rate for ("XYZ").
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -267,8 +267,8 @@ async fn the_client_speaks_streamable_http() {
         Some(ErrorKind::InputValidation)
     );
 
-    // Failed remotely: the server's text, which says no more than that the tool failed (the
-    // tool's own error text stays on the server).
+    // Failed remotely: the server's text for the model reaches this side's model. MCP has no
+    // field for the error's kind, so a remote retry request arrives as a failure.
     let failed = call(
         &executor,
         "remote_convert_currency",
@@ -278,7 +278,8 @@ async fn the_client_speaks_streamable_http() {
     assert_eq!(failed.error().map(Error::kind), Some(ErrorKind::Execution));
     assert_eq!(
         failed.to_model_content(),
-        "Error: tool 'remote_convert_currency' failed: Error: tool 'convert_currency' failed."
+        "Error: tool 'remote_convert_currency' failed: Error: tool 'convert_currency' asks you to \
+         correct the call and try again: no exchange rate for 'XYZ'; use one of EUR, USD, GBP"
     );
 }
 

@@ -98,13 +98,13 @@ fn check(seen: &Value) {
         "{unknown}"
     );
 
-    // A tool that fails with an error of its own: an isError result saying so, without the
-    // error's text, which is for operators (the tool gives the model none).
+    // A tool that asks the model to correct its call: an isError result with its feedback.
     let failed = &calls[3]["result"];
     assert_eq!(failed["isError"], true, "{failed}");
     assert_eq!(
         first_text(failed),
-        "Error: tool 'convert_currency' failed.",
+        "Error: tool 'convert_currency' asks you to correct the call and try again: \
+         no exchange rate for 'XYZ'; use one of EUR, USD, GBP",
         "{failed}"
     );
 

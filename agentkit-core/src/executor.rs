@@ -195,14 +195,8 @@ impl ToolExecutorBuilder {
         self
     }
 
-    /// Sets the timers and blocking threads the executor uses (default: [`TokioRuntime`]
-    /// with the `tokio` feature, else [`StdRuntime`](crate::StdRuntime)).
-    ///
-    #[cfg_attr(feature = "tokio", doc = "[`TokioRuntime`]: crate::TokioRuntime")]
-    #[cfg_attr(
-        not(feature = "tokio"),
-        doc = "[`TokioRuntime`]: https://docs.rs/agentkit-core/latest/agentkit_core/struct.TokioRuntime.html"
-    )]
+    /// Sets the timers and blocking threads the executor uses (default: `TokioRuntime` with
+    /// the `tokio` feature, else [`StdRuntime`](crate::StdRuntime)).
     pub fn runtime(mut self, runtime: impl Runtime) -> Self {
         self.executor.runtime = Arc::new(runtime);
         self

@@ -15,6 +15,16 @@
 //!   Anthropic, Gemini, MCP): declarations from the specs, [`ToolCall`]s from the reply,
 //!   tool-result messages from the [`ToolResult`]s.
 //!
+//! For an agent loop, the executor also runs a model reply's calls as a [`Turn`]
+//! (concurrently, results in call order, under a shared deadline and per-tool retry
+//! budgets), holds each tool to its timeout (blocking tools run off the async task, on the
+//! executor's [`Runtime`]), caps the calls in flight and runs sequential tools alone, asks an
+//! [`ApprovalPolicy`] before tools that need approval (allow, deny, or defer and
+//! [`resume`](ToolExecutor::resume)), and reads a tool's [`ToolError`] to tell the model to
+//! retry, that the tool failed, or that the call was denied. A tool's [`ToolContext`] gives
+//! it the call id, its credentials, shared dependencies, a cancellation signal, and
+//! [progress reports](ToolContext::report_progress).
+//!
 //! With the `derive` feature, `#[tool(...)]` declares a tool on a struct and the compiler
 //! checks its schema.
 //!
@@ -75,6 +85,9 @@
 //! # Features
 //!
 //! - `derive`: the `#[tool(...)]` attribute macro.
+//! - `tokio`: `TokioRuntime`, tokio's timers and blocking pool for
+//!   timeouts and blocking tools (the executor's default then; without it, [`StdRuntime`]
+//!   uses a timer thread and plain threads).
 //! - `mcp`: the `mcp` module, an MCP server for any executor and MCP servers' tools as
 //!   agentkit tools, on `rmcp` (stdio and streamable HTTP). Needs Rust 1.88 and a tokio
 //!   runtime.

@@ -16,7 +16,7 @@ pub type Sleep = Pin<Box<dyn Future<Output = ()> + Send + 'static>>;
 /// place to run blocking tools off the async task.
 ///
 /// [`StdRuntime`] works anywhere, on a timer thread and one thread per blocking call; with
-/// the `tokio` feature, [`TokioRuntime`] uses tokio's timers and blocking pool (and is then
+/// the `tokio` feature, `TokioRuntime` uses tokio's timers and blocking pool (and is then
 /// the executor's default). Set one with
 /// [`ToolExecutorBuilder::runtime`](crate::ToolExecutorBuilder::runtime).
 ///

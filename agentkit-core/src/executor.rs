@@ -936,11 +936,15 @@ impl<'e> Turn<'e> {
     /// has ended, and before any call after it starts. Each call is independent: one failing
     /// or panicking does not affect the others.
     pub async fn dispatch_all(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
+        // Only an executor with a sequential tool has one to look for.
+        let any_sequential = self.executor.exclusive.is_some();
         let sequential = |call: &ToolCall| {
-            self.executor
-                .registry
-                .lookup(call.name())
-                .is_some_and(ToolSpec::is_sequential)
+            any_sequential
+                && self
+                    .executor
+                    .registry
+                    .lookup(call.name())
+                    .is_some_and(ToolSpec::is_sequential)
         };
         let mut results = Vec::with_capacity(calls.len());
         let mut rest = calls;

@@ -1,6 +1,7 @@
-//! Every example in the documentation of `#[tool(...)]` is compiled and run as a trybuild pass
-//! case (`ui/pass/doc_*.rs`), since the macro crate cannot run doctests against
-//! agentkit-core. This test keeps the two copies identical.
+//! Every example in the documentation of `#[tool(...)]` is compiled and run as a test
+//! (`derive_pass/doc_*.rs`, or a trybuild pass case in `ui/pass/doc_*.rs` when it needs a crate
+//! of its own), since the macro crate cannot run doctests against agentkit-core. This test
+//! keeps the two copies identical.
 
 use std::fs;
 
@@ -31,15 +32,19 @@ fn doc_examples() -> Vec<String> {
 fn every_doc_example_is_a_pass_case() {
     let examples = doc_examples();
     assert!(examples.len() >= 5, "found {} examples", examples.len());
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/pass");
-    let cases: Vec<String> = fs::read_dir(dir)
-        .unwrap()
+    let dirs = [
+        concat!(env!("CARGO_MANIFEST_DIR"), "/ui/pass"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/derive_pass"),
+    ];
+    let cases: Vec<String> = dirs
+        .iter()
+        .flat_map(|dir| fs::read_dir(dir).unwrap())
         .map(|entry| fs::read_to_string(entry.unwrap().path()).unwrap())
         .collect();
     for example in examples {
         assert!(
             cases.iter().any(|case| case.contains(&example)),
-            "no ui/pass case contains this example:\n{example}"
+            "no pass case contains this example:\n{example}"
         );
     }
 }

@@ -38,7 +38,7 @@ impl ToolHandler for Rank {
     }
 }
 
-fn main() {
+pub(crate) fn main() {
     let spec = Rank.spec();
     let input = spec.input_schema().expect("declared");
     assert_eq!(input.parameter("ids").and_then(|p| p.items()), Some(ParamType::String));

@@ -44,7 +44,7 @@ impl ToolHandler for PlanTrip {
     }
 }
 
-fn main() {
+pub(crate) fn main() {
     let spec = PlanTrip.spec();
     let input = spec.input_schema().expect("declared");
 

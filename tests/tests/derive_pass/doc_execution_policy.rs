@@ -19,7 +19,7 @@ impl ToolHandler for SendReport {
     }
 }
 
-fn main() {
+pub(crate) fn main() {
     use agentkit_core::Tool;
     let spec = SendReport.spec();
     assert_eq!(spec.timeout(), Some(std::time::Duration::from_secs(30)));

@@ -25,7 +25,7 @@ impl ToolHandler for Forecast {
     }
 }
 
-fn main() {
+pub(crate) fn main() {
     let mut registry = ToolRegistry::new();
     registry.register(Forecast).unwrap();
     let executor = ToolExecutor::new(registry);

@@ -15,7 +15,7 @@ impl ToolHandler for FetchWeather {
     }
 }
 
-fn main() {
+pub(crate) fn main() {
     let spec = FetchWeather.spec();
     assert_eq!(
         spec.description(),

@@ -22,7 +22,7 @@ impl ToolHandler for Plot {
     }
 }
 
-fn main() {
+pub(crate) fn main() {
     use agentkit_core::Tool;
     let schema = Plot.spec().input_schema().unwrap();
     assert_eq!(schema.parameter("style").unwrap().default_value().unwrap().to_value()["line-width"], 2);

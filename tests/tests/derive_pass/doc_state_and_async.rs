@@ -32,7 +32,7 @@ impl ToolHandler for SearchProducts {
     }
 }
 
-fn main() {
+pub(crate) fn main() {
     use agentkit_core::Tool;
     let tool = SearchProducts { catalogue: Arc::new(vec!["lamp".into()]) };
     assert_eq!(tool.spec().description(), "Search the product catalogue.");

@@ -33,7 +33,7 @@ impl ToolHandler for FetchPage {
     }
 }
 
-fn main() {
+pub(crate) fn main() {
     let tool = FetchPage {
         client: Arc::new(Client { base_url: "https://example.com".into() }),
         max_bytes: 1024,

@@ -53,7 +53,7 @@ impl ToolHandler for Everything {
     }
 }
 
-fn main() {
+pub(crate) fn main() {
     let schema = Everything.spec().input_schema().unwrap();
     let default = |name: &str| schema.parameter(name).unwrap().default_value().unwrap().to_value();
     assert_eq!(default("def_i"), json!(-5));

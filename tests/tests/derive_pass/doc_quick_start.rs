@@ -31,7 +31,7 @@ impl ToolHandler for FetchWeather {
     }
 }
 
-fn main() {
+pub(crate) fn main() {
     use agentkit_core::Tool;
     assert_eq!(FetchWeather.spec().name(), "fetch_weather");
 }

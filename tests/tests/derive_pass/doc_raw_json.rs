@@ -11,7 +11,7 @@ impl ToolHandler for Echo {
     }
 }
 
-fn main() {
+pub(crate) fn main() {
     use agentkit_core::Tool;
     assert!(Echo.spec().input_schema().is_none());
 }

@@ -21,7 +21,7 @@ impl ToolHandler for Tick {
     }
 }
 
-fn main() {
+pub(crate) fn main() {
     assert!(Echo.spec().input_schema().is_none());
     assert!(Echo.spec().output_schema().is_none());
     assert_eq!(Tick.spec().input_schema().unwrap().parameters().len(), 0);

@@ -41,7 +41,7 @@ impl ToolHandler for FetchWeather {
     }
 }
 
-fn main() {
+pub(crate) fn main() {
     let spec = FetchWeather.spec();
     assert_eq!(spec.name(), "fetch_weather");
     assert_eq!(spec.tag("x-team"), Some("data"));

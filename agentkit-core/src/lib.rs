@@ -116,7 +116,7 @@ pub mod provider;
 mod recorder;
 mod registry;
 mod result;
-pub mod rules;
+mod rules;
 mod runtime;
 mod schema;
 mod schema_serde;
@@ -146,7 +146,7 @@ pub use recorder::{
 };
 pub use registry::ToolRegistry;
 pub use result::{DeferredCall, ToolResult, ToolStatus};
-pub use rules::{ParamType, ValueKind};
+pub use rules::{NameError, NameKind, ParamType, Problem, ValueKind};
 #[cfg(feature = "tokio")]
 pub use runtime::TokioRuntime;
 pub use runtime::{Runtime, Sleep, StdRuntime};
@@ -172,6 +172,12 @@ pub use agentkit_derive::tool;
 /// What generated code names, through absolute paths. Not public API.
 #[doc(hidden)]
 pub mod __private {
+    /// The declaration rules `#[tool(...)]` shares with the run time (the macro compiles the
+    /// same file); here for the tests that hold both to them.
+    pub mod rules {
+        pub use crate::rules::*;
+    }
+
     pub use crate::typed::execute_typed;
     pub use crate::{
         BoxError, Credentials, FromInputs, FromParam, IntoOutput, IntoParam, JsonObject, Literal,

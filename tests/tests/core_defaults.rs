@@ -4,7 +4,7 @@
 //! the default as validation leaves it, so that filling an absent argument gives exactly what
 //! validating the same default given explicitly gives.
 
-use agentkit_core::rules::OUT_OF_RANGE;
+use agentkit_core::__private::rules::OUT_OF_RANGE;
 use agentkit_core::{IssueKind, JsonObject, Literal, Param, ParamType, SemanticError, ToolSchema};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};

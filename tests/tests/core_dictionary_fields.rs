@@ -3,7 +3,7 @@
 //! filled, exported as nested JSON Schema objects (as OpenAI's strict mode requires), and
 //! loaded from and saved to the Python original's JSON shape.
 
-use agentkit_core::rules::Problem;
+use agentkit_core::Problem;
 use agentkit_core::{IssueKind, JsonObject, Param, ParamType, ToolSchema, UnknownArguments};
 use serde_json::{Value, json};
 

@@ -2,7 +2,7 @@
 //! the JSON Schema carries `items` (OpenAI's strict mode requires it of every array), the
 //! seed's JSON shape round-trips it, and the macro and the run-time path agree.
 
-use agentkit_core::rules::Problem;
+use agentkit_core::Problem;
 use agentkit_core::{
     BoxError, Credentials, FromParam, IssueKind, JsonObject, Param, ParamType, Tool, ToolContext,
     ToolHandler, ToolSchema, ToolSpec, ValueKind, tool,

@@ -5,7 +5,7 @@ mod core_fixtures;
 
 use std::sync::Arc;
 
-use agentkit_core::rules::Problem;
+use agentkit_core::Problem;
 use agentkit_core::{ToolRegistry, ToolSpec};
 use core_fixtures::{FnTool, Probe, bare_spec};
 

@@ -3,10 +3,10 @@
 
 mod core_fixtures;
 
-use agentkit_core::rules::{NameError, NameKind, Problem};
 use agentkit_core::{
     DEFAULT_VERSION, Literal, Param, ParamType, SemanticError, ToolSchema, ToolSpec, ValueKind,
 };
+use agentkit_core::{NameError, NameKind, Problem};
 use core_fixtures::{weather_input_value, weather_output_value};
 use serde_json::{Value, json};
 
@@ -313,7 +313,7 @@ fn structural_problems_are_all_reported_with_locations() {
                 Problem::UnknownKey {
                     found: "requred".into(),
                     suggestion: Some("required"),
-                    allowed: agentkit_core::rules::PARAM_KEYS,
+                    allowed: agentkit_core::__private::rules::PARAM_KEYS,
                 }
             ),
         ]

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use agentkit_core::rules::Problem;
+use agentkit_core::Problem;
 use agentkit_core::{SemanticError, ToolSpec};
 use serde_json::{Value, json};
 

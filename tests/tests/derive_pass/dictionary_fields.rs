@@ -1,9 +1,7 @@
 //! Dictionaries with declared fields: the nested schema is in the spec (as `static` data),
 //! and the typed view stays a `Map` (a `Vec` of them for a list of dictionaries).
 
-use agentkit_core::{
-    BoxError, JsonObject, Literal, ParamType, Tool, ToolContext, ToolHandler, tool,
-};
+use agentkit_core::{tool, BoxError, ToolContext, JsonObject, Literal, ParamType, Tool, ToolHandler};
 use serde_json::{Map, Value};
 
 #[tool(
@@ -35,11 +33,7 @@ use serde_json::{Map, Value};
 pub struct PlanTrip;
 
 impl ToolHandler for PlanTrip {
-    async fn run(
-        &self,
-        input: PlanTripInput,
-        _: &ToolContext<'_>,
-    ) -> Result<PlanTripOutput, BoxError> {
+    async fn run(&self, input: PlanTripInput, _: &ToolContext<'_>) -> Result<PlanTripOutput, BoxError> {
         let _: Map<String, Value> = input.origin;
         let stops: Option<Vec<Map<String, Value>>> = input.stops;
         let _: Map<String, Value> = input.prefs;
@@ -68,33 +62,16 @@ pub(crate) fn main() {
     let stops = input.parameter("stops").expect("declared");
     assert_eq!(stops.items(), Some(ParamType::Dictionary));
     let stop = stops.fields().expect("stops declare fields");
-    assert_eq!(
-        stop.parameter("nights").and_then(|p| p.default_value()),
-        Some(&Literal::Integer(1))
-    );
-    let hotel = stop
-        .parameter("hotel")
-        .and_then(|p| p.fields())
-        .expect("nested fields");
-    assert_eq!(
-        hotel.parameter("stars").map(|p| p.param_type()),
-        Some(ParamType::Integer)
-    );
+    assert_eq!(stop.parameter("nights").and_then(|p| p.default_value()), Some(&Literal::Integer(1)));
+    let hotel = stop.parameter("hotel").and_then(|p| p.fields()).expect("nested fields");
+    assert_eq!(hotel.parameter("stars").map(|p| p.param_type()), Some(ParamType::Integer));
 
-    let prefs = input
-        .parameter("prefs")
-        .and_then(|p| p.fields())
-        .expect("declared");
+    let prefs = input.parameter("prefs").and_then(|p| p.fields()).expect("declared");
     assert!(prefs.parameter("seat").is_some_and(|p| p.is_required()));
     assert!(prefs.parameter("meal").is_some_and(|p| !p.is_required()));
 
     assert!(input.parameter("legs").and_then(|p| p.fields()).is_some());
     let output = spec.output_schema().expect("declared");
-    assert!(
-        output
-            .parameter("itinerary")
-            .and_then(|p| p.fields())
-            .is_some()
-    );
+    assert!(output.parameter("itinerary").and_then(|p| p.fields()).is_some());
     let _ = JsonObject::new();
 }

@@ -17,14 +17,7 @@ pub struct Plot;
 
 impl ToolHandler for Plot {
     async fn run(&self, input: PlotInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
-        let _ = (
-            input.title,
-            input.offset,
-            input.scale,
-            input.grid,
-            input.series,
-            input.style,
-        );
+        let _ = (input.title, input.offset, input.scale, input.grid, input.series, input.style);
         Ok(JsonObject::new())
     }
 }
@@ -32,13 +25,5 @@ impl ToolHandler for Plot {
 pub(crate) fn main() {
     use agentkit_core::Tool;
     let schema = Plot.spec().input_schema().unwrap();
-    assert_eq!(
-        schema
-            .parameter("style")
-            .unwrap()
-            .default_value()
-            .unwrap()
-            .to_value()["line-width"],
-        2
-    );
+    assert_eq!(schema.parameter("style").unwrap().default_value().unwrap().to_value()["line-width"], 2);
 }

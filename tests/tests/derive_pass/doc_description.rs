@@ -1,6 +1,6 @@
 //! Without `description`, the struct's doc comment is the description.
 
-use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolHandler, tool};
+use agentkit_core::{BoxError, ToolContext, JsonObject, Tool, ToolHandler, tool};
 
 /// Look up the current weather
 /// for a city.

@@ -9,7 +9,7 @@ use agentkit_core::{BoxError, JsonObject, ToolContext, ToolHandler, tool};
     blocking,
     sequential,
     requires_approval,
-    retries = 2
+    retries = 2,
 )]
 pub struct SendReport;
 

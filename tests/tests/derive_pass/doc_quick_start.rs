@@ -27,11 +27,7 @@ impl ToolHandler for FetchWeather {
         ctx: &ToolContext<'_>,
     ) -> Result<FetchWeatherOutput, BoxError> {
         let _key = ctx.credential("weather-api-key")?;
-        Ok(FetchWeatherOutput {
-            city: input.city,
-            temperature: 72.0,
-            units: input.units,
-        })
+        Ok(FetchWeatherOutput { city: input.city, temperature: 72.0, units: input.units })
     }
 }
 

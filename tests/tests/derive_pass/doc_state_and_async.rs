@@ -27,18 +27,13 @@ impl ToolHandler for SearchProducts {
         // `in-stock` is the field `in_stock`; an optional parameter without a default is an `Option`.
         let _only_in_stock: Option<bool> = input.in_stock;
         let limit = usize::try_from(input.limit)?;
-        let hits =
-            std::future::ready(self.catalogue.iter().filter(|p| p.contains(&input.query))).await;
-        Ok(SearchProductsOutput {
-            results: hits.take(limit).map(|p| p.as_str().into()).collect(),
-        })
+        let hits = std::future::ready(self.catalogue.iter().filter(|p| p.contains(&input.query))).await;
+        Ok(SearchProductsOutput { results: hits.take(limit).map(|p| p.as_str().into()).collect() })
     }
 }
 
 pub(crate) fn main() {
     use agentkit_core::Tool;
-    let tool = SearchProducts {
-        catalogue: Arc::new(vec!["lamp".into()]),
-    };
+    let tool = SearchProducts { catalogue: Arc::new(vec!["lamp".into()]) };
     assert_eq!(tool.spec().description(), "Search the product catalogue.");
 }

@@ -1,7 +1,7 @@
 //! The example from the macro's documentation: a unit struct with input, output, tags and
 //! a credential.
 
-use agentkit_core::{BoxError, Tool, ToolContext, ToolHandler, tool};
+use agentkit_core::{BoxError, ToolContext, Tool, ToolHandler, tool};
 
 #[tool(
     name = "fetch_weather",

@@ -1,6 +1,8 @@
 //! Lists with declared items: typed `Vec`s in the input and the output, item types in the spec.
 
-use agentkit_core::{BoxError, JsonObject, ParamType, Tool, ToolContext, ToolHandler, tool};
+use agentkit_core::{
+    tool, BoxError, ToolContext, JsonObject, ParamType, Tool, ToolHandler,
+};
 use serde_json::Value;
 
 #[tool(
@@ -32,20 +34,14 @@ impl ToolHandler for Rank {
         let _: Option<Vec<agentkit_core::JsonObject>> = input.docs;
         let _: Option<Vec<Value>> = input.anything;
         let scores = weights.iter().copied().take(ids.len()).collect();
-        Ok(RankOutput {
-            ranked: ids,
-            scores,
-        })
+        Ok(RankOutput { ranked: ids, scores })
     }
 }
 
 pub(crate) fn main() {
     let spec = Rank.spec();
     let input = spec.input_schema().expect("declared");
-    assert_eq!(
-        input.parameter("ids").and_then(|p| p.items()),
-        Some(ParamType::String)
-    );
+    assert_eq!(input.parameter("ids").and_then(|p| p.items()), Some(ParamType::String));
     assert_eq!(input.parameter("anything").and_then(|p| p.items()), None);
     let _: JsonObject = JsonObject::new();
 }

@@ -8,18 +8,33 @@
 // The programs are written as at a crate root, where their `pub` items would be reachable.
 #![allow(unreachable_pub)]
 
+// Left as written: the `doc_*` programs must match the documentation's text exactly.
+
+#[rustfmt::skip]
 mod all_types;
+#[rustfmt::skip]
 mod dictionary_fields;
+#[rustfmt::skip]
 mod doc_defaults;
+#[rustfmt::skip]
 mod doc_description;
+#[rustfmt::skip]
 mod doc_execution_policy;
+#[rustfmt::skip]
 mod doc_quick_start;
+#[rustfmt::skip]
 mod doc_raw_json;
+#[rustfmt::skip]
 mod doc_state_and_async;
+#[rustfmt::skip]
 mod fetch_weather;
+#[rustfmt::skip]
 mod list_items;
+#[rustfmt::skip]
 mod no_schemas;
+#[rustfmt::skip]
 mod output_default;
+#[rustfmt::skip]
 mod stateful_async;
 
 #[test]

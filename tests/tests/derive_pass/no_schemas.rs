@@ -1,6 +1,6 @@
 //! Without `input` or `output`, the tool takes and returns raw JSON objects, unvalidated.
 
-use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolHandler, tool};
+use agentkit_core::{BoxError, ToolContext, JsonObject, Tool, ToolHandler, tool};
 
 #[tool(name = "echo", description = "Echo the arguments.")]
 pub struct Echo;

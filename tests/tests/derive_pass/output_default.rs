@@ -2,7 +2,7 @@
 //! out, and output validation fills the default in, as validation fills an input's.
 
 use agentkit_core::{
-    BoxError, ToolCall, ToolContext, ToolExecutor, ToolHandler, ToolRegistry, block_on, tool,
+    block_on, tool, BoxError, ToolContext, ToolCall, ToolExecutor, ToolHandler, ToolRegistry,
 };
 use serde_json::json;
 
@@ -18,18 +18,10 @@ use serde_json::json;
 pub struct Forecast;
 
 impl ToolHandler for Forecast {
-    async fn run(
-        &self,
-        input: ForecastInput,
-        _: &ToolContext<'_>,
-    ) -> Result<ForecastOutput, BoxError> {
+    async fn run(&self, input: ForecastInput, _: &ToolContext<'_>) -> Result<ForecastOutput, BoxError> {
         let units: Option<String> = None;
         let note: Option<String> = None;
-        Ok(ForecastOutput {
-            city: input.city,
-            units,
-            note,
-        })
+        Ok(ForecastOutput { city: input.city, units, note })
     }
 }
 
@@ -37,8 +29,7 @@ pub(crate) fn main() {
     let mut registry = ToolRegistry::new();
     registry.register(Forecast).unwrap();
     let executor = ToolExecutor::new(registry);
-    let result =
-        block_on(executor.dispatch(&ToolCall::new("1", "forecast", r#"{"city": "Oslo"}"#)));
+    let result = block_on(executor.dispatch(&ToolCall::new("1", "forecast", r#"{"city": "Oslo"}"#)));
     assert_eq!(
         result.output().cloned().map(serde_json::Value::Object),
         Some(json!({"city": "Oslo", "units": "metric"}))

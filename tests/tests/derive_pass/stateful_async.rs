@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use agentkit_core::{
-    BoxError, NoCredentials, Tool, ToolContext, ToolExecutor, ToolHandler, ToolRegistry, block_on,
+    BoxError, ToolContext, NoCredentials, Tool, ToolHandler, ToolRegistry, ToolExecutor, block_on,
     tool,
 };
 
@@ -24,11 +24,7 @@ pub struct FetchPage {
 }
 
 impl ToolHandler for FetchPage {
-    async fn run(
-        &self,
-        input: FetchPageInput,
-        _: &ToolContext<'_>,
-    ) -> Result<FetchPageOutput, BoxError> {
+    async fn run(&self, input: FetchPageInput, _: &ToolContext<'_>) -> Result<FetchPageOutput, BoxError> {
         let url = std::future::ready(format!("{}/{}", self.client.base_url, input.path)).await;
         Ok(FetchPageOutput {
             bytes: i64::try_from(url.len())?.min(self.max_bytes),
@@ -39,17 +35,13 @@ impl ToolHandler for FetchPage {
 
 pub(crate) fn main() {
     let tool = FetchPage {
-        client: Arc::new(Client {
-            base_url: "https://example.com".into(),
-        }),
+        client: Arc::new(Client { base_url: "https://example.com".into() }),
         max_bytes: 1024,
     };
     assert_eq!(tool.spec().name(), "fetch_page");
     let mut registry = ToolRegistry::new();
     registry.register(tool).unwrap();
-    let executor = ToolExecutor::builder(registry)
-        .credentials(NoCredentials)
-        .build();
+    let executor = ToolExecutor::builder(registry).credentials(NoCredentials).build();
     let mut inputs = agentkit_core::JsonObject::new();
     inputs.insert("path".into(), "docs".into());
     let result = block_on(executor.execute("fetch_page", inputs));

@@ -127,6 +127,7 @@ pub(crate) fn decl(param: &Param) -> Option<rules::Decl<'_>> {
         items,
         fields,
         default: param.default_literal.as_ref(),
+        constraints: &rules::Constraints::NONE,
     })
 }
 

@@ -794,8 +794,10 @@ impl ToolSchema {
     ///
     /// Optional parameters accept `null` too, since [`validate`](Self::validate) treats
     /// `null` as "absent", and integers are bounded to `i64`, as the validator refuses the
-    /// rest. Models are sent a lighter form, without the bounds: see
-    /// [`provider`](crate::provider).
+    /// rest (a declared [`minimum`](Param::with_minimum) or [`maximum`](Param::with_maximum)
+    /// takes their place where it is stricter). Every constraint is a keyword, and an `enum`
+    /// of an optional parameter lists `null`. Models are sent a lighter form, without the
+    /// 64-bit bounds: see [`provider`](crate::provider).
     ///
     /// ```
     /// use agentkit_core::{Param, ParamType, ToolSchema};
@@ -828,7 +830,9 @@ impl ToolSchema {
     /// The JSON Schema for OpenAI's strict function calling: every property is listed in
     /// `required`, optional ones are nullable, and no `default` keyword is given (strict mode
     /// has none); a default is stated in the parameter's description instead ("Defaults to
-    /// 5."). Integer bounds are left out, as in every schema sent to a model.
+    /// 5."). The 64-bit integer bounds are left out, as in every schema sent to a model; the
+    /// declared constraints are kept as keywords, except string lengths, which strict mode
+    /// lacks and the description states ("Between 1 and 85 characters long.").
     ///
     /// A model following it sends `null` for an optional parameter it leaves out, which
     /// [`validate`](Self::validate) treats as absent and replaces by the default.

@@ -2,13 +2,16 @@
 //! `min_items`/`max_items`) at run time: every broken constraint reported in the validator's
 //! words, at any depth; declarations that break the rules refused with every problem; defaults
 //! checked against their constraints; the JSON spec shape round-trips them; recorded issues
-//! read back the same.
+//! read back the same; every export carries them (or states them in words where a strict
+//! mode cannot), and the `jsonschema` crate agrees with the validator on the exported schema.
 
+use agentkit_core::provider::{anthropic, gemini, mcp, openai_chat, openai_responses};
 use agentkit_core::rules::Problem;
 use agentkit_core::{
-    IssueKind, JsonObject, Literal, Number, Param, ParamType, ToolSchema, ValidationIssue,
+    IssueKind, JsonObject, Literal, Number, Param, ParamType, ToolSchema, ToolSpec, ValidationIssue,
 };
-use serde_json::{Value, json};
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
 
 fn object(value: Value) -> JsonObject {
     value.as_object().cloned().expect("an object")
@@ -349,4 +352,250 @@ fn the_json_spec_shape_reports_every_constraint_problem() {
             "parameters[3] ('n'): parameter 'n': 'minimum' (5) is greater than 'maximum' (1), so no value would be accepted",
         ]
     );
+}
+
+// ---------------------------------------------------------------- JSON Schema and providers
+
+fn forecast() -> ToolSchema {
+    ToolSchema::new([
+        Param::optional("units", ParamType::String)
+            .with_enum(["metric", "imperial"])
+            .with_default("metric"),
+        Param::required("days", ParamType::Integer)
+            .with_minimum(1)
+            .with_maximum(14),
+        Param::required("city", ParamType::String)
+            .with_description("City name")
+            .with_min_length(1)
+            .with_max_length(85),
+        Param::optional("hours", ParamType::List)
+            .with_items(ParamType::Integer)
+            .with_min_items(2)
+            .with_max_items(24),
+    ])
+    .expect("valid")
+}
+
+#[test]
+fn the_validation_schema_carries_every_constraint() {
+    assert_eq!(
+        forecast().to_json_schema()["properties"],
+        json!({
+            "units": {"type": ["string", "null"], "enum": ["metric", "imperial", null], "default": "metric"},
+            "days": {"type": "integer", "minimum": 1, "maximum": 14},
+            "city": {"type": "string", "description": "City name", "minLength": 1, "maxLength": 85},
+            "hours": {
+                "type": ["array", "null"],
+                "items": {"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX},
+                "minItems": 2,
+                "maxItems": 24,
+            },
+        })
+    );
+    // A bound looser than the 64-bit range leaves the range in place.
+    let wide = ToolSchema::new([Param::required("n", ParamType::Integer).with_minimum(-1e30)])
+        .expect("valid");
+    assert_eq!(
+        wide.to_json_schema()["properties"]["n"]["minimum"],
+        json!(i64::MIN)
+    );
+}
+
+#[test]
+fn declarations_carry_every_constraint_and_strict_modes_state_the_rest_in_words() {
+    let spec = ToolSpec::builder("forecast")
+        .input(forecast())
+        .build()
+        .expect("valid");
+    let declared = json!({
+        "units": {"type": "string", "enum": ["metric", "imperial"], "default": "metric"},
+        "days": {"type": "integer", "minimum": 1, "maximum": 14},
+        "city": {"type": "string", "description": "City name", "minLength": 1, "maxLength": 85},
+        "hours": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 24},
+    });
+    assert_eq!(
+        openai_chat::tools([&spec])[0]["function"]["parameters"]["properties"],
+        declared
+    );
+    assert_eq!(
+        openai_responses::tools([&spec])[0]["parameters"]["properties"],
+        declared
+    );
+    assert_eq!(
+        anthropic::tools([&spec])[0]["input_schema"]["properties"],
+        declared
+    );
+    assert_eq!(
+        gemini::tools([&spec])[0]["functionDeclarations"][0]["parametersJsonSchema"]["properties"],
+        declared
+    );
+    assert_eq!(mcp::tool(&spec)["inputSchema"]["properties"], declared);
+    // OpenAI strict: no string lengths; they go into the description.
+    let strict = json!({
+        "units": {"type": ["string", "null"], "enum": ["metric", "imperial", null], "description": "Defaults to \"metric\"."},
+        "days": {"type": "integer", "minimum": 1, "maximum": 14},
+        "city": {"type": "string", "description": "City name. Between 1 and 85 characters long."},
+        "hours": {"type": ["array", "null"], "items": {"type": "integer"}, "minItems": 2, "maxItems": 24},
+    });
+    assert_eq!(forecast().to_strict_json_schema()["properties"], strict);
+    assert_eq!(
+        openai_chat::strict_tools([&spec])[0]["function"]["parameters"]["properties"],
+        strict
+    );
+    // Anthropic strict: `enum` only (and `minItems` of 0 or 1); the bounds go into words.
+    assert_eq!(
+        anthropic::strict_tools([&spec])[0]["input_schema"]["properties"],
+        json!({
+            "units": {"type": "string", "enum": ["metric", "imperial"], "default": "metric"},
+            "days": {"type": "integer", "description": "Between 1 and 14."},
+            "city": {"type": "string", "description": "City name. Between 1 and 85 characters long."},
+            "hours": {"type": "array", "items": {"type": "integer"}, "description": "Between 2 and 24 items."},
+        })
+    );
+    let one = ToolSchema::new([Param::required("tags", ParamType::List)
+        .with_items(ParamType::String)
+        .with_min_items(1)])
+    .expect("valid");
+    let spec = ToolSpec::builder("tag").input(one).build().expect("valid");
+    assert_eq!(
+        anthropic::strict_tools([&spec])[0]["input_schema"]["properties"]["tags"],
+        json!({"type": "array", "items": {"type": "string"}, "minItems": 1})
+    );
+}
+
+fn ours_accepts(schema: &ToolSchema, input: &Value) -> bool {
+    match input {
+        Value::Object(map) => schema.validate(&mut map.clone()).is_empty(),
+        _ => false,
+    }
+}
+
+/// Every constraint, required and optional, on top-level parameters and nested fields.
+fn constrained() -> ToolSchema {
+    let inner = ToolSchema::new([
+        Param::required("code", ParamType::Integer).with_enum([1, 2, 30]),
+        Param::optional("label", ParamType::String).with_max_length(2),
+    ])
+    .expect("valid");
+    ToolSchema::new([
+        Param::optional("e", ParamType::String).with_enum(["a", "bb", "é"]),
+        Param::required("i", ParamType::Integer)
+            .with_minimum(-3)
+            .with_maximum(3),
+        Param::optional("f", ParamType::Float)
+            .with_minimum(-0.5)
+            .with_maximum(2),
+        Param::optional("s", ParamType::String)
+            .with_min_length(1)
+            .with_max_length(3),
+        Param::optional("l", ParamType::List)
+            .with_min_items(1)
+            .with_max_items(2),
+        Param::optional("d", ParamType::Dictionary).with_fields(inner),
+        Param::optional("n", ParamType::Integer).with_enum([-1, 0, 7]),
+    ])
+    .expect("valid")
+}
+
+const KEYS: [&str; 7] = ["e", "i", "f", "s", "l", "d", "n"];
+
+/// Values near every bound, of every kind.
+fn probe() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        (-40_i64..40).prop_map(Value::from),
+        (-40_i64..40).prop_map(|i| json!(i as f64)),
+        (-3.0_f64..3.0).prop_map(|f| json!(f)),
+        "(a|bb|é|x|ab){0,3}".prop_map(Value::from),
+        prop::collection::vec((0_i64..3).prop_map(Value::from), 0..4).prop_map(Value::Array),
+        (
+            prop::option::of(prop_oneof![
+                (0_i64..40).prop_map(Value::from),
+                Just(json!("1"))
+            ]),
+            prop::option::of("[a-zé]{0,3}".prop_map(Value::from)),
+        )
+            .prop_map(|(code, label)| {
+                let mut map = Map::new();
+                if let Some(code) = code {
+                    map.insert("code".into(), code);
+                }
+                if let Some(label) = label {
+                    map.insert("label".into(), label);
+                }
+                Value::Object(map)
+            }),
+    ]
+}
+
+fn objects(all_present: bool) -> impl Strategy<Value = Value> {
+    let value = if all_present {
+        probe().prop_map(Some).boxed()
+    } else {
+        prop::option::weighted(0.7, probe()).boxed()
+    };
+    prop::collection::vec(value, KEYS.len()).prop_map(|values| {
+        Value::Object(
+            KEYS.iter()
+                .zip(values)
+                .filter_map(|(k, v)| v.map(|v| ((*k).to_owned(), v)))
+                .collect(),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    #[test]
+    fn the_validator_and_jsonschema_agree_on_constraints(input in objects(false)) {
+        let schema = constrained();
+        let exported = schema.to_json_schema();
+        let validator = jsonschema::validator_for(&exported).unwrap();
+        prop_assert_eq!(
+            ours_accepts(&schema, &input),
+            validator.is_valid(&input),
+            "input {} against {}", input, exported
+        );
+    }
+
+    #[test]
+    fn the_validator_and_the_strict_schema_agree_on_constraints(input in objects(true)) {
+        // Strict mode keeps every constraint but the string lengths, which it states in words:
+        // on inputs whose strings are short enough, the two agree.
+        let schema = constrained();
+        let exported = schema.to_strict_json_schema();
+        let validator = jsonschema::validator_for(&exported).unwrap();
+        let lengths_ok = input["s"].as_str().is_none_or(|s| (1..=3).contains(&s.chars().count()))
+            && input["d"]["label"].as_str().is_none_or(|s| s.chars().count() <= 2);
+        prop_assume!(lengths_ok);
+        prop_assert_eq!(
+            ours_accepts(&schema, &input),
+            validator.is_valid(&input),
+            "input {} against {}", input, exported
+        );
+    }
+}
+
+#[test]
+fn the_generated_inputs_reach_both_answers() {
+    // The differential test means something only if the probes hit both sides of each bound.
+    let schema = constrained();
+    let accepted = |input: Value| ours_accepts(&schema, &input);
+    assert!(accepted(
+        json!({"i": 3, "e": "é", "f": 2, "s": "ééé", "l": [0], "n": -1, "d": {"code": 30}})
+    ));
+    for rejected in [
+        json!({"i": 4}),
+        json!({"i": 0, "e": "x"}),
+        json!({"i": 0, "f": -0.75}),
+        json!({"i": 0, "s": ""}),
+        json!({"i": 0, "l": [0, 1, 2]}),
+        json!({"i": 0, "d": {"code": 3}}),
+        json!({"i": 0, "d": {"code": 1, "label": "abc"}}),
+        json!({"i": 0, "n": 1}),
+    ] {
+        assert!(!accepted(rejected.clone()), "{rejected}");
+    }
 }

@@ -5,8 +5,8 @@
 #![warn(clippy::pedantic)]
 
 use agentkit_core::{
-    BoxError, Literal, Number, Param, ParamType, Tool, ToolCall, ToolContext, ToolExecutor,
-    ToolHandler, ToolRegistry, ToolSchema, block_on, tool,
+    BoxError, InMemoryCredentials, Literal, Number, Param, ParamType, Tool, ToolCall, ToolContext,
+    ToolExecutor, ToolHandler, ToolRegistry, ToolSchema, block_on, tool,
 };
 use serde_json::{Value, json};
 
@@ -218,4 +218,47 @@ fn an_output_schema_with_constraints_is_exported() {
         output.to_json_schema()["properties"]["hits"],
         json!({"type": "integer", "minimum": 0, "maximum": i64::MAX})
     );
+}
+
+/// Echoes its key into an output field whose `enum` it breaks.
+#[tool(
+    name = "leaky",
+    output = [{ name = "mode", type = string, enum = ["on", "off"] }],
+    credentials = ["api-key"],
+)]
+struct Leaky;
+
+impl ToolHandler for Leaky {
+    async fn run(
+        &self,
+        _: agentkit_core::JsonObject,
+        ctx: &ToolContext<'_>,
+    ) -> Result<LeakyOutput, BoxError> {
+        let key = ctx.credential("api-key")?.expose().to_owned();
+        Ok(LeakyOutput {
+            mode: format!("mode {key}"),
+        })
+    }
+}
+
+#[test]
+fn an_output_value_outside_its_enum_is_echoed_without_the_secret() {
+    let mut registry = ToolRegistry::new();
+    registry.register(Leaky).expect("registers");
+    let executor = ToolExecutor::builder(registry)
+        .credentials(InMemoryCredentials::new().with("api-key", "sk-live-0123456789"))
+        .build();
+    let result = block_on(executor.dispatch(&ToolCall::new("c1", "leaky", "{}")));
+    assert!(!result.is_success());
+    let shown = format!(
+        "{} {:?} {}",
+        result.to_model_content(),
+        result,
+        result.error().map(ToString::to_string).unwrap_or_default()
+    );
+    assert!(
+        shown.contains("expected one of 'on', 'off', got 'mode "),
+        "{shown}"
+    );
+    assert!(!shown.contains("sk-live-0123456789"), "{shown}");
 }

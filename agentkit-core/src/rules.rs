@@ -1260,6 +1260,12 @@ impl Constraints {
     }
 }
 
+/// Whether an integral float is an `i64` (`i64::MAX` rounds up to 2^63, which is not).
+#[allow(clippy::cast_precision_loss)]
+fn fits_i64(f: f64) -> bool {
+    f >= i64::MIN as f64 && f < i64::MAX as f64
+}
+
 /// Whether an `enum` value is the integer `i` (an integral float counts, as in validation).
 #[allow(clippy::cast_precision_loss, clippy::float_cmp)]
 fn enum_holds_integer(value: &Literal, i: i64) -> bool {
@@ -1311,21 +1317,27 @@ pub fn check_constraints(name: &str, ty: ParamType, c: &Constraints) -> Vec<Cons
         let mut seen: Vec<String> = Vec::new();
         for (index, value) in values.iter().enumerate() {
             let text = enum_value_text(value);
+            let out_of_range = match value {
+                Literal::OutOfRange(_) => true,
+                Literal::Float(f) => f.fract() == 0.0 && !fits_i64(*f),
+                _ => false,
+            };
+            if ty == ParamType::Integer && out_of_range {
+                push(
+                    "enum",
+                    Some(index),
+                    Problem::InvalidKeyValue {
+                        key: "enum",
+                        expected: "integers in the signed 64-bit range",
+                    },
+                );
+                continue;
+            }
+            // An integral float is an integer, as in validation.
             let fits = match (ty, value) {
                 (ParamType::String, Literal::String(_))
                 | (ParamType::Integer, Literal::Integer(_)) => true,
-                (ParamType::Integer, Literal::OutOfRange(_)) => {
-                    push(
-                        "enum",
-                        Some(index),
-                        Problem::InvalidKeyValue {
-                            key: "enum",
-                            expected: "integers in the signed 64-bit range",
-                        },
-                    );
-                    continue;
-                }
-                (ParamType::Integer, Literal::Float(f)) => f.is_finite() && f.fract() == 0.0,
+                (ParamType::Integer, Literal::Float(f)) => f.fract() == 0.0,
                 _ => false,
             };
             if !fits {
@@ -2149,6 +2161,20 @@ mod tests {
         assert_eq!(
             problems("n", ParamType::Integer, &integers),
             ["parameter 'n': 'enum' lists 2.0 twice"]
+        );
+        let huge = Constraints {
+            enum_values: Some(Cow::Owned(vec![
+                Literal::Float(1e20),
+                Literal::Float(f64::NAN),
+            ])),
+            ..Constraints::NONE
+        };
+        assert_eq!(
+            problems("n", ParamType::Integer, &huge),
+            [
+                "'enum' takes integers in the signed 64-bit range",
+                "parameter 'n': enum value NaN of type 'float' does not fit the declared type 'integer'",
+            ]
         );
     }
 

@@ -146,7 +146,7 @@ pub use recorder::{
 };
 pub use registry::ToolRegistry;
 pub use result::{DeferredCall, ToolResult, ToolStatus};
-pub use rules::{NameError, NameKind, ParamType, Problem, ValueKind};
+pub use rules::{NameError, NameKind, Number, ParamType, Problem, ValueKind};
 #[cfg(feature = "tokio")]
 pub use runtime::TokioRuntime;
 pub use runtime::{Runtime, Sleep, StdRuntime};
@@ -181,7 +181,8 @@ pub mod __private {
     pub use crate::typed::execute_typed;
     pub use crate::{
         BoxError, Credentials, FromInputs, FromParam, IntoOutput, IntoParam, JsonObject, Literal,
-        Param, ParamType, ParamTypeError, Tool, ToolContext, ToolSchema, ToolSpec, TypedTool,
+        Number, Param, ParamType, ParamTypeError, Tool, ToolContext, ToolSchema, ToolSpec,
+        TypedTool,
     };
     pub use serde_json::{Map, Value};
     pub use std::borrow::Cow;

@@ -31,7 +31,10 @@ use std::time::Duration;
 /// assert_eq!(ParamType::Float.json_schema_type(), "number");
 /// assert_eq!(ParamType::List.to_string(), "list");
 /// ```
+///
+/// More types may come (the enum is `#[non_exhaustive]`): a `match` on it needs a `_` arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ParamType {
     /// A JSON string.
     String,
@@ -193,6 +196,13 @@ pub const PARAM_KEYS: &[&str] = &[
     "description",
     "items",
     "fields",
+    "enum",
+    "minimum",
+    "maximum",
+    "min_length",
+    "max_length",
+    "min_items",
+    "max_items",
 ];
 
 /// The keys a `#[tool(...)]` attribute may have.
@@ -341,6 +351,71 @@ pub enum Problem {
     RequiredWithDefault {
         /// The parameter.
         name: String,
+    },
+    /// A constraint on a type it does not apply to (`minimum` on a string, `min_length` on
+    /// a list).
+    ConstraintOnWrongType {
+        /// The parameter.
+        name: String,
+        /// The constraint's key (`minimum`).
+        key: &'static str,
+        /// The parameter's type.
+        ty: ParamType,
+    },
+    /// An `enum` without values: no value would be accepted.
+    EmptyEnum {
+        /// The parameter.
+        name: String,
+    },
+    /// An `enum` value that is not of the parameter's type.
+    EnumValueType {
+        /// The parameter.
+        name: String,
+        /// The value, as written in messages (`'metric'`, `3`).
+        value: String,
+        /// The parameter's type.
+        expected: ParamType,
+        /// The kind of the value.
+        got: ValueKind,
+    },
+    /// The same `enum` value listed twice.
+    DuplicateEnumValue {
+        /// The parameter.
+        name: String,
+        /// The value, as written in messages.
+        value: String,
+    },
+    /// A lower bound above its upper bound (`minimum` > `maximum`, `min_length` >
+    /// `max_length`, `min_items` > `max_items`): no value would be accepted.
+    InvertedBounds {
+        /// The parameter.
+        name: String,
+        /// The lower bound's key.
+        lower: &'static str,
+        /// The upper bound's key.
+        upper: &'static str,
+        /// The lower bound, as written in messages.
+        min: String,
+        /// The upper bound, as written in messages.
+        max: String,
+    },
+    /// A `minimum` or `maximum` that is NaN or infinite.
+    BoundNotFinite {
+        /// The parameter.
+        name: String,
+        /// The bound's key.
+        key: &'static str,
+    },
+    /// A default (or a value inside it) that breaks one of its parameter's constraints.
+    DefaultBreaksConstraint {
+        /// The parameter.
+        name: String,
+        /// Where the value is inside the default (see [`Problem::DefaultTypeMismatch`]).
+        at: String,
+        /// The constraint's key (`maximum`).
+        key: &'static str,
+        /// What the value is told, as validation words it: `must be at most 50, got 80`.
+        message: String,
     },
     /// A version that is not `MAJOR.MINOR.PATCH`.
     InvalidVersion {
@@ -542,6 +617,60 @@ impl fmt::Display for Problem {
                 f,
                 "parameter '{name}' is required and has a default, which would never be used; \
                  set `required = false` or remove the default"
+            ),
+            Problem::ConstraintOnWrongType { name, key, ty } => {
+                write!(
+                    f,
+                    "parameter '{name}': '{key}' applies to {} parameters, but this parameter is a '{ty}'",
+                    constraint_applies_to(key)
+                )?;
+                match constraint_instead(key, *ty) {
+                    Some(instead) => write!(f, "; use '{instead}'"),
+                    None => Ok(()),
+                }
+            }
+            Problem::EmptyEnum { name } => write!(
+                f,
+                "parameter '{name}': 'enum' is empty, so no value would be accepted; list the \
+                 allowed values or remove it"
+            ),
+            Problem::EnumValueType {
+                name,
+                value,
+                expected,
+                got,
+            } => write!(
+                f,
+                "parameter '{name}': enum value {value} of type '{got}' does not fit the declared type '{expected}'"
+            ),
+            Problem::DuplicateEnumValue { name, value } => {
+                write!(f, "parameter '{name}': 'enum' lists {value} twice")
+            }
+            Problem::InvertedBounds {
+                name,
+                lower,
+                upper,
+                min,
+                max,
+            } => write!(
+                f,
+                "parameter '{name}': '{lower}' ({min}) is greater than '{upper}' ({max}), so no \
+                 value would be accepted"
+            ),
+            Problem::BoundNotFinite { name, key } => write!(
+                f,
+                "parameter '{name}': '{key}' is not a finite number; JSON has no NaN or infinity"
+            ),
+            Problem::DefaultBreaksConstraint {
+                name, at, message, ..
+            } => write!(
+                f,
+                "parameter '{name}': {} {message}",
+                InDefault {
+                    name,
+                    at,
+                    root: "default"
+                }
             ),
             Problem::InvalidTimeout { found, reason } => write!(
                 f,
@@ -756,6 +885,549 @@ impl Literal {
     }
 }
 
+/// A number in a constraint (`minimum`, `maximum`): an integer, or a float.
+///
+/// Integers stay exact: a bound of `9007199254740993` on an integer parameter is compared as
+/// an integer, not rounded to the nearest float.
+///
+/// ```
+/// use agentkit_core::Number;
+///
+/// assert_eq!(Number::from(50).to_string(), "50");
+/// assert_eq!(Number::from(0.5).to_string(), "0.5");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Number {
+    /// An integer.
+    Integer(i64),
+    /// A floating-point number.
+    Float(f64),
+}
+
+impl Number {
+    /// The number as an `f64` (rounded, for an integer beyond 2^53).
+    #[allow(clippy::cast_precision_loss)]
+    pub const fn as_f64(self) -> f64 {
+        match self {
+            Number::Integer(i) => i as f64,
+            Number::Float(f) => f,
+        }
+    }
+
+    /// Whether the number is neither NaN nor infinite.
+    pub const fn is_finite(self) -> bool {
+        match self {
+            Number::Integer(_) => true,
+            Number::Float(f) => f.is_finite(),
+        }
+    }
+
+    /// Compares two numbers by value: exactly when both are integers.
+    pub fn compare(self, other: Number) -> Option<std::cmp::Ordering> {
+        match (self, other) {
+            (Number::Integer(a), Number::Integer(b)) => Some(a.cmp(&b)),
+            (a, b) => a.as_f64().partial_cmp(&b.as_f64()),
+        }
+    }
+
+    /// The number as a default or enum value.
+    pub const fn to_literal(self) -> Literal {
+        match self {
+            Number::Integer(i) => Literal::Integer(i),
+            Number::Float(f) => Literal::Float(f),
+        }
+    }
+}
+
+impl From<i64> for Number {
+    fn from(i: i64) -> Self {
+        Number::Integer(i)
+    }
+}
+
+impl From<f64> for Number {
+    fn from(f: f64) -> Self {
+        Number::Float(f)
+    }
+}
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Number::Integer(i) => write!(f, "{i}"),
+            // `{:?}` keeps the `.0` of an integral float and writes huge ones as `1e300`.
+            Number::Float(x) => write!(f, "{x:?}"),
+        }
+    }
+}
+
+/// The constraints of a parameter beyond its type, as JSON Schema names them: `enum`,
+/// `minimum`/`maximum`, `minLength`/`maxLength`, `minItems`/`maxItems`.
+///
+/// Each applies to the parameter's own value: `enum` to a string or integer, the bounds to an
+/// integer or float, the lengths (in characters) to a string, the item counts to a list. The
+/// items of a list of strings or numbers take none (bound the list with `min_items` and
+/// `max_items`; the fields of a list's dictionary items have their own constraints).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Constraints {
+    /// The allowed values (`enum`).
+    pub enum_values: Option<Cow<'static, [Literal]>>,
+    /// The smallest allowed number, inclusive.
+    pub minimum: Option<Number>,
+    /// The largest allowed number, inclusive.
+    pub maximum: Option<Number>,
+    /// The fewest characters a string may have.
+    pub min_length: Option<usize>,
+    /// The most characters a string may have.
+    pub max_length: Option<usize>,
+    /// The fewest items a list may have.
+    pub min_items: Option<usize>,
+    /// The most items a list may have.
+    pub max_items: Option<usize>,
+}
+
+/// A value as a constraint reads it.
+#[derive(Debug, Clone, Copy)]
+pub enum Measured<'a> {
+    /// A string.
+    String(&'a str),
+    /// An integer.
+    Integer(i64),
+    /// A float (or an integer given where a float is declared).
+    Float(f64),
+    /// A list, by its number of items.
+    List(usize),
+}
+
+/// How a value breaks a constraint.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Violation {
+    /// Not one of the `enum` values.
+    NotInEnum,
+    /// Below `minimum`.
+    BelowMinimum {
+        /// The minimum.
+        limit: Number,
+        /// The value.
+        got: Number,
+    },
+    /// Above `maximum`.
+    AboveMaximum {
+        /// The maximum.
+        limit: Number,
+        /// The value.
+        got: Number,
+    },
+    /// Fewer characters than `min_length`, or fewer items than `min_items`.
+    TooShort {
+        /// The least allowed.
+        limit: usize,
+        /// The value's length.
+        got: usize,
+    },
+    /// More characters than `max_length`, or more items than `max_items`.
+    TooLong {
+        /// The most allowed.
+        limit: usize,
+        /// The value's length.
+        got: usize,
+    },
+}
+
+impl Violation {
+    /// The key of the constraint broken.
+    pub const fn key(self, ty: ParamType) -> &'static str {
+        let list = matches!(ty, ParamType::List);
+        match self {
+            Violation::NotInEnum => "enum",
+            Violation::BelowMinimum { .. } => "minimum",
+            Violation::AboveMaximum { .. } => "maximum",
+            Violation::TooShort { .. } if list => "min_items",
+            Violation::TooShort { .. } => "min_length",
+            Violation::TooLong { .. } if list => "max_items",
+            Violation::TooLong { .. } => "max_length",
+        }
+    }
+}
+
+/// `1 character`, `2 items`.
+fn count(n: usize, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
+/// Writes a broken bound as validation words it: `must be at most 50, got 80`, `must be at
+/// least 1 character long, got 0`, `must have at most 5 items, got 7`. (A value outside an
+/// `enum` is worded by the caller, which knows how to show the value.)
+pub fn write_bound(f: &mut dyn fmt::Write, violation: Violation, ty: ParamType) -> fmt::Result {
+    let list = matches!(ty, ParamType::List);
+    match violation {
+        Violation::NotInEnum => f.write_str("must be one of the allowed values"),
+        Violation::BelowMinimum { limit, got } => write!(f, "must be at least {limit}, got {got}"),
+        Violation::AboveMaximum { limit, got } => write!(f, "must be at most {limit}, got {got}"),
+        Violation::TooShort { limit, got } if list => {
+            write!(f, "must have at least {}, got {got}", count(limit, "item"))
+        }
+        Violation::TooShort { limit, got } => write!(
+            f,
+            "must be at least {} long, got {got}",
+            count(limit, "character")
+        ),
+        Violation::TooLong { limit, got } if list => {
+            write!(f, "must have at most {}, got {got}", count(limit, "item"))
+        }
+        Violation::TooLong { limit, got } => write!(
+            f,
+            "must be at most {} long, got {got}",
+            count(limit, "character")
+        ),
+    }
+}
+
+/// Writes a constrained value in a message: a string quoted (`'metric'`), a number as is.
+pub fn write_enum_value(f: &mut dyn fmt::Write, value: &Literal) -> fmt::Result {
+    match value {
+        Literal::String(s) => write!(f, "'{s}'"),
+        Literal::Integer(i) => write!(f, "{i}"),
+        Literal::OutOfRange(i) => write!(f, "{i}"),
+        Literal::Float(x) => write!(f, "{x:?}"),
+        Literal::Boolean(b) => write!(f, "{b}"),
+        Literal::Null => f.write_str("null"),
+        Literal::List(_) => f.write_str("a list"),
+        Literal::Dictionary(_) => f.write_str("a dictionary"),
+    }
+}
+
+/// `must be one of 'metric', 'imperial', got 'kelvin'`, for a default.
+fn write_enum_miss(f: &mut dyn fmt::Write, c: &Constraints, got: &Literal) -> fmt::Result {
+    f.write_str("must be one of ")?;
+    for (index, value) in c.enum_values.iter().flat_map(|v| v.iter()).enumerate() {
+        if index > 0 {
+            f.write_str(", ")?;
+        }
+        write_enum_value(f, value)?;
+    }
+    f.write_str(", got ")?;
+    write_enum_value(f, got)
+}
+
+fn enum_value_text(value: &Literal) -> String {
+    let mut out = String::new();
+    // Writing to a `String` cannot fail.
+    let _ = write_enum_value(&mut out, value);
+    out
+}
+
+/// The keys of the constraints, in the order a declaration lists them.
+pub const CONSTRAINT_KEYS: [&str; 7] = [
+    "enum",
+    "minimum",
+    "maximum",
+    "min_length",
+    "max_length",
+    "min_items",
+    "max_items",
+];
+
+/// Whether the constraint `key` applies to a parameter of type `ty`.
+pub const fn constraint_applies(key: &str, ty: ParamType) -> bool {
+    match key.as_bytes() {
+        b"enum" => matches!(ty, ParamType::String | ParamType::Integer),
+        b"minimum" | b"maximum" => matches!(ty, ParamType::Integer | ParamType::Float),
+        b"min_length" | b"max_length" => matches!(ty, ParamType::String),
+        b"min_items" | b"max_items" => matches!(ty, ParamType::List),
+        _ => false,
+    }
+}
+
+fn constraint_applies_to(key: &str) -> &'static str {
+    match key {
+        "enum" => "string and integer",
+        "minimum" | "maximum" => "integer and float",
+        "min_length" | "max_length" => "string",
+        _ => "list",
+    }
+}
+
+/// The constraint meant, when one was put on a type it does not apply to.
+fn constraint_instead(key: &str, ty: ParamType) -> Option<&'static str> {
+    match (key, ty) {
+        ("min_length" | "minimum", ParamType::List) => Some("min_items"),
+        ("max_length" | "maximum", ParamType::List) => Some("max_items"),
+        ("min_items" | "minimum", ParamType::String) => Some("min_length"),
+        ("max_items" | "maximum", ParamType::String) => Some("max_length"),
+        _ => None,
+    }
+}
+
+/// A problem with a declaration's constraints, with the key it is about (and for an `enum`
+/// value, its index), so that a compile error can point at it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConstraintProblem {
+    /// The key the problem is about: for bounds the wrong way round, the upper one.
+    pub key: &'static str,
+    /// For a problem with one `enum` value, its index.
+    pub index: Option<usize>,
+    /// The problem.
+    pub problem: Problem,
+}
+
+impl Constraints {
+    /// No constraint.
+    pub const NONE: Constraints = Constraints {
+        enum_values: None,
+        minimum: None,
+        maximum: None,
+        min_length: None,
+        max_length: None,
+        min_items: None,
+        max_items: None,
+    };
+
+    /// Whether no constraint is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Constraints::NONE
+    }
+
+    /// The keys set, in [`CONSTRAINT_KEYS`] order.
+    pub fn keys(&self) -> impl Iterator<Item = &'static str> + '_ {
+        let set = [
+            self.enum_values.is_some(),
+            self.minimum.is_some(),
+            self.maximum.is_some(),
+            self.min_length.is_some(),
+            self.max_length.is_some(),
+            self.min_items.is_some(),
+            self.max_items.is_some(),
+        ];
+        CONSTRAINT_KEYS
+            .into_iter()
+            .zip(set)
+            .filter_map(|(key, set)| set.then_some(key))
+    }
+
+    /// Every constraint `value` breaks, in key order. Constraints that do not apply to the
+    /// kind of value are ignored (a declaration that has them is refused by
+    /// [`check_constraints`]).
+    pub fn violations(&self, value: Measured<'_>) -> Vec<Violation> {
+        let mut found = Vec::new();
+        if let Some(allowed) = &self.enum_values {
+            let listed = match value {
+                Measured::String(s) => Some(
+                    allowed
+                        .iter()
+                        .any(|v| matches!(v, Literal::String(e) if e.as_ref() == s)),
+                ),
+                Measured::Integer(i) => Some(allowed.iter().any(|v| enum_holds_integer(v, i))),
+                Measured::Float(_) | Measured::List(_) => None,
+            };
+            if listed == Some(false) {
+                found.push(Violation::NotInEnum);
+            }
+        }
+        let number = match value {
+            Measured::Integer(i) => Some(Number::Integer(i)),
+            Measured::Float(f) => Some(Number::Float(f)),
+            Measured::String(_) | Measured::List(_) => None,
+        };
+        if let Some(got) = number {
+            if let Some(limit) = self.minimum {
+                if got.compare(limit) == Some(std::cmp::Ordering::Less) {
+                    found.push(Violation::BelowMinimum { limit, got });
+                }
+            }
+            if let Some(limit) = self.maximum {
+                if got.compare(limit) == Some(std::cmp::Ordering::Greater) {
+                    found.push(Violation::AboveMaximum { limit, got });
+                }
+            }
+        }
+        let (length, min, max) = match value {
+            Measured::String(s) => (s.chars().count(), self.min_length, self.max_length),
+            Measured::List(n) => (n, self.min_items, self.max_items),
+            Measured::Integer(_) | Measured::Float(_) => return found,
+        };
+        if let Some(limit) = min.filter(|limit| length < *limit) {
+            found.push(Violation::TooShort { limit, got: length });
+        }
+        if let Some(limit) = max.filter(|limit| length > *limit) {
+            found.push(Violation::TooLong { limit, got: length });
+        }
+        found
+    }
+}
+
+/// Whether an integral float is an `i64` (`i64::MAX` rounds up to 2^63, which is not).
+#[allow(clippy::cast_precision_loss)]
+fn fits_i64(f: f64) -> bool {
+    f >= i64::MIN as f64 && f < i64::MAX as f64
+}
+
+/// Whether an `enum` value is the integer `i` (an integral float counts, as in validation).
+#[allow(clippy::cast_precision_loss, clippy::float_cmp)]
+fn enum_holds_integer(value: &Literal, i: i64) -> bool {
+    match value {
+        Literal::Integer(e) => *e == i,
+        Literal::Float(f) => *f == i as f64,
+        _ => false,
+    }
+}
+
+/// Checks a parameter's constraints: each on a type it applies to, an `enum` with values
+/// of the parameter's type and none twice, bounds that are finite and the right way round.
+pub fn check_constraints(name: &str, ty: ParamType, c: &Constraints) -> Vec<ConstraintProblem> {
+    let mut problems = Vec::new();
+    let mut push = |key: &'static str, index: Option<usize>, problem: Problem| {
+        problems.push(ConstraintProblem {
+            key,
+            index,
+            problem,
+        });
+    };
+    let mut applying: Vec<&'static str> = Vec::new();
+    for key in c.keys() {
+        if constraint_applies(key, ty) {
+            applying.push(key);
+        } else {
+            push(
+                key,
+                None,
+                Problem::ConstraintOnWrongType {
+                    name: name.to_owned(),
+                    key,
+                    ty,
+                },
+            );
+        }
+    }
+    let on = |key: &str| applying.contains(&key);
+    if let (true, Some(values)) = (on("enum"), &c.enum_values) {
+        if values.is_empty() {
+            push(
+                "enum",
+                None,
+                Problem::EmptyEnum {
+                    name: name.to_owned(),
+                },
+            );
+        }
+        let mut seen: Vec<String> = Vec::new();
+        for (index, value) in values.iter().enumerate() {
+            let text = enum_value_text(value);
+            let out_of_range = match value {
+                Literal::OutOfRange(_) => true,
+                Literal::Float(f) => f.fract() == 0.0 && !fits_i64(*f),
+                _ => false,
+            };
+            if ty == ParamType::Integer && out_of_range {
+                push(
+                    "enum",
+                    Some(index),
+                    Problem::InvalidKeyValue {
+                        key: "enum",
+                        expected: "integers in the signed 64-bit range",
+                    },
+                );
+                continue;
+            }
+            // An integral float is an integer, as in validation.
+            let fits = match (ty, value) {
+                (ParamType::String, Literal::String(_))
+                | (ParamType::Integer, Literal::Integer(_)) => true,
+                (ParamType::Integer, Literal::Float(f)) => f.fract() == 0.0,
+                _ => false,
+            };
+            if !fits {
+                push(
+                    "enum",
+                    Some(index),
+                    Problem::EnumValueType {
+                        name: name.to_owned(),
+                        value: text,
+                        expected: ty,
+                        got: value.kind(),
+                    },
+                );
+                continue;
+            }
+            // `2.0` and `2` are one integer.
+            let key = match value {
+                Literal::Float(f) => Number::Float(*f)
+                    .to_string()
+                    .trim_end_matches(".0")
+                    .to_owned(),
+                _ => text.clone(),
+            };
+            if seen.contains(&key) {
+                push(
+                    "enum",
+                    Some(index),
+                    Problem::DuplicateEnumValue {
+                        name: name.to_owned(),
+                        value: text,
+                    },
+                );
+            } else {
+                seen.push(key);
+            }
+        }
+    }
+    for (key, bound) in [("minimum", c.minimum), ("maximum", c.maximum)] {
+        if let (true, Some(bound)) = (on(key), bound) {
+            if !bound.is_finite() {
+                push(
+                    key,
+                    None,
+                    Problem::BoundNotFinite {
+                        name: name.to_owned(),
+                        key,
+                    },
+                );
+            }
+        }
+    }
+    if let (true, true, Some(min), Some(max)) = (on("minimum"), on("maximum"), c.minimum, c.maximum)
+    {
+        if min.compare(max) == Some(std::cmp::Ordering::Greater) {
+            push(
+                "maximum",
+                None,
+                Problem::InvertedBounds {
+                    name: name.to_owned(),
+                    lower: "minimum",
+                    upper: "maximum",
+                    min: min.to_string(),
+                    max: max.to_string(),
+                },
+            );
+        }
+    }
+    for (lower, upper, min, max) in [
+        ("min_length", "max_length", c.min_length, c.max_length),
+        ("min_items", "max_items", c.min_items, c.max_items),
+    ] {
+        if let (true, true, Some(min), Some(max)) = (on(lower), on(upper), min, max) {
+            if min > max {
+                push(
+                    upper,
+                    None,
+                    Problem::InvertedBounds {
+                        name: name.to_owned(),
+                        lower,
+                        upper,
+                        min: min.to_string(),
+                        max: max.to_string(),
+                    },
+                );
+            }
+        }
+    }
+    problems
+}
+
 /// A parameter declaration as the default rules read it: its type and shape, at any depth,
 /// and its default (a dictionary default that leaves out an optional field gets the field's
 /// default, as validation fills it).
@@ -773,6 +1445,8 @@ pub struct Decl<'a> {
     pub fields: Option<Vec<Decl<'a>>>,
     /// The default, if any.
     pub default: Option<&'a Literal>,
+    /// Its constraints.
+    pub constraints: &'a Constraints,
 }
 
 /// One step from a value to a value inside it.
@@ -832,7 +1506,7 @@ pub fn check_default(decl: &Decl<'_>) -> DefaultCheck {
     if decl.required {
         checker.report(Vec::new(), |name, _| Problem::RequiredWithDefault { name });
     }
-    let value = checker.value(decl.ty, decl.items, decl.fields.as_deref(), default);
+    let value = checker.value(decl, default);
     DefaultCheck {
         problems: checker.problems,
         value: Some(value),
@@ -881,18 +1555,14 @@ impl Checker<'_> {
         self.problems.push(DefaultProblem { at, problem });
     }
 
-    /// The value at the current step, checked against `ty` and, below it, `items` and
-    /// `fields`.
-    fn value(
-        &mut self,
-        ty: ParamType,
-        items: Option<ParamType>,
-        fields: Option<&[Decl<'_>]>,
-        value: &Literal,
-    ) -> Literal {
-        let Some(value) = self.typed(ty, value) else {
+    /// The value at the current step, checked against the declaration's type and
+    /// constraints and, below it, its `items` and `fields`.
+    fn value(&mut self, decl: &Decl<'_>, value: &Literal) -> Literal {
+        let Some(value) = self.typed(decl.ty, value) else {
             return value.clone();
         };
+        self.constrained(decl, &value);
+        let (items, fields) = (decl.items, decl.fields.as_deref());
         match (&value, items, fields) {
             (Literal::List(values), Some(items), _) => {
                 let mut out = Vec::with_capacity(values.len());
@@ -912,6 +1582,35 @@ impl Checker<'_> {
             }
             (Literal::Dictionary(entries), _, Some(fields)) => self.object(fields, entries),
             _ => self.untyped(&value),
+        }
+    }
+
+    /// Reports every constraint of `decl` that the (well-typed) `value` breaks.
+    fn constrained(&mut self, decl: &Decl<'_>, value: &Literal) {
+        if decl.constraints.is_empty() {
+            return;
+        }
+        let measured = match value {
+            Literal::String(s) => Measured::String(s),
+            Literal::Integer(i) => Measured::Integer(*i),
+            Literal::Float(f) => Measured::Float(*f),
+            Literal::List(items) => Measured::List(items.len()),
+            _ => return,
+        };
+        for violation in decl.constraints.violations(measured) {
+            let mut message = String::new();
+            // Writing to a `String` cannot fail.
+            let _ = if violation == Violation::NotInEnum {
+                write_enum_miss(&mut message, decl.constraints, value)
+            } else {
+                write_bound(&mut message, violation, decl.ty)
+            };
+            self.report(Vec::new(), |name, at| Problem::DefaultBreaksConstraint {
+                name,
+                at,
+                key: violation.key(decl.ty),
+                message,
+            });
         }
     }
 
@@ -1025,7 +1724,7 @@ impl Checker<'_> {
                 Some((_, Literal::Null)) if !field.required => {}
                 Some((key, value)) => {
                     self.at.push(Step::Field(field.name.to_owned()));
-                    let value = self.value(field.ty, field.items, field.fields.as_deref(), value);
+                    let value = self.value(field, value);
                     self.at.pop();
                     out.push((key.clone(), value));
                     continue;
@@ -1040,7 +1739,7 @@ impl Checker<'_> {
                 });
             } else if let Some(default) = field.default {
                 let quiet = std::mem::replace(&mut self.quiet, true);
-                let value = self.value(field.ty, field.items, field.fields.as_deref(), default);
+                let value = self.value(field, default);
                 self.quiet = quiet;
                 out.push((Cow::Owned(field.name.to_owned()), value));
             }
@@ -1167,6 +1866,10 @@ mod tests {
     use super::*;
 
     impl Literal {
+        fn from_str(s: &'static str) -> Literal {
+            Literal::String(Cow::Borrowed(s))
+        }
+
         fn from_pairs(pairs: &[(&'static str, Literal)]) -> Literal {
             Literal::Dictionary(Cow::Owned(
                 pairs
@@ -1231,8 +1934,11 @@ mod tests {
             items: None,
             fields: None,
             default,
+            constraints: &NONE,
         }
     }
+
+    static NONE: Constraints = Constraints::NONE;
 
     fn messages(check: &DefaultCheck) -> Vec<String> {
         check
@@ -1328,6 +2034,7 @@ mod tests {
             items: Some(ParamType::Dictionary),
             fields: Some(vec![city.clone(), country.clone(), nights.clone()]),
             default: Some(default),
+            constraints: &NONE,
         };
         let given = Literal::from_pairs(&[("city", Literal::String(Cow::Borrowed("Paris")))]);
         let with_null = Literal::from_pairs(&[
@@ -1377,6 +2084,178 @@ mod tests {
             check.problems[1].at,
             [Step::Item(0), Step::Field("pet".into())]
         );
+    }
+
+    fn problems(name: &str, ty: ParamType, c: &Constraints) -> Vec<String> {
+        check_constraints(name, ty, c)
+            .into_iter()
+            .map(|p| p.problem.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn constraints_are_checked_where_declared() {
+        let units = Constraints {
+            enum_values: Some(Cow::Owned(vec![
+                Literal::from_str("metric"),
+                Literal::Integer(3),
+                Literal::from_str("metric"),
+            ])),
+            ..Constraints::NONE
+        };
+        assert_eq!(
+            problems("units", ParamType::String, &units),
+            [
+                "parameter 'units': enum value 3 of type 'integer' does not fit the declared type 'string'",
+                "parameter 'units': 'enum' lists 'metric' twice",
+            ]
+        );
+        let empty = Constraints {
+            enum_values: Some(Cow::Borrowed(&[])),
+            ..Constraints::NONE
+        };
+        assert_eq!(
+            problems("units", ParamType::String, &empty),
+            [
+                "parameter 'units': 'enum' is empty, so no value would be accepted; list the allowed values or remove it"
+            ]
+        );
+        let inverted = Constraints {
+            minimum: Some(Number::Integer(50)),
+            maximum: Some(Number::Float(1.5)),
+            min_items: Some(2),
+            ..Constraints::NONE
+        };
+        assert_eq!(
+            problems("limit", ParamType::Integer, &inverted),
+            [
+                "parameter 'limit': 'min_items' applies to list parameters, but this parameter is a 'integer'",
+                "parameter 'limit': 'minimum' (50) is greater than 'maximum' (1.5), so no value would be accepted",
+            ]
+        );
+        let on_list = Constraints {
+            min_length: Some(1),
+            maximum: Some(Number::Float(f64::NAN)),
+            ..Constraints::NONE
+        };
+        assert_eq!(
+            problems("tags", ParamType::List, &on_list),
+            [
+                "parameter 'tags': 'maximum' applies to integer and float parameters, but this parameter is a 'list'; use 'max_items'",
+                "parameter 'tags': 'min_length' applies to string parameters, but this parameter is a 'list'; use 'min_items'",
+            ]
+        );
+        let lengths = Constraints {
+            min_length: Some(3),
+            max_length: Some(2),
+            ..Constraints::NONE
+        };
+        assert_eq!(
+            check_constraints("q", ParamType::String, &lengths)[0].key,
+            "max_length"
+        );
+        let integers = Constraints {
+            enum_values: Some(Cow::Owned(vec![Literal::Integer(2), Literal::Float(2.0)])),
+            ..Constraints::NONE
+        };
+        assert_eq!(
+            problems("n", ParamType::Integer, &integers),
+            ["parameter 'n': 'enum' lists 2.0 twice"]
+        );
+        let huge = Constraints {
+            enum_values: Some(Cow::Owned(vec![
+                Literal::Float(1e20),
+                Literal::Float(f64::NAN),
+            ])),
+            ..Constraints::NONE
+        };
+        assert_eq!(
+            problems("n", ParamType::Integer, &huge),
+            [
+                "'enum' takes integers in the signed 64-bit range",
+                "parameter 'n': enum value NaN of type 'float' does not fit the declared type 'integer'",
+            ]
+        );
+    }
+
+    #[test]
+    fn values_break_every_constraint_they_break() {
+        let c = Constraints {
+            enum_values: Some(Cow::Owned(vec![Literal::Integer(1), Literal::Integer(100)])),
+            minimum: Some(Number::Integer(1)),
+            maximum: Some(Number::Integer(50)),
+            ..Constraints::NONE
+        };
+        assert_eq!(c.violations(Measured::Integer(1)), []);
+        assert_eq!(
+            c.violations(Measured::Integer(100)),
+            [Violation::AboveMaximum {
+                limit: Number::Integer(50),
+                got: Number::Integer(100)
+            }]
+        );
+        assert_eq!(c.violations(Measured::Integer(0)).len(), 2);
+        let s = Constraints {
+            min_length: Some(2),
+            max_length: Some(3),
+            ..Constraints::NONE
+        };
+        // Characters, not bytes.
+        assert_eq!(s.violations(Measured::String("éé")), []);
+        assert_eq!(
+            s.violations(Measured::String("ab cd")),
+            [Violation::TooLong { limit: 3, got: 5 }]
+        );
+        let mut text = String::new();
+        write_bound(
+            &mut text,
+            Violation::TooShort { limit: 1, got: 0 },
+            ParamType::List,
+        )
+        .unwrap();
+        assert_eq!(text, "must have at least 1 item, got 0");
+    }
+
+    #[test]
+    fn defaults_keep_their_constraints_at_any_depth() {
+        let units = Constraints {
+            enum_values: Some(Cow::Owned(vec![
+                Literal::from_str("metric"),
+                Literal::from_str("imperial"),
+            ])),
+            ..Constraints::NONE
+        };
+        let kelvin = Literal::from_str("kelvin");
+        let units = Decl {
+            constraints: &units,
+            required: false,
+            ..decl("units", ParamType::String, Some(&kelvin))
+        };
+        assert_eq!(
+            messages(&check_default(&units)),
+            ["parameter 'units': default must be one of 'metric', 'imperial', got 'kelvin'"]
+        );
+        let limit = Constraints {
+            maximum: Some(Number::Integer(50)),
+            ..Constraints::NONE
+        };
+        let field = Decl {
+            required: true,
+            constraints: &limit,
+            ..decl("limit", ParamType::Integer, None)
+        };
+        let default = Literal::from_pairs(&[("limit", Literal::Float(80.0))]);
+        let query = Decl {
+            required: false,
+            fields: Some(vec![field]),
+            ..decl("query", ParamType::Dictionary, Some(&default))
+        };
+        let check = check_default(&query);
+        assert_eq!(
+            messages(&check),
+            ["parameter 'query': default value 'query.limit' must be at most 50, got 80"]
+        );
+        assert_eq!(check.problems[0].at, [Step::Field("limit".into())]);
     }
 
     #[test]

@@ -13,7 +13,9 @@ use serde_json::{Map, Value};
 
 use crate::error::{SemanticError, SemanticProblem};
 pub use crate::rules::Literal;
-use crate::rules::{self, NameKind, ParamType, Problem, ValueKind};
+use crate::rules::{
+    self, Constraints, Measured, NameKind, Number, ParamType, Problem, ValueKind, Violation,
+};
 
 /// A JSON object: what a tool receives as inputs and returns as output.
 pub type JsonObject = Map<String, Value>;
@@ -111,7 +113,7 @@ impl Serialize for Literal {
 }
 
 /// One parameter of a [`ToolSchema`]: the Python original's `name`, `type`, `required`, `default` and
-/// `description`.
+/// `description`, and the constraints the Python original lacks (`enum`, bounds, lengths).
 ///
 /// Build one with [`Param::required`] or [`Param::optional`]; a [`ToolSchema`] checks the
 /// whole list when it is built.
@@ -134,6 +136,7 @@ pub struct Param {
     description: Cow<'static, str>,
     items: Option<ParamType>,
     fields: Option<ToolSchema>,
+    constraints: Constraints,
 }
 
 impl Param {
@@ -147,6 +150,7 @@ impl Param {
             description: Cow::Borrowed(""),
             items: None,
             fields: None,
+            constraints: Constraints::NONE,
         }
     }
 
@@ -240,6 +244,117 @@ impl Param {
         self
     }
 
+    /// Allows only these values (JSON Schema's `enum`), for a string or integer parameter.
+    ///
+    /// Validation refuses any other value, the JSON Schema lists them, and a default must be
+    /// one of them. An empty list, a value of another type or the same value twice is refused
+    /// when the [`ToolSchema`] is built.
+    ///
+    /// ```
+    /// use agentkit_core::{Param, ParamType, ToolSchema};
+    /// use serde_json::json;
+    ///
+    /// let schema = ToolSchema::new([Param::optional("units", ParamType::String)
+    ///     .with_enum(["metric", "imperial"])
+    ///     .with_default("metric")])?;
+    /// let mut args = json!({"units": "kelvin"}).as_object().cloned().unwrap();
+    /// let issues = schema.validate(&mut args);
+    /// assert_eq!(
+    ///     issues[0].to_string(),
+    ///     "Parameter 'units': expected one of 'metric', 'imperial', got 'kelvin'"
+    /// );
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    #[must_use]
+    pub fn with_enum<T: Into<Literal>>(mut self, values: impl IntoIterator<Item = T>) -> Self {
+        self.constraints.enum_values =
+            Some(Cow::Owned(values.into_iter().map(Into::into).collect()));
+        self
+    }
+
+    /// Sets the smallest value allowed (inclusive), for an integer or float parameter.
+    ///
+    /// ```
+    /// use agentkit_core::{Param, ParamType, ToolSchema};
+    /// use serde_json::json;
+    ///
+    /// let schema = ToolSchema::new([Param::required("limit", ParamType::Integer)
+    ///     .with_minimum(1)
+    ///     .with_maximum(50)])?;
+    /// let mut args = json!({"limit": 80}).as_object().cloned().unwrap();
+    /// let issues = schema.validate(&mut args);
+    /// assert_eq!(issues[0].to_string(), "Parameter 'limit': must be at most 50, got 80");
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    #[must_use]
+    pub fn with_minimum(mut self, minimum: impl Into<Number>) -> Self {
+        self.constraints.minimum = Some(minimum.into());
+        self
+    }
+
+    /// Sets the largest value allowed (inclusive), for an integer or float parameter.
+    #[must_use]
+    pub fn with_maximum(mut self, maximum: impl Into<Number>) -> Self {
+        self.constraints.maximum = Some(maximum.into());
+        self
+    }
+
+    /// Sets the fewest characters (Unicode scalar values, as JSON Schema counts them) a
+    /// string parameter may have.
+    ///
+    /// ```
+    /// use agentkit_core::{Param, ParamType, ToolSchema};
+    /// use serde_json::json;
+    ///
+    /// let schema = ToolSchema::new([Param::required("query", ParamType::String).with_min_length(1)])?;
+    /// let mut args = json!({"query": ""}).as_object().cloned().unwrap();
+    /// let issues = schema.validate(&mut args);
+    /// assert_eq!(
+    ///     issues[0].to_string(),
+    ///     "Parameter 'query': must be at least 1 character long, got 0"
+    /// );
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    #[must_use]
+    pub const fn with_min_length(mut self, min_length: usize) -> Self {
+        self.constraints.min_length = Some(min_length);
+        self
+    }
+
+    /// Sets the most characters a string parameter may have.
+    #[must_use]
+    pub const fn with_max_length(mut self, max_length: usize) -> Self {
+        self.constraints.max_length = Some(max_length);
+        self
+    }
+
+    /// Sets the fewest items a list parameter may have.
+    ///
+    /// ```
+    /// use agentkit_core::{Param, ParamType, ToolSchema};
+    /// use serde_json::json;
+    ///
+    /// let schema = ToolSchema::new([Param::required("tags", ParamType::List)
+    ///     .with_items(ParamType::String)
+    ///     .with_min_items(1)])?;
+    /// let mut args = json!({"tags": []}).as_object().cloned().unwrap();
+    /// let issues = schema.validate(&mut args);
+    /// assert_eq!(issues[0].to_string(), "Parameter 'tags': must have at least 1 item, got 0");
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    #[must_use]
+    pub const fn with_min_items(mut self, min_items: usize) -> Self {
+        self.constraints.min_items = Some(min_items);
+        self
+    }
+
+    /// Sets the most items a list parameter may have.
+    #[must_use]
+    pub const fn with_max_items(mut self, max_items: usize) -> Self {
+        self.constraints.max_items = Some(max_items);
+        self
+    }
+
     /// Builds a parameter in a `const` context; used by `#[tool(...)]`, which has already
     /// checked every rule at compile time.
     #[doc(hidden)]
@@ -258,6 +373,7 @@ impl Param {
             description: Cow::Borrowed(description),
             items: None,
             fields: None,
+            constraints: Constraints::NONE,
         }
     }
 
@@ -282,7 +398,42 @@ impl Param {
             description: Cow::Borrowed(description),
             items: None,
             fields: Some(ToolSchema::from_static(fields)),
+            constraints: Constraints::NONE,
         }
+    }
+
+    /// Sets every constraint in a `const` context; used by `#[tool(...)]`, which has already
+    /// checked them at compile time.
+    #[doc(hidden)]
+    #[must_use]
+    #[allow(clippy::too_many_arguments)]
+    pub const fn with_static_constraints(
+        mut self,
+        enum_values: Option<&'static [Literal]>,
+        minimum: Option<Number>,
+        maximum: Option<Number>,
+        min_length: Option<usize>,
+        max_length: Option<usize>,
+        min_items: Option<usize>,
+        max_items: Option<usize>,
+    ) -> Self {
+        let enum_values = match enum_values {
+            Some(values) => Some(Cow::Borrowed(values)),
+            None => None,
+        };
+        // A `const fn` cannot run a destructor, so the replaced value (always `None` here,
+        // which owns nothing) is forgotten rather than dropped.
+        std::mem::forget(std::mem::replace(
+            &mut self.constraints.enum_values,
+            enum_values,
+        ));
+        self.constraints.minimum = minimum;
+        self.constraints.maximum = maximum;
+        self.constraints.min_length = min_length;
+        self.constraints.max_length = max_length;
+        self.constraints.min_items = min_items;
+        self.constraints.max_items = max_items;
+        self
     }
 
     /// The parameter's name.
@@ -320,6 +471,45 @@ impl Param {
         &self.description
     }
 
+    /// The allowed values, when an `enum` is declared.
+    pub fn enum_values(&self) -> Option<&[Literal]> {
+        self.constraints.enum_values.as_deref()
+    }
+
+    /// The smallest value allowed, when declared.
+    pub fn minimum(&self) -> Option<Number> {
+        self.constraints.minimum
+    }
+
+    /// The largest value allowed, when declared.
+    pub fn maximum(&self) -> Option<Number> {
+        self.constraints.maximum
+    }
+
+    /// The fewest characters allowed, when declared.
+    pub fn min_length(&self) -> Option<usize> {
+        self.constraints.min_length
+    }
+
+    /// The most characters allowed, when declared.
+    pub fn max_length(&self) -> Option<usize> {
+        self.constraints.max_length
+    }
+
+    /// The fewest items allowed, when declared.
+    pub fn min_items(&self) -> Option<usize> {
+        self.constraints.min_items
+    }
+
+    /// The most items allowed, when declared.
+    pub fn max_items(&self) -> Option<usize> {
+        self.constraints.max_items
+    }
+
+    pub(crate) fn constraints(&self) -> &Constraints {
+        &self.constraints
+    }
+
     pub(crate) fn name_cow(&self) -> &Cow<'static, str> {
         &self.name
     }
@@ -336,6 +526,7 @@ impl Param {
                 .as_ref()
                 .map(|fields| fields.parameters().iter().map(Param::decl).collect()),
             default: self.default.as_ref(),
+            constraints: &self.constraints,
         }
     }
 
@@ -348,6 +539,19 @@ impl Param {
             problems.push(p);
         }
         problems.extend(self.shape_problems());
+        let constraints = rules::check_constraints(&self.name, self.ty, &self.constraints);
+        let constrained = constraints.is_empty();
+        problems.extend(constraints.into_iter().map(|p| p.problem));
+        if !constrained {
+            // A default is not checked against constraints that are themselves wrong.
+            let decl = rules::Decl {
+                constraints: &Constraints::NONE,
+                ..self.decl()
+            };
+            let default = rules::check_default(&decl);
+            problems.extend(default.problems.into_iter().map(|p| p.problem));
+            return (problems, default.value);
+        }
         let default = rules::check_default(&self.decl());
         problems.extend(default.problems.into_iter().map(|p| p.problem));
         (problems, default.value)
@@ -590,8 +794,10 @@ impl ToolSchema {
     ///
     /// Optional parameters accept `null` too, since [`validate`](Self::validate) treats
     /// `null` as "absent", and integers are bounded to `i64`, as the validator refuses the
-    /// rest. Models are sent a lighter form, without the bounds: see
-    /// [`provider`](crate::provider).
+    /// rest (a declared [`minimum`](Param::with_minimum) or [`maximum`](Param::with_maximum)
+    /// takes their place where it is stricter). Every constraint is a keyword, and an `enum`
+    /// of an optional parameter lists `null`. Models are sent a lighter form, without the
+    /// 64-bit bounds: see [`provider`](crate::provider).
     ///
     /// ```
     /// use agentkit_core::{Param, ParamType, ToolSchema};
@@ -624,7 +830,9 @@ impl ToolSchema {
     /// The JSON Schema for OpenAI's strict function calling: every property is listed in
     /// `required`, optional ones are nullable, and no `default` keyword is given (strict mode
     /// has none); a default is stated in the parameter's description instead ("Defaults to
-    /// 5."). Integer bounds are left out, as in every schema sent to a model.
+    /// 5."). The 64-bit integer bounds are left out, as in every schema sent to a model; the
+    /// declared constraints are kept as keywords, except string lengths, which strict mode
+    /// lacks and the description states ("Between 1 and 85 characters long.").
     ///
     /// A model following it sends `null` for an optional parameter it leaves out, which
     /// [`validate`](Self::validate) treats as absent and replaces by the default.
@@ -702,7 +910,8 @@ pub(crate) fn duplicate_problems<'a>(names: impl Iterator<Item = &'a str>) -> Ve
 /// none that depends on a part that could not be read.
 ///
 /// `required` is `None` when its value could not be read; `items` and `fields` are `None`
-/// when written but unreadable, `Some(None)` when not written.
+/// when written but unreadable, `Some(None)` when not written; `constraints` is `None` when
+/// one of them could not be read.
 pub(crate) fn partial_problems(
     name: Option<&str>,
     ty: Option<ParamType>,
@@ -710,6 +919,7 @@ pub(crate) fn partial_problems(
     items: Option<Option<ParamType>>,
     fields: Option<Option<&ToolSchema>>,
     default: Option<&Literal>,
+    constraints: Option<&Constraints>,
 ) -> Vec<Problem> {
     let mut problems = Vec::new();
     // Every rule speaks of the parameter by name; without one, the missing name is the
@@ -719,6 +929,12 @@ pub(crate) fn partial_problems(
     };
     if let Err(p) = rules::check_name(NameKind::Parameter, name) {
         problems.push(p);
+    }
+    let mut constraints_ok = constraints.is_some();
+    if let (Some(ty), Some(constraints)) = (ty, constraints) {
+        let found = rules::check_constraints(name, ty, constraints);
+        constraints_ok = found.is_empty();
+        problems.extend(found.into_iter().map(|p| p.problem));
     }
     if default.is_some() && required == Some(true) {
         problems.push(Problem::RequiredWithDefault {
@@ -742,6 +958,9 @@ pub(crate) fn partial_problems(
     param.items = items;
     param.fields = fields.cloned();
     param.default = default.cloned();
+    if let (Some(constraints), true) = (constraints, constraints_ok) {
+        param.constraints = constraints.clone();
+    }
     problems.extend(param.shape_problems());
     let decl = rules::Decl {
         required: false,
@@ -854,6 +1073,9 @@ fn check_value(
             return;
         }
     }
+    if !param.constraints.is_empty() {
+        check_constraints(param, value, here, issues);
+    }
     match value {
         Value::Array(values) => {
             let Some(items) = param.items else { return };
@@ -882,6 +1104,22 @@ fn check_value(
             }
         }
         _ => {}
+    }
+}
+
+/// Reports every constraint of `param` the (well-typed) `value` breaks.
+fn check_constraints(param: &Param, value: &Value, here: Path<'_>, issues: &mut Issues) {
+    let measured = match value {
+        Value::String(s) => Measured::String(s),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => Measured::Integer(i),
+            None => Measured::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::Array(items) => Measured::List(items.len()),
+        _ => return,
+    };
+    for violation in param.constraints.violations(measured) {
+        issues.push(|| ValidationIssue::constraint(here.name(param), param, violation, value));
     }
 }
 
@@ -960,6 +1198,18 @@ pub enum IssueKind {
     /// A key given twice in one object of the argument text (`{"q": 5, "q": "a"}`): the
     /// model said two things, and taking either would drop the other.
     DuplicateKey,
+    /// A value that is not one of the parameter's `enum` values.
+    NotInEnum,
+    /// A number below the parameter's `minimum`.
+    BelowMinimum,
+    /// A number above the parameter's `maximum`.
+    AboveMaximum,
+    /// A string with fewer characters than `min_length`, or a list with fewer items than
+    /// `min_items` ([`expected`](ValidationIssue::expected) says which).
+    TooShort,
+    /// A string with more characters than `max_length`, or a list with more items than
+    /// `max_items`.
+    TooLong,
 }
 
 /// One problem found by validation: machine-readable fields, and a `Display` that reads like
@@ -974,10 +1224,16 @@ pub enum IssueKind {
 /// | `InvalidJson` | `Arguments are not valid JSON: EOF while parsing an object at line 1 column 9` |
 /// | `NotAnObject` | `Arguments must be a JSON object, got 'list'` |
 /// | `DuplicateKey` | `Duplicate key: 'q'; each key may appear only once` |
+/// | `NotInEnum` | `Parameter 'units': expected one of 'metric', 'imperial', got 'kelvin'` |
+/// | `BelowMinimum` | `Parameter 'limit': must be at least 1, got 0` |
+/// | `AboveMaximum` | `Parameter 'limit': must be at most 50, got 80` |
+/// | `TooShort` | `Parameter 'query': must be at least 1 character long, got 0`, `Parameter 'tags': must have at least 1 item, got 0` |
+/// | `TooLong` | `Parameter 'query': must be at most 100 characters long, got 250` |
 ///
-/// The message is rendered only when displayed. Names that came from the model (undeclared
-/// keys, repeated keys) are kept to a bounded length, and shown escaped: a newline, a quote
-/// or a bidirectional override in a key cannot add a line to a message or reorder it.
+/// The message is rendered only when displayed. Names and values that came from the model
+/// (undeclared keys, repeated keys, a string outside an `enum`) are kept to a bounded length,
+/// and shown escaped: a newline, a quote or a bidirectional override in a key cannot add a
+/// line to a message or reorder it. An `enum` of many values lists its first ten.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ValidationIssue {
     kind: IssueKind,
@@ -993,6 +1249,16 @@ enum Detail {
     Json(std::sync::Arc<serde_json::Error>),
     /// A parser message read back from a recording.
     JsonMessage(String),
+    /// The allowed values, and the value given (a bounded copy of a string).
+    Enum {
+        allowed: Cow<'static, [Literal]>,
+        got: Literal,
+    },
+    /// A bound, and the value (or length) given.
+    Limit {
+        limit: Number,
+        got: Number,
+    },
 }
 
 impl Detail {
@@ -1000,7 +1266,7 @@ impl Detail {
         match self {
             Detail::Json(e) => Some(e.to_string()),
             Detail::JsonMessage(m) => Some(m.clone()),
-            Detail::Suggestion(_) => None,
+            Detail::Suggestion(_) | Detail::Enum { .. } | Detail::Limit { .. } => None,
         }
     }
 }
@@ -1009,6 +1275,16 @@ impl PartialEq for Detail {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
             (Detail::Suggestion(a), Detail::Suggestion(b)) => a == b,
+            (
+                Detail::Enum { allowed, got },
+                Detail::Enum {
+                    allowed: allowed_b,
+                    got: got_b,
+                },
+            ) => allowed == allowed_b && got == got_b,
+            (Detail::Limit { limit, got }, Detail::Limit { limit: l, got: g }) => {
+                limit == l && got == g
+            }
             (a, b) => a.json_message().is_some() && a.json_message() == b.json_message(),
         }
     }
@@ -1073,6 +1349,17 @@ impl Issues {
                     issue.param = Some(Cow::Owned(scrubbed));
                 }
             }
+            // A string outside an `enum` is the tool's own value too.
+            if let Some(Detail::Enum {
+                got: Literal::String(got),
+                ..
+            }) = &mut issue.detail
+            {
+                let scrubbed = crate::model_text::scrub_cut(got.to_string(), secrets);
+                if scrubbed != **got {
+                    *got = Cow::Owned(scrubbed);
+                }
+            }
         }
     }
 }
@@ -1121,6 +1408,58 @@ impl ValidationIssue {
             expected: None,
             got: None,
             detail: suggestion,
+        }
+    }
+
+    fn constraint(
+        param_name: Cow<'static, str>,
+        param: &Param,
+        violation: Violation,
+        value: &Value,
+    ) -> Self {
+        let length = |n: usize| Number::Integer(i64::try_from(n).unwrap_or(i64::MAX));
+        let (kind, detail) = match violation {
+            Violation::NotInEnum => {
+                let got = match value {
+                    // The value is the model's: keep a bounded copy of it.
+                    Value::String(s) => Literal::String(Cow::Owned(crate::model_text::capture(s))),
+                    Value::Number(n) => n.as_i64().map_or(Literal::Null, Literal::Integer),
+                    _ => Literal::Null,
+                };
+                let allowed = param
+                    .constraints
+                    .enum_values
+                    .clone()
+                    .unwrap_or(Cow::Borrowed(&[]));
+                (IssueKind::NotInEnum, Detail::Enum { allowed, got })
+            }
+            Violation::BelowMinimum { limit, got } => {
+                (IssueKind::BelowMinimum, Detail::Limit { limit, got })
+            }
+            Violation::AboveMaximum { limit, got } => {
+                (IssueKind::AboveMaximum, Detail::Limit { limit, got })
+            }
+            Violation::TooShort { limit, got } => (
+                IssueKind::TooShort,
+                Detail::Limit {
+                    limit: length(limit),
+                    got: length(got),
+                },
+            ),
+            Violation::TooLong { limit, got } => (
+                IssueKind::TooLong,
+                Detail::Limit {
+                    limit: length(limit),
+                    got: length(got),
+                },
+            ),
+        };
+        ValidationIssue {
+            kind,
+            param: Some(param_name),
+            expected: Some(param.ty),
+            got: Some(value_kind(value)),
+            detail: Some(detail),
         }
     }
 
@@ -1185,6 +1524,57 @@ impl ValidationIssue {
             _ => None,
         }
     }
+
+    /// For a value outside an `enum`, the values allowed.
+    pub fn allowed(&self) -> Option<&[Literal]> {
+        match &self.detail {
+            Some(Detail::Enum { allowed, .. }) => Some(allowed),
+            _ => None,
+        }
+    }
+
+    /// For a broken bound, the bound: the `minimum` or `maximum`, or the least or most
+    /// characters or items allowed.
+    pub fn limit(&self) -> Option<Number> {
+        match &self.detail {
+            Some(Detail::Limit { limit, .. }) => Some(*limit),
+            _ => None,
+        }
+    }
+
+    /// For a broken bound, what was given: the number, or the string's characters or the
+    /// list's items counted.
+    pub fn measured(&self) -> Option<Number> {
+        match &self.detail {
+            Some(Detail::Limit { got, .. }) => Some(*got),
+            _ => None,
+        }
+    }
+
+    /// The violation a bound issue stands for, to word it as the shared rules do.
+    fn violation(&self) -> Option<Violation> {
+        let Some(Detail::Limit { limit, got }) = &self.detail else {
+            return None;
+        };
+        let count = |n: Number| match n {
+            Number::Integer(i) => usize::try_from(i).unwrap_or(usize::MAX),
+            Number::Float(_) => usize::MAX,
+        };
+        let (limit, got) = (*limit, *got);
+        Some(match self.kind {
+            IssueKind::BelowMinimum => Violation::BelowMinimum { limit, got },
+            IssueKind::AboveMaximum => Violation::AboveMaximum { limit, got },
+            IssueKind::TooShort => Violation::TooShort {
+                limit: count(limit),
+                got: count(got),
+            },
+            IssueKind::TooLong => Violation::TooLong {
+                limit: count(limit),
+                got: count(got),
+            },
+            _ => return None,
+        })
+    }
 }
 
 impl ValidationIssue {
@@ -1226,7 +1616,49 @@ impl ValidationIssue {
             IssueKind::DuplicateKey => {
                 write!(f, "Duplicate key: '{param}'; each key may appear only once")
             }
+            IssueKind::NotInEnum => {
+                write!(f, "Parameter '{param}': expected one of ")?;
+                let (allowed, got) = match &self.detail {
+                    Some(Detail::Enum { allowed, got }) => (&allowed[..], Some(got)),
+                    _ => (&[][..], None),
+                };
+                for (index, value) in allowed.iter().take(ENUM_SHOWN).enumerate() {
+                    if index > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write_value(f, value, echo)?;
+                }
+                if allowed.len() > ENUM_SHOWN {
+                    write!(f, ", ... ({} more)", allowed.len() - ENUM_SHOWN)?;
+                }
+                f.write_str(", got ")?;
+                match got {
+                    Some(got) => write_value(f, got, echo),
+                    None => f.write_str("another value"),
+                }
+            }
+            IssueKind::BelowMinimum
+            | IssueKind::AboveMaximum
+            | IssueKind::TooShort
+            | IssueKind::TooLong => {
+                write!(f, "Parameter '{param}': ")?;
+                match (self.violation(), self.expected) {
+                    (Some(violation), Some(ty)) => rules::write_bound(f, violation, ty),
+                    _ => f.write_str("out of bounds"),
+                }
+            }
         }
+    }
+}
+
+/// How many `enum` values a message lists.
+const ENUM_SHOWN: usize = 10;
+
+/// A value in a message: a string quoted, escaped and cut; a number as is.
+fn write_value(f: &mut dyn fmt::Write, value: &Literal, echo: usize) -> fmt::Result {
+    match value {
+        Literal::String(s) => write!(f, "'{}'", crate::model_text::Escaped(s, echo)),
+        other => rules::write_enum_value(f, other),
     }
 }
 
@@ -1250,6 +1682,14 @@ impl Serialize for ValidationIssue {
             }
             Some(detail @ (Detail::Json(_) | Detail::JsonMessage(_))) => {
                 s.serialize_field("parser_message", &detail.json_message())?;
+            }
+            Some(Detail::Enum { allowed, got }) => {
+                s.serialize_field("allowed", allowed)?;
+                s.serialize_field("value", got)?;
+            }
+            Some(Detail::Limit { limit, got }) => {
+                s.serialize_field("limit", &limit.to_literal())?;
+                s.serialize_field("measured", &got.to_literal())?;
             }
             None => s.skip_field("suggestion")?,
         }
@@ -1275,6 +1715,14 @@ impl<'de> Deserialize<'de> for ValidationIssue {
             suggestion: Option<String>,
             #[serde(default)]
             parser_message: Option<String>,
+            #[serde(default)]
+            allowed: Option<Vec<Value>>,
+            #[serde(default)]
+            value: Option<Value>,
+            #[serde(default)]
+            limit: Option<serde_json::Number>,
+            #[serde(default)]
+            measured: Option<serde_json::Number>,
         }
         let fields = Fields::deserialize(deserializer)?;
         let expected = match fields.expected {
@@ -1290,10 +1738,24 @@ impl<'de> Deserialize<'de> for ValidationIssue {
                     .ok_or_else(|| D::Error::custom(format_args!("unknown value kind '{name}'")))?,
             ),
         };
+        let number = |n: serde_json::Number| match n.as_i64() {
+            Some(i) => Number::Integer(i),
+            None => Number::Float(n.as_f64().unwrap_or(f64::NAN)),
+        };
         let detail = match (fields.suggestion, fields.parser_message) {
             (Some(suggestion), _) => Some(Detail::Suggestion(Cow::Owned(suggestion))),
             (None, Some(message)) => Some(Detail::JsonMessage(message)),
-            (None, None) => None,
+            (None, None) => match (fields.allowed, fields.limit) {
+                (Some(allowed), _) => Some(Detail::Enum {
+                    allowed: Cow::Owned(allowed.into_iter().map(Literal::from).collect()),
+                    got: fields.value.map_or(Literal::Null, Literal::from),
+                }),
+                (None, Some(limit)) => Some(Detail::Limit {
+                    limit: number(limit),
+                    got: fields.measured.map_or(Number::Integer(0), number),
+                }),
+                (None, None) => None,
+            },
         };
         Ok(ValidationIssue {
             kind: fields.kind,

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::{SemanticError, SemanticProblem};
-use crate::rules::{self, ParamType, Problem};
+use crate::rules::{self, Constraints, Number, ParamType, Problem};
 use crate::schema::{Literal, Param, ToolSchema, param_location};
 
 pub(crate) fn schema_from_value(value: Value) -> Result<ToolSchema, SemanticError> {
@@ -154,6 +154,8 @@ fn param_from_value(
     let mut description = None;
     let mut items = Some(None);
     let mut fields = Some(None);
+    // `None` once a constraint could not be read.
+    let mut constraints = Some(Constraints::NONE);
     // The keys already reported (misspelt, or with a value that cannot be read): they are not
     // reported missing too, and no rule runs on a guess of their value.
     let mut reported = Vec::new();
@@ -223,6 +225,19 @@ fn param_from_value(
                     });
                 }
             },
+            Ok(
+                key @ ("enum" | "minimum" | "maximum" | "min_length" | "max_length" | "min_items"
+                | "max_items"),
+            ) => {
+                // Once one could not be read, the others are still checked for their shape.
+                let mut scratch = Constraints::NONE;
+                let read =
+                    read_constraint(constraints.as_mut().unwrap_or(&mut scratch), key, value);
+                if let Err(problem) = read {
+                    constraints = None;
+                    problems.push(problem);
+                }
+            }
             Ok(_) => match value {
                 Value::String(s) => description = Some(s),
                 _ => problems.push(Problem::InvalidKeyValue {
@@ -242,8 +257,8 @@ fn param_from_value(
         required = None;
     }
     let required = required.map(|r| r.unwrap_or(true));
-    match (name, ty, required, items, fields) {
-        (Some(name), Some(ty), Some(required), Some(items), Some(fields))
+    match (name, ty, required, items, fields, constraints) {
+        (Some(name), Some(ty), Some(required), Some(items), Some(fields), Some(constraints))
             if problems.is_empty() =>
         {
             let mut param = if required {
@@ -263,6 +278,7 @@ fn param_from_value(
             if let Some(fields) = fields {
                 param = param.with_fields(fields);
             }
+            param = with_constraints(param, constraints);
             let found = crate::schema::param_problems(&param);
             if found.is_empty() {
                 (Some(param), found)
@@ -270,7 +286,7 @@ fn param_from_value(
                 (None, found)
             }
         }
-        (name, ty, required, items, fields) => {
+        (name, ty, required, items, fields, constraints) => {
             let found = crate::schema::partial_problems(
                 name.as_deref(),
                 ty,
@@ -278,11 +294,123 @@ fn param_from_value(
                 items,
                 fields.as_ref().map(Option::as_ref),
                 default.as_ref(),
+                constraints.as_ref(),
             );
             problems.extend(found);
             (None, problems)
         }
     }
+}
+
+/// Reads the constraint `key` into `constraints`.
+fn read_constraint(constraints: &mut Constraints, key: &str, value: Value) -> Result<(), Problem> {
+    let number = |value: &Value| match value {
+        Value::Number(n) => Some(match n.as_i64() {
+            Some(i) => Number::Integer(i),
+            None => Number::Float(n.as_f64().unwrap_or(f64::NAN)),
+        }),
+        _ => None,
+    };
+    let count = |value: &Value| value.as_u64().and_then(|n| usize::try_from(n).ok());
+    let invalid =
+        |key: &'static str, expected: &'static str| Err(Problem::InvalidKeyValue { key, expected });
+    const COUNT: &str = "a whole number, 0 or more";
+    match key {
+        "enum" => match value {
+            Value::Array(values) => {
+                constraints.enum_values = Some(
+                    values
+                        .into_iter()
+                        .map(Literal::from)
+                        .collect::<Vec<_>>()
+                        .into(),
+                );
+                Ok(())
+            }
+            _ => invalid("enum", "a list of the allowed values, strings or integers"),
+        },
+        "minimum" => match number(&value) {
+            Some(n) => {
+                constraints.minimum = Some(n);
+                Ok(())
+            }
+            None => invalid("minimum", "a number"),
+        },
+        "maximum" => match number(&value) {
+            Some(n) => {
+                constraints.maximum = Some(n);
+                Ok(())
+            }
+            None => invalid("maximum", "a number"),
+        },
+        "min_length" => count(&value).map_or_else(
+            || invalid("min_length", COUNT),
+            |n| {
+                constraints.min_length = Some(n);
+                Ok(())
+            },
+        ),
+        "max_length" => count(&value).map_or_else(
+            || invalid("max_length", COUNT),
+            |n| {
+                constraints.max_length = Some(n);
+                Ok(())
+            },
+        ),
+        "min_items" => count(&value).map_or_else(
+            || invalid("min_items", COUNT),
+            |n| {
+                constraints.min_items = Some(n);
+                Ok(())
+            },
+        ),
+        _ => count(&value).map_or_else(
+            || invalid("max_items", COUNT),
+            |n| {
+                constraints.max_items = Some(n);
+                Ok(())
+            },
+        ),
+    }
+}
+
+/// `param` with `constraints`, through the public builders.
+fn with_constraints(mut param: Param, constraints: Constraints) -> Param {
+    let Constraints {
+        enum_values,
+        minimum,
+        maximum,
+        min_length,
+        max_length,
+        min_items,
+        max_items,
+    } = constraints;
+    if let Some(values) = enum_values {
+        param = param.with_enum(values.into_owned());
+    }
+    if let Some(n) = minimum {
+        param = param.with_minimum(n);
+    }
+    if let Some(n) = maximum {
+        param = param.with_maximum(n);
+    }
+    if let Some(n) = min_length {
+        param = param.with_min_length(n);
+    }
+    if let Some(n) = max_length {
+        param = param.with_max_length(n);
+    }
+    if let Some(n) = min_items {
+        param = param.with_min_items(n);
+    }
+    if let Some(n) = max_items {
+        param = param.with_max_items(n);
+    }
+    param
+}
+
+fn number_value(n: Number) -> Value {
+    n.to_literal().to_value()
 }
 
 pub(crate) fn schema_to_value(schema: &ToolSchema) -> Value {
@@ -308,6 +436,25 @@ pub(crate) fn schema_to_value(schema: &ToolSchema) -> Value {
                     if let Some(list) = nested.remove("parameters") {
                         object.insert("fields".into(), list);
                     }
+                }
+            }
+            if let Some(values) = p.enum_values() {
+                let values = values.iter().map(Literal::to_value).collect();
+                object.insert("enum".into(), Value::Array(values));
+            }
+            for (key, bound) in [("minimum", p.minimum()), ("maximum", p.maximum())] {
+                if let Some(bound) = bound {
+                    object.insert(key.into(), number_value(bound));
+                }
+            }
+            for (key, count) in [
+                ("min_length", p.min_length()),
+                ("max_length", p.max_length()),
+                ("min_items", p.min_items()),
+                ("max_items", p.max_items()),
+            ] {
+                if let Some(count) = count {
+                    object.insert(key.into(), Value::from(count));
                 }
             }
             Value::Object(object)

@@ -22,8 +22,9 @@ use crate::attr::{self, Entry, Key, Value, Written};
 use crate::ctxt::Ctxt;
 use crate::rules::{self, Literal, NameKind, ParamType, Problem};
 use crate::symbol::{
-    self, BLOCKING, CRATE, CREDENTIALS, DEFAULT, DESCRIPTION, FIELDS, INPUT, ITEMS, NAME, OUTPUT,
-    REQUIRED, REQUIRES_APPROVAL, RETRIES, SEQUENTIAL, Symbol, TAGS, TIMEOUT, TYPE, VERSION,
+    self, BLOCKING, CRATE, CREDENTIALS, DEFAULT, DESCRIPTION, ENUM, FIELDS, INPUT, ITEMS,
+    MAX_ITEMS, MAX_LENGTH, MAXIMUM, MIN_ITEMS, MIN_LENGTH, MINIMUM, NAME, OUTPUT, REQUIRED,
+    REQUIRES_APPROVAL, RETRIES, SEQUENTIAL, Symbol, TAGS, TIMEOUT, TYPE, VERSION,
 };
 
 /// A tool declaration: `#[tool(...)]` and its struct.
@@ -90,6 +91,15 @@ pub(crate) struct Param {
     /// `fields = [...]`: the declared fields of a dictionary (or of a list's dictionary
     /// items), and where the key `fields` is written.
     pub(crate) fields: Option<(Vec<Param>, Span)>,
+    /// The constraints (`enum`, `minimum`, ...) that could be read.
+    pub(crate) constraints: rules::Constraints,
+    /// Where each constraint read is written: its key, and its value.
+    pub(crate) constraint_spans: Vec<(&'static str, Span, Span)>,
+    /// Where each `enum` value is written.
+    pub(crate) enum_spans: Vec<Span>,
+    /// Whether a constraint could not be read (already reported): the default is then not
+    /// checked against the others, which may be what was meant.
+    pub(crate) constraints_unknown: bool,
 }
 
 /// A parameter type as written.
@@ -533,6 +543,10 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
         description: None,
         items: None,
         fields: None,
+        constraints: rules::Constraints::NONE,
+        constraint_spans: Vec::new(),
+        enum_spans: Vec::new(),
+        constraints_unknown: false,
     };
     let mut seen = Seen::default();
     // The keys that unknown keys look like misspellings of: reported as such, they are not
@@ -561,8 +575,22 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
             if symbol == REQUIRED {
                 param.required_unknown = true;
             }
+            if rules::CONSTRAINT_KEYS.contains(&symbol.as_str()) {
+                param.constraints_unknown = true;
+            }
             continue;
         };
+        if rules::CONSTRAINT_KEYS.contains(&symbol.as_str()) {
+            let value_span = value.span();
+            if constraint(cx, symbol, value, &mut param) {
+                param
+                    .constraint_spans
+                    .push((symbol.as_str(), key.span, value_span));
+            } else {
+                param.constraints_unknown = true;
+            }
+            continue;
+        }
         match symbol {
             NAME => param.name = string(cx, NAME, value, "a string, e.g. `name = \"city\"`"),
             TYPE => param.ty = param_type(cx, TYPE, value),
@@ -597,7 +625,114 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
     if param.required.is_none() && misspelt.contains(&REQUIRED.as_str()) {
         param.required_unknown = true;
     }
+    if misspelt
+        .iter()
+        .any(|key| rules::CONSTRAINT_KEYS.contains(key))
+    {
+        param.constraints_unknown = true;
+    }
     param
+}
+
+/// Reads the constraint `key` into `param`; `false` (reported) when its value cannot be read.
+fn constraint(cx: &Ctxt, key: Symbol, value: Value, param: &mut Param) -> bool {
+    const NUMBER: &str = "a number, such as `minimum = 1` or `maximum = 0.5`";
+    const ENUM_VALUES: &str =
+        "a list of the allowed values, such as `enum = [\"metric\", \"imperial\"]`";
+    let c = &mut param.constraints;
+    match key {
+        ENUM => {
+            let Value::List(_, items) = value else {
+                invalid(cx, value.span(), ENUM, ENUM_VALUES);
+                return false;
+            };
+            let mut values = Vec::with_capacity(items.len());
+            let mut ok = true;
+            for item in items {
+                let span = item.span();
+                match default_in(cx, ENUM, item) {
+                    // A list or a dictionary is no enum value; the shared rules say so in
+                    // the words of a type mismatch.
+                    Some(lit) => {
+                        values.push(lit.to_literal());
+                        param.enum_spans.push(span);
+                    }
+                    None => ok = false,
+                }
+            }
+            // An `enum` with a value that could not be read is not checked on a guess.
+            if ok {
+                c.enum_values = Some(Cow::Owned(values));
+            } else {
+                param.enum_spans.clear();
+            }
+            ok
+        }
+        MINIMUM | MAXIMUM => {
+            let number = match value {
+                Value::Lit(Lit::Int(i)) => integer_in(cx, key, &i, false),
+                Value::Neg(_, Lit::Int(i)) => integer_in(cx, key, &i, true),
+                Value::Lit(Lit::Float(f)) => float_in(cx, key, &f, false).map(DefaultValue::Float),
+                Value::Neg(_, Lit::Float(f)) => {
+                    float_in(cx, key, &f, true).map(DefaultValue::Float)
+                }
+                other => {
+                    invalid(cx, other.span(), key, NUMBER);
+                    return false;
+                }
+            };
+            let number = match number {
+                Some(DefaultValue::Integer(i)) => rules::Number::Integer(i),
+                #[allow(clippy::cast_precision_loss)]
+                Some(DefaultValue::OutOfRange(i)) => rules::Number::Float(i as f64),
+                Some(DefaultValue::Float(f)) => rules::Number::Float(f),
+                _ => return false,
+            };
+            if key == MINIMUM {
+                c.minimum = Some(number);
+            } else {
+                c.maximum = Some(number);
+            }
+            true
+        }
+        _ => {
+            let count = match &value {
+                Value::Lit(Lit::Int(n)) if n.suffix().is_empty() => n.base10_parse::<usize>().ok(),
+                _ => None,
+            };
+            let expected = match key {
+                MIN_LENGTH => "a whole number, 0 or more, such as `min_length = 1`",
+                MAX_LENGTH => "a whole number, 0 or more, such as `max_length = 100`",
+                MIN_ITEMS => "a whole number, 0 or more, such as `min_items = 1`",
+                _ => "a whole number, 0 or more, such as `max_items = 10`",
+            };
+            let Some(count) = count else {
+                if let Value::Neg(minus, n) = value {
+                    let mut minus_token = Punct::new('-', Spacing::Alone);
+                    minus_token.set_span(minus);
+                    cx.error_spanned_by(
+                        quote!(#minus_token #n),
+                        Problem::InvalidKeyValue {
+                            key: key.as_str(),
+                            expected,
+                        },
+                    );
+                } else {
+                    invalid(cx, value.span(), key, expected);
+                }
+                return false;
+            };
+            let slot = match key {
+                MIN_LENGTH => &mut c.min_length,
+                MAX_LENGTH => &mut c.max_length,
+                MIN_ITEMS => &mut c.min_items,
+                MAX_ITEMS => &mut c.max_items,
+                _ => unreachable!("every constraint key is handled"),
+            };
+            *slot = Some(count);
+            true
+        }
+    }
 }
 
 fn param_type(cx: &Ctxt, key: Symbol, value: Value) -> Option<Ty> {
@@ -639,20 +774,25 @@ fn param_type(cx: &Ctxt, key: Symbol, value: Value) -> Option<Ty> {
 }
 
 fn default(cx: &Ctxt, value: Value) -> Option<DefaultLit> {
+    default_in(cx, DEFAULT, value)
+}
+
+/// A literal written as the value of `key` (a `default`, or an `enum` value).
+fn default_in(cx: &Ctxt, key: Symbol, value: Value) -> Option<DefaultLit> {
     const EXPECTED: &str = "a literal: a string, a number, `true`, `false`, a list `[...]` \
                             or a dictionary `{ key = value }`";
     let span = value.span();
     let value = match value {
         Value::Lit(Lit::Str(s)) => DefaultValue::String(s.value()),
         Value::Lit(Lit::Bool(b)) => DefaultValue::Boolean(b.value),
-        Value::Lit(Lit::Int(i)) => integer(cx, &i, false)?,
-        Value::Neg(_, Lit::Int(i)) => integer(cx, &i, true)?,
-        Value::Lit(Lit::Float(f)) => DefaultValue::Float(float(cx, &f, false)?),
-        Value::Neg(_, Lit::Float(f)) => DefaultValue::Float(float(cx, &f, true)?),
+        Value::Lit(Lit::Int(i)) => integer_in(cx, key, &i, false)?,
+        Value::Neg(_, Lit::Int(i)) => integer_in(cx, key, &i, true)?,
+        Value::Lit(Lit::Float(f)) => DefaultValue::Float(float_in(cx, key, &f, false)?),
+        Value::Neg(_, Lit::Float(f)) => DefaultValue::Float(float_in(cx, key, &f, true)?),
         Value::List(_, items) => DefaultValue::List(
             items
                 .into_iter()
-                .filter_map(|item| default(cx, item))
+                .filter_map(|item| default_in(cx, key, item))
                 .collect(),
         ),
         Value::Map(_, entries) => {
@@ -667,13 +807,13 @@ fn default(cx: &Ctxt, value: Value) -> Option<DefaultLit> {
                             value: key.text,
                             span: key.span,
                         };
-                        Some((key, default(cx, value)?))
+                        Some((key, default_in(cx, DEFAULT, value)?))
                     })
                     .collect(),
             )
         }
         other => {
-            invalid(cx, other.span(), DEFAULT, EXPECTED);
+            invalid(cx, other.span(), key, EXPECTED);
             return None;
         }
     };
@@ -682,9 +822,9 @@ fn default(cx: &Ctxt, value: Value) -> Option<DefaultLit> {
 
 /// An integer literal; one outside the 64-bit range is kept, for the shared rules to refuse
 /// in the words validation uses.
-fn integer(cx: &Ctxt, lit: &syn::LitInt, negative: bool) -> Option<DefaultValue> {
+fn integer_in(cx: &Ctxt, key: Symbol, lit: &syn::LitInt, negative: bool) -> Option<DefaultValue> {
     if !lit.suffix().is_empty() {
-        invalid(cx, lit.span(), DEFAULT, "a number without a type suffix");
+        invalid(cx, lit.span(), key, "a number without a type suffix");
         return None;
     }
     // Beyond `i128`, the exact value no longer matters: it is out of range all the same.
@@ -694,15 +834,15 @@ fn integer(cx: &Ctxt, lit: &syn::LitInt, negative: bool) -> Option<DefaultValue>
 }
 
 /// A float literal; an infinite one (`1e400`) is kept, for the shared rules to refuse.
-fn float(cx: &Ctxt, lit: &syn::LitFloat, negative: bool) -> Option<f64> {
+fn float_in(cx: &Ctxt, key: Symbol, lit: &syn::LitFloat, negative: bool) -> Option<f64> {
     if !lit.suffix().is_empty() {
-        invalid(cx, lit.span(), DEFAULT, "a number without a type suffix");
+        invalid(cx, lit.span(), key, "a number without a type suffix");
         return None;
     }
     match lit.base10_parse::<f64>() {
         Ok(f) => Some(if negative { -f } else { f }),
         Err(_) => {
-            invalid(cx, lit.span(), DEFAULT, "a number");
+            invalid(cx, lit.span(), key, "a number");
             None
         }
     }
@@ -726,6 +866,10 @@ mod tests {
             description: None,
             items: None,
             fields: None,
+            constraints: rules::Constraints::NONE,
+            constraint_spans: Vec::new(),
+            enum_spans: Vec::new(),
+            constraints_unknown: false,
         }
     }
 

@@ -120,6 +120,15 @@ pub(crate) fn decl(param: &Param) -> Option<rules::Decl<'_>> {
         ),
         None => None,
     };
+    // A default is checked against the constraints only when they are all known and well
+    // formed: against a guess, it could be refused for a mistake reported already.
+    let constraints = if param.constraints_unknown
+        || !rules::check_constraints(&name.value, ty.ty, &param.constraints).is_empty()
+    {
+        &rules::Constraints::NONE
+    } else {
+        &param.constraints
+    };
     Some(rules::Decl {
         name: &name.value,
         ty: ty.ty,
@@ -127,6 +136,7 @@ pub(crate) fn decl(param: &Param) -> Option<rules::Decl<'_>> {
         items,
         fields,
         default: param.default_literal.as_ref(),
+        constraints,
     })
 }
 
@@ -202,7 +212,43 @@ fn check_param(cx: &Ctxt, param: &Param) {
     }
     check_items(cx, &name.value, param);
     check_fields(cx, &name.value, param);
+    check_constraints(cx, &name.value, param);
     check_default(cx, &name.value, param);
+}
+
+/// The constraints by the shared rules, each problem on the token it is about: an `enum`
+/// value on the value, a constraint on the wrong type on its key, bounds the wrong way round
+/// on the upper bound.
+fn check_constraints(cx: &Ctxt, name: &str, param: &Param) {
+    let Some(ty) = param.ty.filter(|ty| !ty.guessed) else {
+        return;
+    };
+    let span_of = |key: &str, on_key: bool| {
+        param
+            .constraint_spans
+            .iter()
+            .find(|(k, _, _)| *k == key)
+            .map_or_else(Span::call_site, |(_, key_span, value_span)| {
+                if on_key { *key_span } else { *value_span }
+            })
+    };
+    for rules::ConstraintProblem {
+        key,
+        index,
+        problem,
+    } in rules::check_constraints(name, ty.ty, &param.constraints)
+    {
+        let span = match (index, &problem) {
+            (Some(index), _) => param
+                .enum_spans
+                .get(index)
+                .copied()
+                .unwrap_or_else(|| span_of(key, false)),
+            (None, Problem::ConstraintOnWrongType { .. }) => span_of(key, true),
+            (None, _) => span_of(key, false),
+        };
+        cx.error(span, problem);
+    }
 }
 
 /// Checks one list of parameters: the `input`, the `output`, or the `fields` of a parameter

@@ -197,6 +197,7 @@ fn param_value(p: &TokenStream, param: &Param, fields: Option<&Ident>) -> TokenS
         let items = param_type(items.ty);
         quote!(.with_items(#p::ParamType::#items))
     });
+    let constraints = constraints(p, &param.constraints);
     let constructor = match fields {
         Some(fields) => quote! {
             #p::Param::from_static_with_fields(
@@ -207,7 +208,50 @@ fn param_value(p: &TokenStream, param: &Param, fields: Option<&Ident>) -> TokenS
             #p::Param::from_static(#name, #p::ParamType::#ty, #required, #default, #description)
         },
     };
-    quote!(#constructor #items)
+    quote!(#constructor #items #constraints)
+}
+
+/// `.with_static_constraints(..)` when the parameter declares any; nothing otherwise, which
+/// keeps the common expansion as it was.
+fn constraints(p: &TokenStream, c: &rules::Constraints) -> Option<TokenStream> {
+    if c.is_empty() {
+        return None;
+    }
+    let enum_values = match &c.enum_values {
+        Some(values) => {
+            let values = values.iter().map(|value| literal(p, value));
+            quote!(#p::Some(&[#(#values),*]))
+        }
+        None => quote!(#p::None),
+    };
+    let number = |n: Option<rules::Number>| match n {
+        Some(rules::Number::Integer(i)) => {
+            let digits = Literal::u64_unsuffixed(i.unsigned_abs());
+            let minus = (i < 0).then(|| quote!(-));
+            quote!(#p::Some(#p::Number::Integer(#minus #digits)))
+        }
+        Some(rules::Number::Float(f)) => {
+            let digits = Literal::f64_unsuffixed(f.abs());
+            let minus = f.is_sign_negative().then(|| quote!(-));
+            quote!(#p::Some(#p::Number::Float(#minus #digits)))
+        }
+        None => quote!(#p::None),
+    };
+    let count = |n: Option<usize>| match n {
+        Some(n) => {
+            let n = Literal::usize_unsuffixed(n);
+            quote!(#p::Some(#n))
+        }
+        None => quote!(#p::None),
+    };
+    let (minimum, maximum) = (number(c.minimum), number(c.maximum));
+    let (min_length, max_length) = (count(c.min_length), count(c.max_length));
+    let (min_items, max_items) = (count(c.min_items), count(c.max_items));
+    Some(quote! {
+        .with_static_constraints(
+            #enum_values, #minimum, #maximum, #min_length, #max_length, #min_items, #max_items
+        )
+    })
 }
 
 /// The Rust type of a value of `ty` in the generated input and output structs.

@@ -37,7 +37,7 @@ use proc_macro::TokenStream;
 ///     input = [
 ///         { name = "city", type = string, description = "City name (e.g., 'San Francisco')" },
 ///         { name = "country", type = string, required = false, default = "US" },
-///         { name = "units", type = string, required = false, default = "imperial" },
+///         { name = "units", type = string, required = false, enum = ["metric", "imperial"], default = "imperial" },
 ///     ],
 ///     output = [
 ///         { name = "city", type = string },
@@ -109,6 +109,10 @@ use proc_macro::TokenStream;
 /// | `description` | string | `""` |
 /// | `items` | with `type = list`: the type of every item, e.g. `items = string` | items are not checked |
 /// | `fields` | with `type = dictionary` (or `type = list, items = dictionary`): its fields, a list of parameters `[{ ... }, ...]` with these same keys | the dictionary's entries are not checked |
+/// | `enum` | with `type = string` or `type = integer`: the allowed values, `["metric", "imperial"]` | any value of the type |
+/// | `minimum`, `maximum` | with `type = integer` or `type = float`: a number, the bound included | unbounded |
+/// | `min_length`, `max_length` | with `type = string`: a whole number of characters | any length |
+/// | `min_items`, `max_items` | with `type = list`: a whole number of items | any number of items |
 ///
 /// Each parameter becomes a field of the input or output struct, named after the parameter
 /// with `-` replaced by `_` (a keyword becomes a raw identifier: `type` is `r#type`):
@@ -158,6 +162,22 @@ use proc_macro::TokenStream;
 /// No struct is generated for them: a dictionary with `fields` is still a
 /// `serde_json::Map<String, Value>` in the input or output struct (`stops` above is an
 /// `Option<Vec<Map<String, Value>>>`), already validated against its fields when `run` gets it.
+///
+/// Constraints narrow a parameter's values beyond its type, as JSON Schema's `enum`,
+/// `minimum`, `maximum`, `minLength`, `maxLength`, `minItems` and `maxItems` do. The executor
+/// refuses a value that breaks one (`Parameter 'units': expected one of 'metric', 'imperial',
+/// got 'kelvin'`, `Parameter 'limit': must be at most 50, got 80`), every provider declaration
+/// carries them (or states them in the description where a strict mode cannot), and a
+/// default must keep them. Each bounds the parameter's own value, in `fields` at any depth
+/// too; the items of a list of strings or numbers take none (bound the list with `min_items`
+/// and `max_items`):
+///
+/// ```text
+/// { name = "units", type = string, required = false, enum = ["metric", "imperial"], default = "metric" },
+/// { name = "limit", type = integer, required = false, minimum = 1, maximum = 50, default = 10 },
+/// { name = "query", type = string, min_length = 1, max_length = 200 },
+/// { name = "tags", type = list, items = string, min_items = 1, max_items = 5 },
+/// ```
 ///
 /// Default literals: strings, integers and floats (negative too; an integer fits a `float`),
 /// `true` and `false`, lists `[...]` and dictionaries `{ key = value }` (keys are names or
@@ -334,6 +354,14 @@ use proc_macro::TokenStream;
 /// | any of these deeper in a default | `default = { stops = [{ city = "Nice", nights = "two" }] }` | parameter 'trip': default value 'trip.stops\[0\].nights' of type 'string' does not fit the declared type 'integer' |
 /// | integer out of range | `default = 18446744073709551615` | parameter 'seed': default is an integer outside the 64-bit range |
 /// | infinite float | `default = 1e400` | parameter 'scale': default is not a finite number; JSON has no NaN or infinity |
+/// | default outside its `enum` | `enum = ["metric", "imperial"], default = "kelvin"` | parameter 'units': default must be one of 'metric', 'imperial', got 'kelvin' |
+/// | default outside its bounds, at any depth | `maximum = 50, default = 80` | parameter 'limit': default must be at most 50, got 80 |
+/// | empty `enum` | `enum = []` | parameter 'units': 'enum' is empty, so no value would be accepted; ... |
+/// | `enum` value of the wrong type | `type = string, enum = ["metric", 3]` | parameter 'units': enum value 3 of type 'integer' does not fit the declared type 'string' |
+/// | `enum` value listed twice | `enum = ["metric", "metric"]` | parameter 'units': 'enum' lists 'metric' twice |
+/// | lower bound above the upper | `minimum = 50, maximum = 1` (or `min_length`, `min_items`) | parameter 'limit': 'minimum' (50) is greater than 'maximum' (1), so no value would be accepted |
+/// | constraint on a type it does not apply to | `type = list, min_length = 1` | parameter 'tags': 'min_length' applies to string parameters, but this parameter is a 'list'; use 'min_items' |
+/// | constraint value of the wrong kind | `maximum = "50"`, `min_items = -1` | 'maximum' takes a number, such as `minimum = 1` or `maximum = 0.5` |
 /// | malformed version | `version = "1.0"` | version '1.0' is not MAJOR.MINOR.PATCH (for example '1.0.0') |
 /// | credential named twice | `credentials = ["key", "key"]` | duplicate credential 'key' |
 /// | malformed timeout | `timeout = "10"`, `"10 sec"`, `"0s"`, `"2d"` | invalid timeout "10": it has no unit; write a whole number followed by `ms`, `s`, `m` or `h`, such as "10s" or "500ms" |

@@ -30,6 +30,13 @@ pub(crate) const REQUIRED: Symbol = Symbol("required");
 pub(crate) const DEFAULT: Symbol = Symbol("default");
 pub(crate) const ITEMS: Symbol = Symbol("items");
 pub(crate) const FIELDS: Symbol = Symbol("fields");
+pub(crate) const ENUM: Symbol = Symbol("enum");
+pub(crate) const MINIMUM: Symbol = Symbol("minimum");
+pub(crate) const MAXIMUM: Symbol = Symbol("maximum");
+pub(crate) const MIN_LENGTH: Symbol = Symbol("min_length");
+pub(crate) const MAX_LENGTH: Symbol = Symbol("max_length");
+pub(crate) const MIN_ITEMS: Symbol = Symbol("min_items");
+pub(crate) const MAX_ITEMS: Symbol = Symbol("max_items");
 
 /// The keys of `#[tool(...)]`, in the order the documentation lists them.
 pub(crate) const TOOL_KEYS: [Symbol; 13] = [
@@ -49,9 +56,23 @@ pub(crate) const TOOL_KEYS: [Symbol; 13] = [
 ];
 
 /// The keys of a parameter declaration `{ name = ..., type = ... }`: the Python original's, then
-/// `items` and `fields`.
-pub(crate) const PARAM_KEYS: [Symbol; 7] =
-    [NAME, TYPE, REQUIRED, DEFAULT, DESCRIPTION, ITEMS, FIELDS];
+/// `items` and `fields`, then the constraints.
+pub(crate) const PARAM_KEYS: [Symbol; 14] = [
+    NAME,
+    TYPE,
+    REQUIRED,
+    DEFAULT,
+    DESCRIPTION,
+    ITEMS,
+    FIELDS,
+    ENUM,
+    MINIMUM,
+    MAXIMUM,
+    MIN_LENGTH,
+    MAX_LENGTH,
+    MIN_ITEMS,
+    MAX_ITEMS,
+];
 
 impl Symbol {
     /// Finds the symbol spelled `key` among `keys`.

@@ -28,7 +28,7 @@ use agentkit_core::{BoxError, ToolContext, ToolHandler, ToolRegistry, tool};
     input = [
         { name = "city", type = string, description = "City name (e.g., 'San Francisco')" },
         { name = "country", type = string, required = false, default = "US" },
-        { name = "units", type = string, required = false, default = "imperial" },
+        { name = "units", type = string, required = false, enum = ["metric", "imperial"], default = "imperial" },
     ],
     output = [
         { name = "city", type = string },

@@ -120,6 +120,7 @@ fn type_acceptance_ints_are_floats_bools_are_not_numbers_null_fits_nothing() {
             ParamType::Boolean => &[ValueKind::Boolean],
             ParamType::List => &[ValueKind::List],
             ParamType::Dictionary => &[ValueKind::Dictionary],
+            other => panic!("a type this test does not know: {other}"),
         };
         assert_eq!(accepted, expected, "{ty}");
     }
@@ -800,7 +801,7 @@ fn every_problem_of_one_parameter_is_reported() {
         (
             json!([{"name": "days", "type": "integer", "required": false, "colour": "red", "default": "3"}]),
             vec![
-                "parameters[0] ('days'): unknown key 'colour'; expected one of: name, type, required, default, description, items, fields",
+                "parameters[0] ('days'): unknown key 'colour'; expected one of: name, type, required, default, description, items, fields, enum, minimum, maximum, min_length, max_length, min_items, max_items",
                 "parameters[0] ('days'): parameter 'days': default of type 'string' does not fit the declared type 'integer'",
             ],
         ),

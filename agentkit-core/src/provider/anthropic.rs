@@ -2,9 +2,12 @@
 //!
 //! - Declarations: `{"name", "description", "input_schema"}`, for the request's `tools`;
 //!   with strict tool use, `"strict": true` beside them. Strict tool use takes optional
-//!   properties and `default` (not `minimum`/`maximum`, which no declaration carries), so the
-//!   schema is the same in both; what strict mode adds is the guarantee that Claude's input
-//!   matches it. It wants every object closed: a free-form `dictionary` is refused there.
+//!   properties, `default` and `enum`, so the schema is the same in both, except for the
+//!   bounds strict mode does not take: `minimum`, `maximum`, `min_length`, `max_length`,
+//!   `max_items`, and `min_items` above 1 are stated in the parameter's description instead
+//!   ("Between 1 and 50.", "At least 2 items."), and the executor still enforces them. What
+//!   strict mode adds is the guarantee that Claude's input matches the schema. It wants every
+//!   object closed: a free-form `dictionary` is refused there.
 //! - Calls: the assistant message's `content` blocks of type `tool_use`, each `{"id", "name",
 //!   "input"}`; `input` is already a JSON object and is dispatched as is, without a round trip
 //!   through text.
@@ -92,10 +95,12 @@ fn tool(spec: &ToolSpec, strict: bool) -> Value {
     let mut tool = Map::new();
     tool.insert("name".into(), Value::from(spec.name()));
     describe(&mut tool, spec);
-    tool.insert(
-        "input_schema".into(),
-        spec.input_schema_in(Style::Declaration),
-    );
+    let style = if strict {
+        Style::AnthropicStrict
+    } else {
+        Style::Declaration
+    };
+    tool.insert("input_schema".into(), spec.input_schema_in(style));
     if strict {
         tool.insert("strict".into(), Value::from(true));
     }

@@ -2,7 +2,9 @@
 //!
 //! - Declarations: one tool holding every `functionDeclarations` entry, each `{"name",
 //!   "description", "parametersJsonSchema"}`, for the request's `tools`. Gemini has no strict
-//!   mode.
+//!   mode. Constraints are sent as JSON Schema keywords (`enum`, `minimum`, `maximum`,
+//!   `minLength`, `maxLength`, `minItems`, `maxItems`), each of which Gemini's schema
+//!   knows; the executor enforces them whatever the model makes of them.
 //! - Calls: the `functionCall` parts of the reply (`candidates[0].content.parts`), each
 //!   `{"name", "args", "id"}`; `args` is already a JSON object and is dispatched as is.
 //! - Results: one `user` content whose `parts` are a `functionResponse` per call, each

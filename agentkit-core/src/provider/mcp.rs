@@ -6,7 +6,8 @@
 //!
 //! - Declarations: `{"name", "description", "inputSchema", "outputSchema"}`, the entries of
 //!   a `tools/list` result's `tools`. MCP has no strict mode; the output schema is declared
-//!   when the tool has one.
+//!   when the tool has one. Constraints are JSON Schema keywords (`enum`, `minimum`,
+//!   `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`), all of them.
 //! - Calls: a `tools/call` request's `params`, `{"name", "arguments"}`; `arguments` is
 //!   already a JSON object and is dispatched as is. The call id is the JSON-RPC request's
 //!   `id`, as text.

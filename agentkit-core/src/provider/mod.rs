@@ -34,7 +34,21 @@
 //!   parameter's description ("Defaults to 5."), so the model still knows what leaving it out
 //!   (sending `null`) means;
 //! - Anthropic's strict tool use takes optional properties and `default`, so its schema is
-//!   the ordinary declaration with `"strict": true` beside it.
+//!   the ordinary declaration with `"strict": true` beside it;
+//! - constraints (`enum`, `minimum`/`maximum`, `min_length`/`max_length`,
+//!   `min_items`/`max_items`) are JSON Schema keywords (`enum`, `minimum`, `maximum`,
+//!   `minLength`, `maxLength`, `minItems`, `maxItems`) wherever the API takes them. Where a
+//!   strict mode does not, the constraint is stated in the parameter's description instead
+//!   ("Between 1 and 50.", "At least 1 character long.", "At most 5 items."), and the
+//!   executor still refuses a value that breaks it:
+//!
+//! | constraint | OpenAI strict | Anthropic strict | others |
+//! |---|---|---|---|
+//! | `enum` | keyword (with `null` for an optional parameter) | keyword | keyword |
+//! | `minimum`, `maximum` | keyword | description | keyword |
+//! | `min_length`, `max_length` | description | description | keyword |
+//! | `min_items` | keyword | keyword if 0 or 1, else description | keyword |
+//! | `max_items` | keyword | description | keyword |
 //!
 //! Strict modes want every object closed and every array typed: give list parameters their
 //! [`items`](crate::Param::with_items) and dictionaries their

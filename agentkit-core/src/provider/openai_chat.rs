@@ -1,7 +1,11 @@
 //! OpenAI Chat Completions (`POST /v1/chat/completions`).
 //!
 //! - Declarations: `{"type": "function", "function": {"name", "description", "parameters",
-//!   "strict"}}`, for the request's `tools`.
+//!   "strict"}}`, for the request's `tools`. Constraints go out as JSON Schema keywords
+//!   (`enum`, `minimum`, `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`), except
+//!   that strict mode has no `minLength` or `maxLength`: there a string's length is stated in
+//!   its description ("Between 1 and 85 characters long."). The executor enforces every
+//!   constraint either way.
 //! - Calls: the assistant message's `tool_calls`, each `{"id", "type": "function",
 //!   "function": {"name", "arguments"}}`, whose `arguments` is a JSON *string*, passed on
 //!   unparsed for the executor to parse and validate.

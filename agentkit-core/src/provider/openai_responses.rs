@@ -2,7 +2,9 @@
 //!
 //! - Declarations: `{"type": "function", "name", "description", "parameters", "strict"}`
 //!   (flat, unlike Chat Completions), for the request's `tools`. `strict` is always written,
-//!   so that the mode never depends on the API's default for a missing field.
+//!   so that the mode never depends on the API's default for a missing field. Constraints
+//!   are declared as for [Chat Completions](super::openai_chat): as keywords, but a string's
+//!   length in words in strict mode, which has no `minLength` or `maxLength`.
 //! - Calls: the response's `output` items of type `function_call`, each `{"call_id", "name",
 //!   "arguments"}`; `arguments` is a JSON *string*, passed on unparsed. The item's own `id`
 //!   (`fc_...`) is not the call id: `call_id` is what the result must name.

@@ -9,8 +9,8 @@ use agentkit_core::{BoxError, ToolContext, ToolError, ToolHandler, tool};
     input = [
         { name = "city", type = string, description = "City name (e.g., 'San Francisco')" },
         { name = "country", type = string, required = false, default = "US", description = "ISO country code" },
-        { name = "units", type = string, required = false, default = "imperial",
-          description = "'imperial' (Fahrenheit) or 'metric' (Celsius)" },
+        { name = "units", type = string, required = false, enum = ["metric", "imperial"],
+          default = "imperial", description = "'imperial' (Fahrenheit) or 'metric' (Celsius)" },
     ],
     output = [
         { name = "city", type = string },

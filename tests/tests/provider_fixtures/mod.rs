@@ -33,7 +33,7 @@ pub fn weather_parameters() -> Value {
         "properties": {
             "city": {"type": "string", "description": "City name (e.g., 'San Francisco')"},
             "country": {"type": "string", "default": "US"},
-            "units": {"type": "string", "default": "imperial"},
+            "units": {"type": "string", "enum": ["metric", "imperial"], "default": "imperial"},
         },
         "required": ["city"],
         "additionalProperties": false,
@@ -72,7 +72,8 @@ pub fn weather_strict_parameters() -> Value {
         "properties": {
             "city": {"type": "string", "description": "City name (e.g., 'San Francisco')"},
             "country": {"type": ["string", "null"], "description": "Defaults to \"US\"."},
-            "units": {"type": ["string", "null"], "description": "Defaults to \"imperial\"."},
+            "units": {"type": ["string", "null"], "enum": ["metric", "imperial", null],
+                      "description": "Defaults to \"imperial\"."},
         },
         "required": ["city", "country", "units"],
         "additionalProperties": false,

@@ -1,0 +1,21 @@
+use agentkit_core::{tool, BoxError, ToolContext, JsonObject, ToolHandler};
+
+#[tool(
+    name = "search",
+    input = [
+        { name = "query", type = string },
+        { name = "filter", type = dictionary, required = false, default = { limit = 0 }, fields = [
+            { name = "limit", type = integer, minimum = 1 },
+        ] },
+    ],
+)]
+pub struct Search;
+
+impl ToolHandler for Search {
+    async fn run(&self, input: SearchInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+        let _ = input.query;
+        Ok(JsonObject::new())
+    }
+}
+
+fn main() {}

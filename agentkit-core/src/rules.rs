@@ -1119,14 +1119,61 @@ where
     duplicates
 }
 
+/// Words other schema languages (JSON Schema, Python, Rust, OpenAPI) use for what a
+/// declaration here calls by another name: too far from ours for an edit distance to catch,
+/// but what a user coming from one of them writes first.
+const SYNONYMS: &[(&str, &str)] = &[
+    // Types.
+    ("object", "dictionary"),
+    ("dict", "dictionary"),
+    ("map", "dictionary"),
+    ("hashmap", "dictionary"),
+    ("array", "list"),
+    ("vec", "list"),
+    ("number", "float"),
+    ("f32", "float"),
+    ("f64", "float"),
+    ("double", "float"),
+    ("bool", "boolean"),
+    ("int", "integer"),
+    ("i32", "integer"),
+    ("i64", "integer"),
+    ("u32", "integer"),
+    ("u64", "integer"),
+    ("usize", "integer"),
+    ("str", "string"),
+    // Keys: a word stands for the first of its meanings allowed where it is written, so
+    // `parameters` is `input` in `#[tool(...)]` and `input_schema` in a spec's JSON shape.
+    ("parameters", "input"),
+    ("parameters", "input_schema"),
+    ("params", "input"),
+    ("params", "input_schema"),
+    ("input", "input_schema"),
+    ("input_schema", "input"),
+    ("output", "output_schema"),
+    ("output_schema", "output"),
+    ("credentials", "credential_names"),
+    ("credential_names", "credentials"),
+    ("desc", "description"),
+];
+
 /// The candidate closest to `input`, if it is close enough to be what was meant.
 ///
-/// Close enough: an edit distance of at most a third of the input's length (at least 1), or
-/// the same word in another case.
+/// Close enough: a known synonym (`object` for `dictionary`, `desc` for `description`), an
+/// edit distance of at most a third of the input's length (at least 1), or the same word in
+/// another case.
 pub fn suggest<'a, I>(input: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
+    let candidates: Vec<&'a str> = candidates.into_iter().collect();
+    let synonym = SYNONYMS
+        .iter()
+        .filter(|(word, _)| word.eq_ignore_ascii_case(input))
+        .find_map(|(_, meant)| candidates.iter().copied().find(|c| c == meant));
+    if synonym.is_some() {
+        return synonym;
+    }
     let limit = (input.chars().count() / 3).max(1);
     candidates
         .into_iter()
@@ -1214,13 +1261,42 @@ mod tests {
         assert_eq!(suggest("intger", types()), Some("integer"));
         assert_eq!(suggest("strnig", types()), Some("string"));
         assert_eq!(suggest("Boolean", types()), Some("boolean"));
-        assert_eq!(suggest("int", types()), None);
+        assert_eq!(suggest("float", ["integer", "string"]), None);
         assert_eq!(
             suggest("requred", PARAM_KEYS.iter().copied()),
             Some("required")
         );
         assert_eq!(edit_distance("ab", "ba"), 1);
         assert_eq!(edit_distance("", "abc"), 3);
+    }
+
+    #[test]
+    fn suggestions_know_the_words_of_other_schema_languages() {
+        let types = || ParamType::ALL.iter().map(|t| t.as_str());
+        for (word, meant) in [
+            ("object", "dictionary"),
+            ("array", "list"),
+            ("number", "float"),
+            ("bool", "boolean"),
+            ("int", "integer"),
+            ("str", "string"),
+            ("Object", "dictionary"),
+            ("i64", "integer"),
+        ] {
+            assert_eq!(suggest(word, types()), Some(meant), "{word}");
+        }
+        let tool_keys = || TOOL_KEYS.iter().copied();
+        assert_eq!(suggest("parameters", tool_keys()), Some("input"));
+        assert_eq!(suggest("desc", tool_keys()), Some("description"));
+        assert_eq!(
+            suggest("desc", PARAM_KEYS.iter().copied()),
+            Some("description")
+        );
+        let spec_keys = ["name", "description", "input_schema", "output_schema"];
+        assert_eq!(suggest("parameters", spec_keys), Some("input_schema"));
+        assert_eq!(suggest("input", spec_keys), Some("input_schema"));
+        // A synonym is offered only where the word it stands for is allowed.
+        assert_eq!(suggest("parameters", PARAM_KEYS.iter().copied()), None);
     }
 
     fn decl<'a>(name: &'a str, ty: ParamType, default: Option<&'a Literal>) -> Decl<'a> {

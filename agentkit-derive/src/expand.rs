@@ -12,22 +12,24 @@ use crate::ast::{Param, Policy, Tool};
 use crate::check;
 use crate::ctxt::Ctxt;
 use crate::fallback;
+use crate::place;
 use crate::rules::{self, ParamType};
 
 /// `#[tool(args)] item`.
 pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    let input = match syn::parse2::<DeriveInput>(item.clone()) {
+    let mut input = match syn::parse2::<DeriveInput>(item.clone()) {
         Ok(input) => input,
         Err(error) => {
-            let error = syn::Error::new(
-                error.span(),
-                "#[tool] goes on a struct, such as `pub struct FetchWeather;`",
-            )
-            .into_compile_error();
+            let error = place::not_a_struct(&item, error.span()).into_compile_error();
             return quote!(#item #error);
         }
     };
     let cx = Ctxt::new();
+    // A second `#[tool]` is removed, so it does not expand again, and is the one error.
+    let item = match place::take_repeated(&cx, &mut input) {
+        true => quote!(#input),
+        false => item,
+    };
     let tool = Tool::from_ast(&cx, args, &input);
     check::check(&cx, &tool);
     match cx.check() {

@@ -14,6 +14,7 @@ mod check;
 mod ctxt;
 mod expand;
 mod fallback;
+mod place;
 // Shared with agentkit-core, which uses more of it than the macro does.
 #[allow(dead_code, unreachable_pub)]
 mod rules;

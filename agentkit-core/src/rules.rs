@@ -346,6 +346,9 @@ pub enum Problem {
     InvalidVersion {
         /// The version as written.
         found: String,
+        /// Why it is refused, such as "it has a pre-release tag ('-...'), which a tool's
+        /// version does not take".
+        reason: &'static str,
     },
     /// A timeout that is not a whole number of `ms`, `s`, `m` or `h`, or is zero.
     InvalidTimeout {
@@ -548,9 +551,9 @@ impl fmt::Display for Problem {
                 "invalid timeout {found:?}: {reason}; write a whole number followed by `ms`, \
                  `s`, `m` or `h`, such as \"10s\" or \"500ms\""
             ),
-            Problem::InvalidVersion { found } => write!(
+            Problem::InvalidVersion { found, reason } => write!(
                 f,
-                "version '{found}' is not MAJOR.MINOR.PATCH (for example '1.0.0')"
+                "version '{found}' is not MAJOR.MINOR.PATCH (for example '1.0.0'): {reason}"
             ),
             Problem::DuplicateCredential { name } => {
                 write!(f, "duplicate credential '{name}'")
@@ -606,18 +609,40 @@ pub fn check_name(kind: NameKind, name: &str) -> Result<(), Problem> {
 /// leading zeros (semver's core form).
 pub fn check_version(version: &str) -> Result<(), Problem> {
     let parts: Vec<&str> = version.split('.').collect();
-    let well_formed = parts.len() == 3
-        && parts.iter().all(|part| {
-            !part.is_empty()
-                && part.bytes().all(|b| b.is_ascii_digit())
-                && (part.len() == 1 || !part.starts_with('0'))
-        });
-    if well_formed {
-        Ok(())
+    // The first reason that applies, in the order a reader would fix them.
+    let reason = if version.is_empty() {
+        Some("it is empty")
+    } else if version.starts_with(['v', 'V']) {
+        Some("write the numbers without the 'v'")
+    } else if version.contains('-') {
+        Some("it has a pre-release tag ('-...'), which a tool's version does not take")
+    } else if version.contains('+') {
+        Some("it has build metadata ('+...'), which a tool's version does not take")
+    } else if parts.len() < 3 {
+        Some("it has fewer than three numbers")
+    } else if parts.len() > 3 {
+        Some("it has more than three numbers")
+    } else if parts.iter().any(|part| part.is_empty()) {
+        Some("a number is missing between two dots")
+    } else if !parts
+        .iter()
+        .all(|part| part.bytes().all(|b| b.is_ascii_digit()))
+    {
+        Some("each part is a whole number, written in digits")
+    } else if parts
+        .iter()
+        .any(|part| part.len() > 1 && part.starts_with('0'))
+    {
+        Some("a number has a leading zero")
     } else {
-        Err(Problem::InvalidVersion {
+        None
+    };
+    match reason {
+        None => Ok(()),
+        Some(reason) => Err(Problem::InvalidVersion {
             found: version.to_owned(),
-        })
+            reason,
+        }),
     }
 }
 
@@ -1250,8 +1275,25 @@ mod tests {
         for ok in ["1.0.0", "0.1.0", "10.20.30"] {
             assert!(check_version(ok).is_ok(), "{ok}");
         }
-        for bad in ["1.0", "1.0.0.0", "v1.0.0", "1.0.x", "01.0.0", "", "1..0"] {
-            assert!(check_version(bad).is_err(), "{bad}");
+        for (bad, why) in [
+            ("1.0", "fewer than three numbers"),
+            ("1.0.0.0", "more than three numbers"),
+            ("v1.0.0", "without the 'v'"),
+            ("1.0.x", "whole number"),
+            ("01.0.0", "leading zero"),
+            ("1.00.0", "leading zero"),
+            ("", "empty"),
+            ("1..0", "missing between two dots"),
+            ("1.0.0-beta", "pre-release tag"),
+            ("1.0.0+build.5", "build metadata"),
+        ] {
+            match check_version(bad) {
+                Err(Problem::InvalidVersion { found, reason }) => {
+                    assert_eq!(found, bad);
+                    assert!(reason.contains(why), "{bad}: {reason}");
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
         }
     }
 

@@ -593,7 +593,8 @@ fn spec_builder_reports_every_problem() {
                 },
             },
             Problem::InvalidVersion {
-                found: "1.0".into()
+                found: "1.0".into(),
+                reason: "it has fewer than three numbers",
             },
             Problem::DuplicateCredential {
                 name: "weather-api-key".into()
@@ -626,9 +627,11 @@ fn spec_versions_must_be_major_minor_patch() {
     }
     for bad in ["1.0", "1", "v1.0.0", "1.0.0.0", "01.0.0", "1.0.x", ""] {
         let err = ToolSpec::builder("t").version(bad).build().unwrap_err();
-        assert_eq!(
-            err.problems()[0].problem(),
-            &Problem::InvalidVersion { found: bad.into() },
+        assert!(
+            matches!(
+                err.problems()[0].problem(),
+                Problem::InvalidVersion { found, .. } if found == bad
+            ),
             "{bad}"
         );
     }
@@ -690,7 +693,8 @@ fn spec_from_value_reports_every_problem_with_locations() {
     assert!(found.contains(&(
         String::new(),
         Problem::InvalidVersion {
-            found: "1.0".into()
+            found: "1.0".into(),
+            reason: "it has fewer than three numbers",
         }
     )));
     assert!(found.contains(&(

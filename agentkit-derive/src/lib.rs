@@ -8,16 +8,26 @@
 //! so every mistake is reported in one build. The rules and their wording are shared with
 //! `agentkit-core` (`rules.rs`, compiled into both crates).
 
+// Without the `expand` feature (agentkit-core's `derive`), none of the macro is built.
+#[cfg(feature = "expand")]
 mod ast;
+#[cfg(feature = "expand")]
 mod attr;
+#[cfg(feature = "expand")]
 mod check;
+#[cfg(feature = "expand")]
 mod ctxt;
+#[cfg(feature = "expand")]
 mod expand;
+#[cfg(feature = "expand")]
 mod fallback;
+#[cfg(feature = "expand")]
 mod place;
 // Shared with agentkit-core, which uses more of it than the macro does.
+#[cfg(feature = "expand")]
 #[allow(dead_code, unreachable_pub)]
 mod rules;
+#[cfg(feature = "expand")]
 mod symbol;
 
 use proc_macro::TokenStream;
@@ -351,5 +361,23 @@ use proc_macro::TokenStream;
 /// generated, so the rest of your code compiles and each mistake is one error.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand::tool(args.into(), item.into()).into()
+    #[cfg(feature = "expand")]
+    {
+        expand::tool(args.into(), item.into()).into()
+    }
+    #[cfg(not(feature = "expand"))]
+    {
+        let _ = args;
+        // The item stays, so that its other uses do not fail for want of it.
+        let mut out: TokenStream = NEEDS_DERIVE
+            .parse()
+            .expect("a `compile_error!` invocation is valid tokens");
+        out.extend(item);
+        out
+    }
 }
+
+/// What `#[tool]` expands to without agentkit-core's `derive` feature.
+#[cfg(not(feature = "expand"))]
+const NEEDS_DERIVE: &str = "::core::compile_error!(\"`#[tool]` needs the `derive` feature of \
+    agentkit-core: agentkit-core = { version = \\\"0.1\\\", features = [\\\"derive\\\"] }\");";

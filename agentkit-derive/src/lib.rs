@@ -326,6 +326,7 @@ use proc_macro::TokenStream;
 /// | unknown key | `requred = false` | unknown key 'requred'; did you mean 'required'? |
 /// | key written twice | `type = string, type = integer` | duplicate key 'type' |
 /// | unknown type | `type = intger` | unknown type 'intger'; did you mean 'integer'? |
+/// | a word of another schema language | `type = bool` (`object`, `array`, `number`, `int`, `str`), `parameters = [...]`, `desc = "..."` | unknown type 'bool'; did you mean 'boolean'? |
 /// | type in quotes | `type = "string"` | 'type' takes one of string, integer, ... written without quotes |
 /// | parameter without `name` or `type` | `{ name = "city" }` | missing 'type': every parameter needs a name and a type |
 /// | malformed parameter name | `name = "zip code"` | invalid parameter name 'zip code': ... |
@@ -345,7 +346,7 @@ use proc_macro::TokenStream;
 /// | any of these deeper in a default | `default = { stops = [{ city = "Nice", nights = "two" }] }` | parameter 'trip': default value 'trip.stops\[0\].nights' of type 'string' does not fit the declared type 'integer' |
 /// | integer out of range | `default = 18446744073709551615` | parameter 'seed': default is an integer outside the 64-bit range |
 /// | infinite float | `default = 1e400` | parameter 'scale': default is not a finite number; JSON has no NaN or infinity |
-/// | malformed version | `version = "1.0"` | version '1.0' is not MAJOR.MINOR.PATCH (for example '1.0.0') |
+/// | malformed version | `version = "1.0"`, `"1.0.0-beta"`, `"01.2.3"` | version '1.0' is not MAJOR.MINOR.PATCH (for example '1.0.0'): it has fewer than three numbers |
 /// | credential named twice | `credentials = ["key", "key"]` | duplicate credential 'key' |
 /// | malformed timeout | `timeout = "10"`, `"10 sec"`, `"0s"`, `"2d"` | invalid timeout "10": it has no unit; write a whole number followed by `ms`, `s`, `m` or `h`, such as "10s" or "500ms" |
 /// | timeout not a string | `timeout = 10` | 'timeout' takes a string: a whole number and a unit (`ms`, `s`, `m` or `h`), ... |
@@ -354,11 +355,18 @@ use proc_macro::TokenStream;
 /// | retries not a `u32` | `retries = -1`, `retries = 1.5`, `retries = 5000000000` | 'retries' takes a whole number from 0 to 4294967295, such as `retries = 2` |
 /// | tag set twice | `tags = { team = "a", team = "b" }` | duplicate tag 'team' |
 /// | not a struct | `#[tool] enum E {}` | #[tool] goes on a struct, not an enum: ... |
+/// | on an impl block | `#[tool] impl FetchWeather { ... }` | #[tool] goes on the struct, not on an impl block: put `#[tool(...)]` on the struct `FetchWeather` itself, where it is declared |
+/// | written twice | a second `#[tool(...)]` on the struct | #[tool] is repeated on `FetchWeather`: one #[tool(...)] declares the tool; merge the two into one |
+/// | without the `derive` feature | `#[tool(...)]` | `#[tool]` needs the `derive` feature of agentkit-core: ... |
 /// | generic struct | `struct S<T>` or `struct S<'a>` | #[tool] cannot serve a generic struct: ... |
 /// | no logic | no `impl ToolHandler for S` | the tool `S` has no logic: `ToolHandler` is not implemented for it |
 ///
 /// When the attribute has a mistake, the struct and its input and output structs are still
-/// generated, so the rest of your code compiles and each mistake is one error.
+/// generated, so the rest of your code compiles and each mistake is one error: every
+/// parameter whose name could be read keeps its field, typed as it was meant (from a
+/// misspelt key too: `tpye = boolean` still makes a `bool`); a type that cannot be read is
+/// guessed from the default, else it is a `serde_json::Value`, the one type every argument
+/// fits.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     #[cfg(feature = "expand")]

@@ -93,11 +93,44 @@ fn unknown_type_names_suggest_the_nearest_type_or_list_all() {
         err.to_string(),
         "unknown type 'intger'; did you mean 'integer'?"
     );
-    let err = "number".parse::<ParamType>().unwrap_err();
+    let err = "datetime".parse::<ParamType>().unwrap_err();
     let message = err.to_string();
     for ty in ParamType::ALL {
         assert!(message.contains(ty.as_str()), "{message}");
     }
+}
+
+#[test]
+fn the_words_of_other_schema_languages_suggest_ours_at_run_time() {
+    for (word, meant) in [
+        ("object", "dictionary"),
+        ("array", "list"),
+        ("number", "float"),
+        ("bool", "boolean"),
+        ("int", "integer"),
+        ("str", "string"),
+    ] {
+        let err = word.parse::<ParamType>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("unknown type '{word}'; did you mean '{meant}'?")
+        );
+    }
+    let err = ToolSchema::from_value(json!({"parameters": [
+        {"name": "city", "type": "string", "desc": "City name"},
+    ]}))
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("unknown key 'desc'; did you mean 'description'?"),
+        "{err}"
+    );
+    let err = spec_err(json!({"name": "t", "parameters": {"parameters": []}}));
+    assert!(
+        err.to_string()
+            .contains("unknown key 'parameters'; did you mean 'input_schema'?"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -157,20 +157,9 @@ impl Param {
     pub(crate) fn field(&self) -> Option<Ident> {
         let name = self.name.as_ref()?;
         rules::check_name(NameKind::Parameter, &name.value).ok()?;
-        let text = name.value.replace('-', "_");
-        let span = Span::call_site();
-        Some(match text.as_str() {
-            // Keywords that cannot be raw identifiers, and `_`.
-            "_" | "self" | "Self" | "super" | "crate" => format_ident!("{}_", text, span = span),
-            // `gen` is reserved in edition 2024 but not a keyword to syn.
-            "gen" => Ident::new_raw(&text, span),
-            _ if syn::parse_str::<Ident>(&text).is_err() => Ident::new_raw(&text, span),
-            _ => Ident::new(&text, span),
-        })
+        Some(field_ident(name.value.replace('-', "_")))
     }
-}
 
-impl Param {
     /// For the fallback, the field of a parameter whose name is refused: what the handler
     /// most likely calls it (`zip code` as `zip_code`, `enabled?` as `enabled`), if that is
     /// an identifier.
@@ -181,11 +170,22 @@ impl Param {
             .filter(|word| !word.is_empty())
             .collect();
         let text = words.join("_");
-        if text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-            syn::parse_str::<Ident>(&text).ok()
-        } else {
-            None
-        }
+        text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            .then(|| field_ident(text))
+    }
+}
+
+/// The identifier for a field named `text` (ASCII letters, digits and `_`, not starting with
+/// a digit): a raw identifier if it is a keyword.
+fn field_ident(text: String) -> Ident {
+    let span = Span::call_site();
+    match text.as_str() {
+        // Keywords that cannot be raw identifiers, and `_`.
+        "_" | "self" | "Self" | "super" | "crate" => format_ident!("{}_", text, span = span),
+        // `gen` is reserved in edition 2024 but not a keyword to syn.
+        "gen" => Ident::new_raw(&text, span),
+        _ if syn::parse_str::<Ident>(&text).is_err() => Ident::new_raw(&text, span),
+        _ => Ident::new(&text, span),
     }
 }
 
@@ -750,7 +750,15 @@ fn param_type(cx: &Ctxt, key: Symbol, value: Value) -> Option<Ty> {
         }
         Value::Lit(Lit::Str(s)) => {
             invalid(cx, s.span(), key, expected);
-            ParamType::from_name(&s.value()).map(|ty| Ty { ty, guessed: true })
+            // `"string"`, and `"bool"` as what it stands for, give the fallback its type.
+            let guess = match s.value().parse::<ParamType>() {
+                Ok(ty) => Some(ty),
+                Err(Problem::UnknownType { suggestion, .. }) => {
+                    suggestion.and_then(ParamType::from_name)
+                }
+                Err(_) => None,
+            };
+            guess.map(|ty| Ty { ty, guessed: true })
         }
         other => {
             invalid(cx, other.span(), key, expected);
@@ -861,6 +869,16 @@ mod tests {
         assert_eq!(field("self").as_deref(), Some("self_"));
         assert_eq!(field("_").as_deref(), Some("__"));
         assert_eq!(field("zip code"), None);
+    }
+
+    #[test]
+    fn a_refused_name_still_makes_the_field_the_handler_reads() {
+        let field = |name: &str| param(name).fallback_field().map(|f| f.to_string());
+        assert_eq!(field("zip code").as_deref(), Some("zip_code"));
+        assert_eq!(field("enabled?").as_deref(), Some("enabled"));
+        assert_eq!(field("type?").as_deref(), Some("r#type"));
+        assert_eq!(field("1st"), None);
+        assert_eq!(field("??"), None);
     }
 
     #[test]

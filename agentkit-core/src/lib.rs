@@ -166,7 +166,10 @@ pub use serde_json;
 
 /// The `#[tool(...)]` attribute: declares a [`Tool`] on a struct, with a schema the compiler
 /// checks. See the `agentkit-derive` crate for the syntax.
-#[cfg(feature = "derive")]
+///
+/// Needs the `derive` feature; without it, `#[tool]` is a compile error that says so.
+// Re-exported without the feature too: a private `mod tool` would otherwise be what
+// `agentkit_core::tool` finds, and the error would say that module is private.
 pub use agentkit_derive::tool;
 
 /// What generated code names, through absolute paths. Not public API.

@@ -421,6 +421,9 @@ pub enum Problem {
     InvalidVersion {
         /// The version as written.
         found: String,
+        /// Why it is refused, such as "it has a pre-release tag ('-...'), which a tool's
+        /// version does not take".
+        reason: &'static str,
     },
     /// A timeout that is not a whole number of `ms`, `s`, `m` or `h`, or is zero.
     InvalidTimeout {
@@ -677,9 +680,9 @@ impl fmt::Display for Problem {
                 "invalid timeout {found:?}: {reason}; write a whole number followed by `ms`, \
                  `s`, `m` or `h`, such as \"10s\" or \"500ms\""
             ),
-            Problem::InvalidVersion { found } => write!(
+            Problem::InvalidVersion { found, reason } => write!(
                 f,
-                "version '{found}' is not MAJOR.MINOR.PATCH (for example '1.0.0')"
+                "version '{found}' is not MAJOR.MINOR.PATCH (for example '1.0.0'): {reason}"
             ),
             Problem::DuplicateCredential { name } => {
                 write!(f, "duplicate credential '{name}'")
@@ -735,18 +738,40 @@ pub fn check_name(kind: NameKind, name: &str) -> Result<(), Problem> {
 /// leading zeros (semver's core form).
 pub fn check_version(version: &str) -> Result<(), Problem> {
     let parts: Vec<&str> = version.split('.').collect();
-    let well_formed = parts.len() == 3
-        && parts.iter().all(|part| {
-            !part.is_empty()
-                && part.bytes().all(|b| b.is_ascii_digit())
-                && (part.len() == 1 || !part.starts_with('0'))
-        });
-    if well_formed {
-        Ok(())
+    // The first reason that applies, in the order a reader would fix them.
+    let reason = if version.is_empty() {
+        Some("it is empty")
+    } else if version.starts_with(['v', 'V']) {
+        Some("write the numbers without the 'v'")
+    } else if version.contains('-') {
+        Some("it has a pre-release tag ('-...'), which a tool's version does not take")
+    } else if version.contains('+') {
+        Some("it has build metadata ('+...'), which a tool's version does not take")
+    } else if parts.len() < 3 {
+        Some("it has fewer than three numbers")
+    } else if parts.len() > 3 {
+        Some("it has more than three numbers")
+    } else if parts.iter().any(|part| part.is_empty()) {
+        Some("a number is missing between two dots")
+    } else if !parts
+        .iter()
+        .all(|part| part.bytes().all(|b| b.is_ascii_digit()))
+    {
+        Some("each part is a whole number, written in digits")
+    } else if parts
+        .iter()
+        .any(|part| part.len() > 1 && part.starts_with('0'))
+    {
+        Some("a number has a leading zero")
     } else {
-        Err(Problem::InvalidVersion {
+        None
+    };
+    match reason {
+        None => Ok(()),
+        Some(reason) => Err(Problem::InvalidVersion {
             found: version.to_owned(),
-        })
+            reason,
+        }),
     }
 }
 
@@ -1818,14 +1843,61 @@ where
     duplicates
 }
 
+/// Words other schema languages (JSON Schema, Python, Rust, OpenAPI) use for what a
+/// declaration here calls by another name: too far from ours for an edit distance to catch,
+/// but what a user coming from one of them writes first.
+const SYNONYMS: &[(&str, &str)] = &[
+    // Types.
+    ("object", "dictionary"),
+    ("dict", "dictionary"),
+    ("map", "dictionary"),
+    ("hashmap", "dictionary"),
+    ("array", "list"),
+    ("vec", "list"),
+    ("number", "float"),
+    ("f32", "float"),
+    ("f64", "float"),
+    ("double", "float"),
+    ("bool", "boolean"),
+    ("int", "integer"),
+    ("i32", "integer"),
+    ("i64", "integer"),
+    ("u32", "integer"),
+    ("u64", "integer"),
+    ("usize", "integer"),
+    ("str", "string"),
+    // Keys: a word stands for the first of its meanings allowed where it is written, so
+    // `parameters` is `input` in `#[tool(...)]` and `input_schema` in a spec's JSON shape.
+    ("parameters", "input"),
+    ("parameters", "input_schema"),
+    ("params", "input"),
+    ("params", "input_schema"),
+    ("input", "input_schema"),
+    ("input_schema", "input"),
+    ("output", "output_schema"),
+    ("output_schema", "output"),
+    ("credentials", "credential_names"),
+    ("credential_names", "credentials"),
+    ("desc", "description"),
+];
+
 /// The candidate closest to `input`, if it is close enough to be what was meant.
 ///
-/// Close enough: an edit distance of at most a third of the input's length (at least 1), or
-/// the same word in another case.
+/// Close enough: a known synonym (`object` for `dictionary`, `desc` for `description`), an
+/// edit distance of at most a third of the input's length (at least 1), or the same word in
+/// another case.
 pub fn suggest<'a, I>(input: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
+    let candidates: Vec<&'a str> = candidates.into_iter().collect();
+    let synonym = SYNONYMS
+        .iter()
+        .filter(|(word, _)| word.eq_ignore_ascii_case(input))
+        .find_map(|(_, meant)| candidates.iter().copied().find(|c| c == meant));
+    if synonym.is_some() {
+        return synonym;
+    }
     let limit = (input.chars().count() / 3).max(1);
     candidates
         .into_iter()
@@ -1906,8 +1978,25 @@ mod tests {
         for ok in ["1.0.0", "0.1.0", "10.20.30"] {
             assert!(check_version(ok).is_ok(), "{ok}");
         }
-        for bad in ["1.0", "1.0.0.0", "v1.0.0", "1.0.x", "01.0.0", "", "1..0"] {
-            assert!(check_version(bad).is_err(), "{bad}");
+        for (bad, why) in [
+            ("1.0", "fewer than three numbers"),
+            ("1.0.0.0", "more than three numbers"),
+            ("v1.0.0", "without the 'v'"),
+            ("1.0.x", "whole number"),
+            ("01.0.0", "leading zero"),
+            ("1.00.0", "leading zero"),
+            ("", "empty"),
+            ("1..0", "missing between two dots"),
+            ("1.0.0-beta", "pre-release tag"),
+            ("1.0.0+build.5", "build metadata"),
+        ] {
+            match check_version(bad) {
+                Err(Problem::InvalidVersion { found, reason }) => {
+                    assert_eq!(found, bad);
+                    assert!(reason.contains(why), "{bad}: {reason}");
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
         }
     }
 
@@ -1917,13 +2006,42 @@ mod tests {
         assert_eq!(suggest("intger", types()), Some("integer"));
         assert_eq!(suggest("strnig", types()), Some("string"));
         assert_eq!(suggest("Boolean", types()), Some("boolean"));
-        assert_eq!(suggest("int", types()), None);
+        assert_eq!(suggest("float", ["integer", "string"]), None);
         assert_eq!(
             suggest("requred", PARAM_KEYS.iter().copied()),
             Some("required")
         );
         assert_eq!(edit_distance("ab", "ba"), 1);
         assert_eq!(edit_distance("", "abc"), 3);
+    }
+
+    #[test]
+    fn suggestions_know_the_words_of_other_schema_languages() {
+        let types = || ParamType::ALL.iter().map(|t| t.as_str());
+        for (word, meant) in [
+            ("object", "dictionary"),
+            ("array", "list"),
+            ("number", "float"),
+            ("bool", "boolean"),
+            ("int", "integer"),
+            ("str", "string"),
+            ("Object", "dictionary"),
+            ("i64", "integer"),
+        ] {
+            assert_eq!(suggest(word, types()), Some(meant), "{word}");
+        }
+        let tool_keys = || TOOL_KEYS.iter().copied();
+        assert_eq!(suggest("parameters", tool_keys()), Some("input"));
+        assert_eq!(suggest("desc", tool_keys()), Some("description"));
+        assert_eq!(
+            suggest("desc", PARAM_KEYS.iter().copied()),
+            Some("description")
+        );
+        let spec_keys = ["name", "description", "input_schema", "output_schema"];
+        assert_eq!(suggest("parameters", spec_keys), Some("input_schema"));
+        assert_eq!(suggest("input", spec_keys), Some("input_schema"));
+        // A synonym is offered only where the word it stands for is allowed.
+        assert_eq!(suggest("parameters", PARAM_KEYS.iter().copied()), None);
     }
 
     fn decl<'a>(name: &'a str, ty: ParamType, default: Option<&'a Literal>) -> Decl<'a> {

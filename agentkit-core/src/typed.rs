@@ -259,8 +259,8 @@ pub trait TypedTool {
 #[diagnostic::on_unimplemented(
     message = "the tool `{Self}` has no logic: `ToolHandler` is not implemented for it",
     label = "`#[tool]` declares this tool, but its logic is missing",
-    note = "write the logic in an impl: `impl ToolHandler for {Self} {{ async fn run(&self, input: {Self}Input, ctx: &ToolContext<'_>) -> Result<{Self}Output, BoxError> {{ ... }} }}`",
-    note = "without `input = [...]` in #[tool], the input is a `JsonObject`; likewise without `output = [...]`"
+    note = "write the logic in an impl: `impl ToolHandler for {Self} {{ async fn run(&self, _input: Self::Input, _ctx: &ToolContext<'_>) -> Result<Self::Output, BoxError> {{ todo!() }} }}`",
+    note = "`Self::Input` is the generated `{Self}Input` with `input = [...]` in #[tool], else a `JsonObject`; likewise `Self::Output`"
 )]
 pub trait ToolHandler: TypedTool + Send + Sync + 'static {
     /// Runs the tool on its validated, typed inputs; `ctx` holds the call id, the resolved

@@ -20,7 +20,7 @@ use syn::{Data, DeriveInput, Expr, ExprLit, Lit, Meta};
 
 use crate::attr::{self, Entry, Key, Value, Written};
 use crate::ctxt::Ctxt;
-use crate::rules::{self, Literal, NameKind, ParamType, Problem};
+use crate::rules::{self, Literal, NameKind, ParamType, Problem, ValueKind};
 use crate::symbol::{
     self, BLOCKING, CRATE, CREDENTIALS, DEFAULT, DESCRIPTION, ENUM, FIELDS, INPUT, ITEMS,
     MAX_ITEMS, MAX_LENGTH, MAXIMUM, MIN_ITEMS, MIN_LENGTH, MINIMUM, NAME, OUTPUT, REQUIRED,
@@ -85,6 +85,9 @@ pub(crate) struct Param {
     pub(crate) default: Option<DefaultLit>,
     /// The default as the shared rules read it.
     pub(crate) default_literal: Option<Literal>,
+    /// Whether a default is written under a misspelt key: the fallback's field is then not an
+    /// `Option`, as it would be once the key is fixed.
+    pub(crate) default_guessed: bool,
     pub(crate) description: Option<String>,
     /// `items = ...`: the type of a list's items, and where it is written.
     pub(crate) items: Option<(Ty, Span)>,
@@ -164,16 +167,35 @@ impl Param {
     pub(crate) fn field(&self) -> Option<Ident> {
         let name = self.name.as_ref()?;
         rules::check_name(NameKind::Parameter, &name.value).ok()?;
-        let text = name.value.replace('-', "_");
-        let span = Span::call_site();
-        Some(match text.as_str() {
-            // Keywords that cannot be raw identifiers, and `_`.
-            "_" | "self" | "Self" | "super" | "crate" => format_ident!("{}_", text, span = span),
-            // `gen` is reserved in edition 2024 but not a keyword to syn.
-            "gen" => Ident::new_raw(&text, span),
-            _ if syn::parse_str::<Ident>(&text).is_err() => Ident::new_raw(&text, span),
-            _ => Ident::new(&text, span),
-        })
+        Some(field_ident(name.value.replace('-', "_")))
+    }
+
+    /// For the fallback, the field of a parameter whose name is refused: what the handler
+    /// most likely calls it (`zip code` as `zip_code`, `enabled?` as `enabled`), if that is
+    /// an identifier.
+    pub(crate) fn fallback_field(&self) -> Option<Ident> {
+        let name = &self.name.as_ref()?.value;
+        let words: Vec<&str> = name
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|word| !word.is_empty())
+            .collect();
+        let text = words.join("_");
+        text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            .then(|| field_ident(text))
+    }
+}
+
+/// The identifier for a field named `text` (ASCII letters, digits and `_`, not starting with
+/// a digit): a raw identifier if it is a keyword.
+fn field_ident(text: String) -> Ident {
+    let span = Span::call_site();
+    match text.as_str() {
+        // Keywords that cannot be raw identifiers, and `_`.
+        "_" | "self" | "Self" | "super" | "crate" => format_ident!("{}_", text, span = span),
+        // `gen` is reserved in edition 2024 but not a keyword to syn.
+        "gen" => Ident::new_raw(&text, span),
+        _ if syn::parse_str::<Ident>(&text).is_err() => Ident::new_raw(&text, span),
+        _ => Ident::new(&text, span),
     }
 }
 
@@ -540,6 +562,7 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
         required_unknown: false,
         default: None,
         default_literal: None,
+        default_guessed: false,
         description: None,
         items: None,
         fields: None,
@@ -552,6 +575,8 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
     // The keys that unknown keys look like misspellings of: reported as such, they are not
     // reported missing too, and what depends on them is not checked on a guess.
     let mut misspelt: Vec<&'static str> = Vec::new();
+    // What those keys say, read without a word, for the fallback's field types only.
+    let mut guess = Guess::default();
     for Entry { key, value } in entries {
         let symbol = match rules::check_param_key(&key.text) {
             Ok(known) => Symbol::lookup(&symbol::PARAM_KEYS, known)
@@ -563,6 +588,11 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
                 } = &problem
                 {
                     misspelt.push(*suggestion);
+                    if let (Some(meant), Written::Value(value)) =
+                        (Symbol::lookup(&symbol::PARAM_KEYS, suggestion), value)
+                    {
+                        guess.read(meant, value);
+                    }
                 }
                 cx.error(key.span, problem);
                 continue;
@@ -592,7 +622,22 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
             continue;
         }
         match symbol {
-            NAME => param.name = string(cx, NAME, value, "a string, e.g. `name = \"city\"`"),
+            // `name = city` is refused, but names the field the handler reads.
+            NAME => match value {
+                Value::Ident(ident) => {
+                    cx.error(
+                        ident.span(),
+                        format_args!("'name' takes a string: write `name = \"{ident}\"`"),
+                    );
+                    guess.name = Some(Str {
+                        value: ident.to_string(),
+                        span: ident.span(),
+                    });
+                }
+                value => {
+                    param.name = string(cx, NAME, value, "a string, e.g. `name = \"city\"`");
+                }
+            },
             TYPE => param.ty = param_type(cx, TYPE, value),
             ITEMS => {
                 let span = value.span();
@@ -631,6 +676,7 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
     {
         param.constraints_unknown = true;
     }
+    guess.apply(&mut param);
     param
 }
 
@@ -735,6 +781,81 @@ fn constraint(cx: &Ctxt, key: Symbol, value: Value, param: &mut Param) -> bool {
     }
 }
 
+/// What a parameter's misspelt or refused keys would have said, read silently (each is
+/// already reported): the fallback gives the field the type it was meant to have, so the
+/// handler that uses it still type-checks. Checks never see a guess, except a guessed name.
+#[derive(Default)]
+struct Guess {
+    name: Option<Str>,
+    ty: Option<Ty>,
+    items: Option<(Ty, Span)>,
+    required: Option<(bool, Span)>,
+    default: Option<DefaultLit>,
+}
+
+impl Guess {
+    /// Reads `value` as the value of `key`, reporting nothing.
+    fn read(&mut self, key: Symbol, value: Value) {
+        let quiet = Ctxt::new();
+        let guessed = |ty: Option<Ty>| {
+            ty.map(|ty| Ty {
+                guessed: true,
+                ..ty
+            })
+        };
+        match key {
+            NAME => self.name = string(&quiet, NAME, value, ""),
+            TYPE => self.ty = guessed(param_type(&quiet, TYPE, value)),
+            ITEMS => {
+                let span = value.span();
+                self.items = guessed(param_type(&quiet, ITEMS, value)).map(|ty| (ty, span));
+            }
+            REQUIRED => {
+                if let Value::Lit(Lit::Bool(b)) = value {
+                    self.required = Some((b.value, b.span));
+                }
+            }
+            DEFAULT => self.default = default(&quiet, value),
+            _ => {}
+        }
+        // Errors in a value under a misspelt key are left for after its key is fixed.
+        let _ = quiet.check();
+    }
+
+    fn apply(self, param: &mut Param) {
+        // A name is checked like one written correctly: its own mistakes are real ones.
+        if param.name.is_none() {
+            param.name = self.name;
+        }
+        if param.ty.is_none() {
+            // Without a readable type, the default's says what the parameter is.
+            param.ty = self.ty.or_else(|| {
+                let default = param.default.as_ref().or(self.default.as_ref())?;
+                let ty = match default.to_literal().kind() {
+                    ValueKind::Integer => ParamType::Integer,
+                    ValueKind::Float => ParamType::Float,
+                    ValueKind::String => ParamType::String,
+                    ValueKind::Boolean => ParamType::Boolean,
+                    ValueKind::List => ParamType::List,
+                    ValueKind::Dictionary => ParamType::Dictionary,
+                    ValueKind::Null => return None,
+                };
+                Some(Ty { ty, guessed: true })
+            });
+        }
+        if param.items.is_none() {
+            param.items = self.items;
+        }
+        if param.required.is_none() && self.required.is_some() {
+            param.required = self.required;
+            param.required_unknown = true;
+        }
+        if param.default.is_none() && self.default.is_some() {
+            param.default_guessed = true;
+        }
+    }
+}
+
 fn param_type(cx: &Ctxt, key: Symbol, value: Value) -> Option<Ty> {
     const EXPECTED: &str = "one of string, integer, float, boolean, list, dictionary, \
                             written without quotes, e.g. `type = string`";
@@ -764,7 +885,15 @@ fn param_type(cx: &Ctxt, key: Symbol, value: Value) -> Option<Ty> {
         }
         Value::Lit(Lit::Str(s)) => {
             invalid(cx, s.span(), key, expected);
-            ParamType::from_name(&s.value()).map(|ty| Ty { ty, guessed: true })
+            // `"string"`, and `"bool"` as what it stands for, give the fallback its type.
+            let guess = match s.value().parse::<ParamType>() {
+                Ok(ty) => Some(ty),
+                Err(Problem::UnknownType { suggestion, .. }) => {
+                    suggestion.and_then(ParamType::from_name)
+                }
+                Err(_) => None,
+            };
+            guess.map(|ty| Ty { ty, guessed: true })
         }
         other => {
             invalid(cx, other.span(), key, expected);
@@ -863,6 +992,7 @@ mod tests {
             required_unknown: false,
             default: None,
             default_literal: None,
+            default_guessed: false,
             description: None,
             items: None,
             fields: None,
@@ -883,6 +1013,16 @@ mod tests {
         assert_eq!(field("self").as_deref(), Some("self_"));
         assert_eq!(field("_").as_deref(), Some("__"));
         assert_eq!(field("zip code"), None);
+    }
+
+    #[test]
+    fn a_refused_name_still_makes_the_field_the_handler_reads() {
+        let field = |name: &str| param(name).fallback_field().map(|f| f.to_string());
+        assert_eq!(field("zip code").as_deref(), Some("zip_code"));
+        assert_eq!(field("enabled?").as_deref(), Some("enabled"));
+        assert_eq!(field("type?").as_deref(), Some("r#type"));
+        assert_eq!(field("1st"), None);
+        assert_eq!(field("??"), None);
     }
 
     #[test]

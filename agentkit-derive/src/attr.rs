@@ -79,13 +79,23 @@ impl Value {
 
 /// Parses `key = value, key, ...`; entries that do not parse are reported and left out.
 pub(crate) fn parse_entries(cx: &Ctxt, tokens: TokenStream) -> Vec<Entry> {
-    split_commas(tokens)
-        .into_iter()
-        .filter_map(|chunk| parse_entry(cx, &chunk))
-        .collect()
+    let mut entries = Vec::new();
+    for chunk in split_commas(tokens) {
+        parse_entry(cx, &chunk, &mut entries);
+    }
+    entries
 }
 
-fn parse_entry(cx: &Ctxt, tokens: &[TokenTree]) -> Option<Entry> {
+/// Parses one entry onto `entries`; an entry written after it without a comma
+/// (`name = "city" type = string`) is reported, then parsed too, so that the missing comma
+/// is the only error.
+fn parse_entry(cx: &Ctxt, tokens: &[TokenTree], entries: &mut Vec<Entry>) {
+    if let Some(entry) = parse_one_entry(cx, tokens, entries) {
+        entries.push(entry);
+    }
+}
+
+fn parse_one_entry(cx: &Ctxt, tokens: &[TokenTree], entries: &mut Vec<Entry>) -> Option<Entry> {
     let key = match &tokens[0] {
         TokenTree::Ident(ident) => Key {
             text: ident.unraw().to_string(),
@@ -109,6 +119,32 @@ fn parse_entry(cx: &Ctxt, tokens: &[TokenTree]) -> Option<Entry> {
     match tokens.get(1) {
         Some(TokenTree::Punct(eq)) if eq.as_char() == '=' => {
             let value = if tokens.len() > 2 {
+                // A value is one token, or two for a negative number.
+                let len = match &tokens[2..] {
+                    [TokenTree::Punct(minus), TokenTree::Literal(_), ..]
+                        if minus.as_char() == '-' =>
+                    {
+                        4
+                    }
+                    _ => 3,
+                };
+                let (value, rest) = tokens.split_at(len.min(tokens.len()));
+                let next_is_entry = matches!(
+                    rest,
+                    [TokenTree::Ident(_) | TokenTree::Literal(_), TokenTree::Punct(eq), ..]
+                        if eq.as_char() == '='
+                );
+                if next_is_entry {
+                    let parsed = parse_value(cx, &value[2..]);
+                    cx.error(
+                        rest[0].span(),
+                        format_args!("expected `,` before `{}`", rest[0]),
+                    );
+                    let value = parsed.map_or(Written::Broken, Written::Value);
+                    entries.push(Entry { key, value });
+                    parse_entry(cx, rest, entries);
+                    return None;
+                }
                 parse_value(cx, &tokens[2..])
             } else {
                 cx.error(

@@ -12,27 +12,29 @@ use crate::ast::{Param, Policy, Tool};
 use crate::check;
 use crate::ctxt::Ctxt;
 use crate::fallback;
+use crate::place;
 use crate::rules::{self, ParamType};
 
 /// `#[tool(args)] item`.
 pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    let input = match syn::parse2::<DeriveInput>(item.clone()) {
+    let mut input = match syn::parse2::<DeriveInput>(item.clone()) {
         Ok(input) => input,
         Err(error) => {
-            let error = syn::Error::new(
-                error.span(),
-                "#[tool] goes on a struct, such as `pub struct FetchWeather;`",
-            )
-            .into_compile_error();
+            let error = place::not_a_struct(&item, error.span()).into_compile_error();
             return quote!(#item #error);
         }
     };
     let cx = Ctxt::new();
+    // A second `#[tool]` is removed, so it does not expand again, and is the one error.
+    let item = match place::take_repeated(&cx, &mut input) {
+        true => quote!(#input),
+        false => item,
+    };
     let tool = Tool::from_ast(&cx, args, &input);
     check::check(&cx, &tool);
     match cx.check() {
         Ok(()) => {
-            let typed = typed(&tool);
+            let typed = typed(&tool, false);
             let tool_impl = tool_impl(&tool, &spec(&tool));
             quote!(#item #typed #tool_impl)
         }
@@ -321,15 +323,16 @@ fn literal(p: &TokenStream, default: &rules::Literal) -> TokenStream {
 
 /// The typed input and output structs, their conversions, and the `TypedTool` impl.
 ///
-/// Also used by the fallback, with whatever parameters could be read, so the user's
-/// `impl ToolHandler` still finds its types.
-pub(crate) fn typed(tool: &Tool<'_>) -> TokenStream {
+/// Also used by the fallback (`fallback`), with whatever parameters could be read, so the
+/// user's `impl ToolHandler` still finds its types, fields and field types; the conversions
+/// are then never called.
+pub(crate) fn typed(tool: &Tool<'_>, fallback: bool) -> TokenStream {
     let p = tool.private();
     let ident = &tool.item.ident;
     let (input_ty, input_items) = match &tool.input {
         Some(params) => {
             let name = format_ident!("{}Input", ident, span = Span::call_site());
-            let items = input_struct(tool, &name, params);
+            let items = input_struct(tool, &name, params, fallback);
             (quote!(#name), items)
         }
         None => (quote!(#p::JsonObject), quote!()),
@@ -337,7 +340,7 @@ pub(crate) fn typed(tool: &Tool<'_>) -> TokenStream {
     let (output_ty, output_items) = match &tool.output {
         Some(params) => {
             let name = format_ident!("{}Output", ident, span = Span::call_site());
-            let items = output_struct(tool, &name, params);
+            let items = output_struct(tool, &name, params, fallback);
             (quote!(#name), items)
         }
         None => (quote!(#p::JsonObject), quote!()),
@@ -372,29 +375,43 @@ enum Side {
     Output,
 }
 
-/// The fields for `params`, skipping those whose name or type is unknown (only in the
-/// fallback) and any repeated field.
-fn fields<'a>(p: &TokenStream, params: &'a [Param], side: Side) -> Vec<Field<'a>> {
+/// The fields for `params`, skipping any repeated field.
+///
+/// In the `fallback`, a parameter with mistakes still gets the field its handler reads,
+/// wherever its name could be read: a refused name is made an identifier, and a type that
+/// could not be read (nor guessed from a misspelling or the default) is a
+/// `serde_json::Value`, what the argument is at run time whatever its type. No Rust type fits
+/// every use; `Value` is the one that code passing the value on, formatting or comparing it
+/// still compiles with, without the unreachable-code warnings `!` would bring.
+fn fields<'a>(p: &TokenStream, params: &'a [Param], side: Side, fallback: bool) -> Vec<Field<'a>> {
     let what = match side {
         Side::Input => "parameter",
         Side::Output => "output",
     };
     let mut fields: Vec<Field<'a>> = Vec::new();
     for param in params {
-        let (Some(ident), Some(name), Some(ty)) = (param.field(), &param.name, param.ty) else {
+        let ident = match param.field() {
+            Some(ident) => Some(ident),
+            None if fallback => param.fallback_field(),
+            None => None,
+        };
+        let (Some(ident), Some(name)) = (ident, &param.name) else {
             continue;
         };
         if fields.iter().any(|f| f.ident == ident) {
             continue;
         }
-        let rust = match (ty.ty, param.items) {
-            (ParamType::List, Some((items, _))) => {
+        let rust = match (param.ty.map(|ty| ty.ty), param.items) {
+            (Some(ParamType::List), Some((items, _))) => {
                 let item = rust_type(p, items.ty);
                 quote!(#p::Vec<#item>)
             }
-            (ty, _) => rust_type(p, ty),
+            (Some(ty), _) => rust_type(p, ty),
+            (None, _) if fallback => quote!(#p::Value),
+            (None, _) => continue,
         };
-        let optional = !param.is_required() && (side == Side::Output || param.default.is_none());
+        let has_default = param.default.is_some() || param.default_guessed;
+        let optional = !param.is_required() && (side == Side::Output || !has_default);
         let ty = if optional {
             quote!(#p::Option<#rust>)
         } else {
@@ -434,9 +451,9 @@ fn struct_def(tool: &Tool<'_>, name: &Ident, fields: &[Field<'_>], doc: &str) ->
     }
 }
 
-fn input_struct(tool: &Tool<'_>, name: &Ident, params: &[Param]) -> TokenStream {
+fn input_struct(tool: &Tool<'_>, name: &Ident, params: &[Param], fallback: bool) -> TokenStream {
     let p = tool.private();
-    let fields = fields(&p, params, Side::Input);
+    let fields = fields(&p, params, Side::Input, fallback);
     let doc = format!(
         "The validated inputs of the `{}` tool, generated by `#[tool]` on `{}`.",
         tool.tool_name(),
@@ -452,28 +469,36 @@ fn input_struct(tool: &Tool<'_>, name: &Ident, params: &[Param]) -> TokenStream 
     let reads = fields.iter().map(
         |Field { ident, name, .. }| quote!(#ident: #p::FromParam::from_param(inputs, #name)?,),
     );
+    let body = if fallback {
+        quote!(#p::unreachable!("#[tool] reported errors for this tool"))
+    } else {
+        quote!(#p::Ok(Self { #(#reads)* }))
+    };
+    let inputs = if fallback { quote!(_) } else { inputs };
     quote! {
         #def
 
         #[automatically_derived]
         impl #p::FromInputs for #name {
             fn from_inputs(#inputs: &#p::JsonObject) -> #p::Result<Self, #p::ParamTypeError> {
-                #p::Ok(Self { #(#reads)* })
+                #body
             }
         }
     }
 }
 
-fn output_struct(tool: &Tool<'_>, name: &Ident, params: &[Param]) -> TokenStream {
+fn output_struct(tool: &Tool<'_>, name: &Ident, params: &[Param], fallback: bool) -> TokenStream {
     let p = tool.private();
-    let fields = fields(&p, params, Side::Output);
+    let fields = fields(&p, params, Side::Output, fallback);
     let doc = format!(
         "The outputs of the `{}` tool, generated by `#[tool]` on `{}`.",
         tool.tool_name(),
         tool.item.ident
     );
     let def = struct_def(tool, name, &fields, &doc);
-    let body = if fields.is_empty() {
+    let body = if fallback {
+        quote!(#p::unreachable!("#[tool] reported errors for this tool"))
+    } else if fields.is_empty() {
         quote!(#p::JsonObject::new())
     } else {
         let writes = fields.iter().map(|Field { ident, name, .. }| {

@@ -14,7 +14,7 @@ use crate::expand;
 
 pub(crate) fn expand(tool: &Tool<'_>, item: &TokenStream, errors: &[syn::Error]) -> TokenStream {
     let errors = errors.iter().map(syn::Error::to_compile_error);
-    let typed = expand::typed(tool);
+    let typed = expand::typed(tool, true);
     // A `Tool` impl needs a non-generic type; for a generic struct the error says so.
     let tool_impl = if tool.has_generics() {
         quote!()

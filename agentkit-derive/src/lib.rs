@@ -8,15 +8,26 @@
 //! so every mistake is reported in one build. The rules and their wording are shared with
 //! `agentkit-core` (`rules.rs`, compiled into both crates).
 
+// Without the `expand` feature (agentkit-core's `derive`), none of the macro is built.
+#[cfg(feature = "expand")]
 mod ast;
+#[cfg(feature = "expand")]
 mod attr;
+#[cfg(feature = "expand")]
 mod check;
+#[cfg(feature = "expand")]
 mod ctxt;
+#[cfg(feature = "expand")]
 mod expand;
+#[cfg(feature = "expand")]
 mod fallback;
+#[cfg(feature = "expand")]
+mod place;
 // Shared with agentkit-core, which uses more of it than the macro does.
+#[cfg(feature = "expand")]
 #[allow(dead_code, unreachable_pub)]
 mod rules;
+#[cfg(feature = "expand")]
 mod symbol;
 
 use proc_macro::TokenStream;
@@ -335,6 +346,7 @@ use proc_macro::TokenStream;
 /// | unknown key | `requred = false` | unknown key 'requred'; did you mean 'required'? |
 /// | key written twice | `type = string, type = integer` | duplicate key 'type' |
 /// | unknown type | `type = intger` | unknown type 'intger'; did you mean 'integer'? |
+/// | a word of another schema language | `type = bool` (`object`, `array`, `number`, `int`, `str`), `parameters = [...]`, `desc = "..."` | unknown type 'bool'; did you mean 'boolean'? |
 /// | type in quotes | `type = "string"` | 'type' takes one of string, integer, ... written without quotes |
 /// | parameter without `name` or `type` | `{ name = "city" }` | missing 'type': every parameter needs a name and a type |
 /// | malformed parameter name | `name = "zip code"` | invalid parameter name 'zip code': ... |
@@ -362,7 +374,7 @@ use proc_macro::TokenStream;
 /// | lower bound above the upper | `minimum = 50, maximum = 1` (or `min_length`, `min_items`) | parameter 'limit': 'minimum' (50) is greater than 'maximum' (1), so no value would be accepted |
 /// | constraint on a type it does not apply to | `type = list, min_length = 1` | parameter 'tags': 'min_length' applies to string parameters, but this parameter is a 'list'; use 'min_items' |
 /// | constraint value of the wrong kind | `maximum = "50"`, `min_items = -1` | 'maximum' takes a number, such as `minimum = 1` or `maximum = 0.5` |
-/// | malformed version | `version = "1.0"` | version '1.0' is not MAJOR.MINOR.PATCH (for example '1.0.0') |
+/// | malformed version | `version = "1.0"`, `"1.0.0-beta"`, `"01.2.3"` | version '1.0' is not MAJOR.MINOR.PATCH (for example '1.0.0'): it has fewer than three numbers |
 /// | credential named twice | `credentials = ["key", "key"]` | duplicate credential 'key' |
 /// | malformed timeout | `timeout = "10"`, `"10 sec"`, `"0s"`, `"2d"` | invalid timeout "10": it has no unit; write a whole number followed by `ms`, `s`, `m` or `h`, such as "10s" or "500ms" |
 /// | timeout not a string | `timeout = 10` | 'timeout' takes a string: a whole number and a unit (`ms`, `s`, `m` or `h`), ... |
@@ -371,12 +383,37 @@ use proc_macro::TokenStream;
 /// | retries not a `u32` | `retries = -1`, `retries = 1.5`, `retries = 5000000000` | 'retries' takes a whole number from 0 to 4294967295, such as `retries = 2` |
 /// | tag set twice | `tags = { team = "a", team = "b" }` | duplicate tag 'team' |
 /// | not a struct | `#[tool] enum E {}` | #[tool] goes on a struct, not an enum: ... |
+/// | on an impl block | `#[tool] impl FetchWeather { ... }` | #[tool] goes on the struct, not on an impl block: put `#[tool(...)]` on the struct `FetchWeather` itself, where it is declared |
+/// | written twice | a second `#[tool(...)]` on the struct | #[tool] is repeated on `FetchWeather`: one #[tool(...)] declares the tool; merge the two into one |
+/// | without the `derive` feature | `#[tool(...)]` | `#[tool]` needs the `derive` feature of agentkit-core: ... |
 /// | generic struct | `struct S<T>` or `struct S<'a>` | #[tool] cannot serve a generic struct: ... |
 /// | no logic | no `impl ToolHandler for S` | the tool `S` has no logic: `ToolHandler` is not implemented for it |
 ///
 /// When the attribute has a mistake, the struct and its input and output structs are still
-/// generated, so the rest of your code compiles and each mistake is one error.
+/// generated, so the rest of your code compiles and each mistake is one error: every
+/// parameter whose name could be read keeps its field, typed as it was meant (from a
+/// misspelt key too: `tpye = boolean` still makes a `bool`); a type that cannot be read is
+/// guessed from the default, else it is a `serde_json::Value`, the one type every argument
+/// fits.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand::tool(args.into(), item.into()).into()
+    #[cfg(feature = "expand")]
+    {
+        expand::tool(args.into(), item.into()).into()
+    }
+    #[cfg(not(feature = "expand"))]
+    {
+        let _ = args;
+        // The item stays, so that its other uses do not fail for want of it.
+        let mut out: TokenStream = NEEDS_DERIVE
+            .parse()
+            .expect("a `compile_error!` invocation is valid tokens");
+        out.extend(item);
+        out
+    }
 }
+
+/// What `#[tool]` expands to without agentkit-core's `derive` feature.
+#[cfg(not(feature = "expand"))]
+const NEEDS_DERIVE: &str = "::core::compile_error!(\"`#[tool]` needs the `derive` feature of \
+    agentkit-core: agentkit-core = { version = \\\"0.1\\\", features = [\\\"derive\\\"] }\");";

@@ -48,3 +48,54 @@ fn every_doc_example_is_a_pass_case() {
         );
     }
 }
+
+/// The skeleton the compiler suggests for a tool without `impl ToolHandler`, pasted as the
+/// note reads, for a tool without schemas and for one with both.
+mod missing_handler_hint {
+    use agentkit_core::{BoxError, ToolContext, ToolHandler, tool};
+
+    #[tool(name = "bare")]
+    pub(super) struct Bare;
+
+    #[rustfmt::skip]
+    impl ToolHandler for Bare { async fn run(&self, _input: Self::Input, _ctx: &ToolContext<'_>) -> Result<Self::Output, BoxError> { todo!() } }
+
+    #[tool(name = "typed", input = [{ name = "a", type = string }], output = [{ name = "b", type = string }])]
+    pub(super) struct Typed;
+
+    #[rustfmt::skip]
+    impl ToolHandler for Typed { async fn run(&self, _input: Self::Input, _ctx: &ToolContext<'_>) -> Result<Self::Output, BoxError> { todo!() } }
+}
+
+#[test]
+fn the_missing_handler_hint_is_an_impl_that_compiles() {
+    let typed = concat!(env!("CARGO_MANIFEST_DIR"), "/../agentkit-core/src/typed.rs");
+    let typed = fs::read_to_string(typed).unwrap();
+    let note = typed
+        .lines()
+        .find_map(|line| {
+            line.trim()
+                .strip_prefix("note = \"write the logic in an impl: `")
+        })
+        .expect("the note of ToolHandler's on_unimplemented");
+    let hint = note.split('`').next().unwrap();
+    // The tools with the pasted impls are tools.
+    let mut registry = agentkit_core::ToolRegistry::new();
+    registry.register(missing_handler_hint::Bare).unwrap();
+    registry.register(missing_handler_hint::Typed).unwrap();
+    let this = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/derive_doc_examples.rs"
+    ))
+    .unwrap();
+    for tool in ["Bare", "Typed"] {
+        let pasted = hint
+            .replace("{Self}", tool)
+            .replace("{{", "{")
+            .replace("}}", "}");
+        assert!(
+            this.lines().any(|line| line.trim() == pasted),
+            "`{pasted}` is not pasted above"
+        );
+    }
+}

@@ -245,8 +245,29 @@ fn compile_errors_and_runtime_errors_read_the_same() {
             spec(json!({"version": "1.0"}), json!([city])),
         ),
         (
+            "version_prerelease",
+            spec(json!({"version": "1.0.0-beta"}), json!([city])),
+        ),
+        (
             "invalid_tool_name",
             spec(json!({"name": "fetch weather"}), json!([city])),
+        ),
+        (
+            "synonym_str_type",
+            spec(
+                json!({"name": "toggle_feature"}),
+                json!([{"name": "feature", "type": "str"}, {"name": "enabled", "type": "boolean"}]),
+            ),
+        ),
+        (
+            "synonym_desc_key",
+            spec(
+                json!({"name": "toggle_feature"}),
+                json!([
+                    {"name": "feature", "type": "string", "desc": "The feature"},
+                    {"name": "enabled", "type": "boolean"},
+                ]),
+            ),
         ),
         (
             "unknown_type",

@@ -1,0 +1,41 @@
+//! `#[tool]` without agentkit-core's `derive` feature is one compile error that says which
+//! feature to enable. A trybuild case cannot turn a feature off, so this builds the small
+//! crate in `tests/no-derive` (its own workspace, with its own target directory) and reads
+//! the compiler's output.
+
+use std::process::Command;
+
+#[test]
+fn tool_without_the_derive_feature_says_to_enable_it() {
+    let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/no-derive/Cargo.toml");
+    let target = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/tests/no-derive");
+    let output = Command::new(env!("CARGO"))
+        .args([
+            "check",
+            "--quiet",
+            "--offline",
+            "--color",
+            "never",
+            "--manifest-path",
+        ])
+        .arg(manifest)
+        .env("CARGO_TARGET_DIR", target)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.starts_with("error") && !line.contains("could not compile"))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "error: `#[tool]` needs the `derive` feature of agentkit-core: \
+             agentkit-core = { version = \"0.1\", features = [\"derive\"] }"
+        ],
+        "{stderr}"
+    );
+    // On the attribute.
+    assert!(stderr.contains("src/main.rs:3:1"), "{stderr}");
+}

@@ -1,0 +1,25 @@
+use agentkit_core::{tool, BoxError, ToolContext, ToolHandler};
+
+#[tool(
+    name = "toggle_feature",
+    input = [{ name = "feature", type = string }, { name = "enabled", type = boolean }],
+    output = [{ name = "feature", type = string }, { name = "enabled", type = boolean }],
+)]
+#[tool(
+    name = "toggle_feature",
+    input = [{ name = "feature", type = string }, { name = "enabled", type = boolean }],
+    output = [{ name = "feature", type = string }, { name = "enabled", type = boolean }],
+)]
+pub struct ToggleFeature;
+
+impl ToolHandler for ToggleFeature {
+    async fn run(
+        &self,
+        input: ToggleFeatureInput,
+        _: &ToolContext<'_>,
+    ) -> Result<ToggleFeatureOutput, BoxError> {
+        Ok(ToggleFeatureOutput { feature: input.feature, enabled: input.enabled })
+    }
+}
+
+fn main() {}

@@ -155,9 +155,10 @@ pub use schema::{
 };
 pub use tool::{DEFAULT_VERSION, Tool, ToolSpec, ToolSpecBuilder};
 pub use tool_error::ToolError;
-pub use typed::{
-    FromInputs, FromParam, IntoOutput, IntoParam, ParamTypeError, ToolHandler, TypedTool,
-};
+pub use typed::{FromParam, IntoParam, ParamTypeError, ToolHandler};
+// Implemented by `#[tool(...)]`'s generated code, not by users: out of the documentation.
+#[doc(hidden)]
+pub use typed::{FromInputs, IntoOutput, TypedTool};
 
 /// The `serde_json` this crate's values come from ([`JsonObject`] is its `Map`), re-exported
 /// so that tool code can name `Value` without a second, possibly different, version.

@@ -195,6 +195,7 @@ pub mod __private {
     // Traits and their derive macros (one name, two namespaces).
     pub use std::clone::Clone;
     pub use std::cmp::{Eq, PartialEq};
+    pub use std::convert::From;
     pub use std::fmt::{self, Debug, Display};
     pub use std::future::Future;
     pub use std::hash::Hash;

@@ -676,7 +676,7 @@ fn string_enum(
         #[automatically_derived]
         impl #p::IntoParam for #name {
             fn into_value(self) -> #p::Option<#p::Value> {
-                #p::Some(#p::Value::from(self.as_str()))
+                #p::Some(#p::Value::String(#p::From::from(self.as_str())))
             }
         }
     });
@@ -720,7 +720,8 @@ fn writes(p: &TokenStream, fields: &[Field<'_>]) -> TokenStream {
     let writes = fields.iter().map(|Field { ident, name, .. }| {
         quote! {
             if let #p::Some(value) = #p::IntoParam::into_value(self.#ident) {
-                output.insert(#p::String::from(#name), value);
+                // Through the path: `From` need not be in scope (`#![no_implicit_prelude]`).
+                output.insert(#p::From::from(#name), value);
             }
         }
     });

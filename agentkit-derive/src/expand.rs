@@ -934,6 +934,66 @@ mod tests {
     }
 
     #[test]
+    fn nested_structs_and_enums_are_generated_and_named_after_their_parent() {
+        let out = expand(quote!(
+            name = "s",
+            input = [
+                { name = "units", type = string, enum = ["metric", "km/h"] },
+                { name = "level", type = integer, enum = [1, 2] },
+                { name = "odd", type = string, enum = ["1st", "second"] },
+                { name = "stops", type = list, items = dictionary, fields = [
+                    { name = "hotel", type = dictionary, fields = [{ name = "zip-code", type = string }] },
+                ] },
+            ]
+        ));
+        assert!(!out.contains("compile_error"), "{out}");
+        for item in [
+            "enum SInputUnits",
+            "Metric ,",
+            "KmH ,",
+            "struct SInputStops",
+            "struct SInputStopsHotel",
+            "Vec < SInputStops >",
+            "rename = \"zip-code\"",
+        ] {
+            assert!(out.contains(item), "{item} in {out}");
+        }
+        // An integer enum, and one whose values give no variant names, keep their types.
+        assert!(!out.contains("SInputLevel"), "{out}");
+        assert!(!out.contains("SInputOdd"), "{out}");
+    }
+
+    #[test]
+    fn the_fallback_keeps_nested_structs_and_enums() {
+        let out = expand(quote!(
+            name = "s",
+            input = [
+                { name = "x", type = intger },
+                { name = "units", type = string, enum = ["metric", "imperial"] },
+                { name = "at", type = dictionary, fields = [{ name = "city", type = sting }] },
+            ]
+        ));
+        assert_eq!(out.matches("compile_error").count(), 2, "{out}");
+        assert!(out.contains("enum SInputUnits"), "{out}");
+        assert!(out.contains("struct SInputAt"), "{out}");
+    }
+
+    #[test]
+    fn upper_camel_case() {
+        let camel = |s: &str| super::upper_camel(s);
+        assert_eq!(camel("metric").as_deref(), Some("Metric"));
+        assert_eq!(camel("max-days").as_deref(), Some("MaxDays"));
+        assert_eq!(camel("maxDays").as_deref(), Some("MaxDays"));
+        assert_eq!(camel("METRIC").as_deref(), Some("Metric"));
+        assert_eq!(camel("km/h").as_deref(), Some("KmH"));
+        assert_eq!(camel("v2_beta").as_deref(), Some("V2Beta"));
+        assert_eq!(camel("1st"), None);
+        assert_eq!(camel("café"), None);
+        assert_eq!(camel("self"), None);
+        assert_eq!(camel(""), None);
+    }
+
+    #[test]
     fn fields_on_a_list_of_other_items_suggest_items_dictionary() {
         let out = expand(quote!(
             name = "s",

@@ -979,6 +979,20 @@ mod tests {
     }
 
     #[test]
+    fn type_names_that_meet_are_numbered() {
+        let out = expand(quote!(
+            name = "s",
+            input = [
+                { name = "ab", type = string, enum = ["x", "y"] },
+                { name = "Ab", type = dictionary, fields = [{ name = "c", type = string }] },
+            ]
+        ));
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(out.contains("enum SInputAb "), "{out}");
+        assert!(out.contains("struct SInputAb2 "), "{out}");
+    }
+
+    #[test]
     fn upper_camel_case() {
         let camel = |s: &str| super::upper_camel(s);
         assert_eq!(camel("metric").as_deref(), Some("Metric"));

@@ -188,17 +188,23 @@ pub mod __private {
         Number, Param, ParamType, ParamTypeError, Tool, ToolContext, ToolSchema, ToolSpec,
         TypedTool,
     };
+    // The generated types derive `Serialize` and `Deserialize` through this path
+    // (`#[serde(crate = "...")]`), so users need no dependency on serde of their own.
+    pub use serde;
     pub use serde_json::{Map, Value};
     pub use std::borrow::Cow;
     // Traits and their derive macros (one name, two namespaces).
     pub use std::clone::Clone;
-    pub use std::cmp::PartialEq;
-    pub use std::fmt::Debug;
+    pub use std::cmp::{Eq, PartialEq};
+    pub use std::convert::From;
+    pub use std::fmt::{self, Debug, Display};
     pub use std::future::Future;
+    pub use std::hash::Hash;
+    pub use std::marker::Copy;
     pub use std::marker::Send;
     pub use std::option::Option::{self, None, Some};
     // Through `std::primitive`, so that a user's `type i64 = ...` cannot shadow them.
-    pub use std::primitive::{bool, f64, i64};
+    pub use std::primitive::{bool, f64, i64, str};
     pub use std::result::Result::{self, Err, Ok};
     pub use std::string::String;
     pub use std::unreachable;

@@ -21,6 +21,13 @@
 //! `Vec<String>`, `Vec<i64>`, `Vec<f64>`, `Vec<bool>`, `Vec<Vec<Value>>` or
 //! `Vec<Map<String, Value>>`.
 //!
+//! A dictionary with declared `fields` is a struct generated for it, and a string parameter
+//! with an `enum` a Rust enum, each named after the struct holding it and the parameter
+//! (`PlanTripInputStops`, `FetchWeatherInputUnits`); a list of such dictionaries is a `Vec`
+//! of the struct. Every generated type derives serde's `Serialize` and `Deserialize`, with
+//! the parameter names as keys and absent optionals left out, so that serializing an input
+//! gives back the validated arguments.
+//!
 //! The conversions are the [`FromParam`] and [`IntoParam`] traits, which hand-written tools
 //! can use too.
 //!
@@ -121,36 +128,30 @@ param_impls! {
     Map<String, Value> => Dictionary, |v| v.as_object().cloned();
 }
 
-/// Lists whose items have a declared type (`items = string`, ...).
-macro_rules! list_impls {
-    ($($item:ty, |$v:ident| $from:expr;)*) => {$(
-        impl FromParam for Vec<$item> {
-            const PARAM_TYPE: ParamType = ParamType::List;
+/// Lists whose items have a declared type (`items = string`, ...), including the generated
+/// structs of dictionaries with declared `fields`.
+impl<T: FromParam> FromParam for Vec<T> {
+    const PARAM_TYPE: ParamType = ParamType::List;
 
-            fn from_value(value: Option<&Value>) -> Option<Self> {
-                value?
-                    .as_array()?
-                    .iter()
-                    .map(|$v| $from)
-                    .collect()
-            }
-        }
-
-        impl IntoParam for Vec<$item> {
-            fn into_value(self) -> Option<Value> {
-                Some(Value::Array(self.into_iter().map(Value::from).collect()))
-            }
-        }
-    )*};
+    fn from_value(value: Option<&Value>) -> Option<Self> {
+        value?
+            .as_array()?
+            .iter()
+            .map(|item| T::from_value(Some(item)))
+            .collect()
+    }
 }
 
-list_impls! {
-    String, |v| v.as_str().map(str::to_owned);
-    i64, |v| v.as_i64();
-    f64, |v| v.as_f64();
-    bool, |v| v.as_bool();
-    Vec<Value>, |v| v.as_array().cloned();
-    Map<String, Value>, |v| v.as_object().cloned();
+impl<T: IntoParam> IntoParam for Vec<T> {
+    fn into_value(self) -> Option<Value> {
+        // An item that converts to nothing (`None` in a `Vec<Option<_>>`) is a JSON `null`,
+        // so the other items keep their positions.
+        Some(Value::Array(
+            self.into_iter()
+                .map(|item| item.into_value().unwrap_or(Value::Null))
+                .collect(),
+        ))
+    }
 }
 
 impl<T: FromParam> FromParam for Option<T> {

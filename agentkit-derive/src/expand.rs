@@ -7,6 +7,7 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::DeriveInput;
+use syn::ext::IdentExt;
 
 use crate::ast::{Param, Policy, Tool};
 use crate::check;
@@ -329,10 +330,17 @@ fn literal(p: &TokenStream, default: &rules::Literal) -> TokenStream {
 pub(crate) fn typed(tool: &Tool<'_>, fallback: bool) -> TokenStream {
     let p = tool.private();
     let ident = &tool.item.ident;
+    let mut g = Gen {
+        tool,
+        p: p.clone(),
+        fallback,
+        items: Vec::new(),
+        names: Vec::new(),
+    };
     let (input_ty, input_items) = match &tool.input {
         Some(params) => {
             let name = format_ident!("{}Input", ident, span = Span::call_site());
-            let items = input_struct(tool, &name, params, fallback);
+            let items = input_struct(&mut g, &name, params);
             (quote!(#name), items)
         }
         None => (quote!(#p::JsonObject), quote!()),
@@ -340,15 +348,17 @@ pub(crate) fn typed(tool: &Tool<'_>, fallback: bool) -> TokenStream {
     let (output_ty, output_items) = match &tool.output {
         Some(params) => {
             let name = format_ident!("{}Output", ident, span = Span::call_site());
-            let items = output_struct(tool, &name, params, fallback);
+            let items = output_struct(&mut g, &name, params);
             (quote!(#name), items)
         }
         None => (quote!(#p::JsonObject), quote!()),
     };
+    let nested = &g.items;
     let (impl_generics, ty_generics, where_clause) = tool.item.generics.split_for_impl();
     quote! {
         #input_items
         #output_items
+        #(#nested)*
 
         #[automatically_derived]
         impl #impl_generics #p::TypedTool for #ident #ty_generics #where_clause {
@@ -363,6 +373,8 @@ struct Field<'a> {
     ident: Ident,
     name: &'a str,
     ty: TokenStream,
+    /// Whether the field is an `Option`: left out of the serialized form when `None`.
+    optional: bool,
     doc: String,
 }
 
@@ -375,7 +387,99 @@ enum Side {
     Output,
 }
 
-/// The fields for `params`, skipping any repeated field.
+/// What the typed structs of one tool are generated with: the types generated besides the
+/// input and output structs (for dictionaries with `fields`, and string `enum`s) are
+/// collected in `items`, each named after the struct that holds it and the parameter.
+struct Gen<'t, 'a> {
+    tool: &'t Tool<'a>,
+    p: TokenStream,
+    fallback: bool,
+    items: Vec<TokenStream>,
+    /// The names of the types generated so far, so that two parameters whose names differ only
+    /// in case or punctuation (`stops`, `Stops`) still get distinct types.
+    names: Vec<String>,
+}
+
+impl Gen<'_, '_> {
+    /// A fresh type name: `parent` and the parameter's name in UpperCamelCase.
+    fn type_name(&mut self, parent: &Ident, param: &str) -> Ident {
+        let base = format!("{parent}{}", upper_camel(param).unwrap_or_default());
+        let mut name = base.clone();
+        let mut n = 2;
+        while self.names.contains(&name) {
+            name = format!("{base}{n}");
+            n += 1;
+        }
+        self.names.push(name.clone());
+        Ident::new(&name, Span::call_site())
+    }
+
+    /// The attributes every generated type has: the derives, with serde through the crate's
+    /// re-export.
+    fn derives(&self, extra: &TokenStream) -> TokenStream {
+        let p = &self.p;
+        let serde = self.serde_path();
+        quote! {
+            #[derive(#p::Debug, #p::Clone, #p::PartialEq, #extra
+                #p::serde::Serialize, #p::serde::Deserialize)]
+            #[serde(crate = #serde)]
+        }
+    }
+
+    /// `"<crate>::__private::serde"`, as serde's `crate` attribute takes it.
+    fn serde_path(&self) -> String {
+        format!("{}::serde", self.p)
+    }
+}
+
+/// `name` in UpperCamelCase (`max-days` and `maxDays` as `MaxDays`, `km/h` as `KmH`), if
+/// that is an identifier: each run of ASCII letters and digits is a word, as is each
+/// lowercase-to-uppercase step; a word is capitalised and the rest of it lowercased.
+fn upper_camel(name: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut start = true;
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_ascii() {
+            return None;
+        }
+        if !c.is_ascii_alphanumeric() {
+            start = true;
+            prev_lower = false;
+            continue;
+        }
+        if start || (prev_lower && c.is_ascii_uppercase()) {
+            out.push(c.to_ascii_uppercase());
+        } else {
+            out.push(c.to_ascii_lowercase());
+        }
+        start = false;
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+    }
+    let ident = out.starts_with(|c: char| c.is_ascii_alphabetic()) && out != "Self";
+    ident.then_some(out)
+}
+
+/// The variants of a string `enum`: each value and its variant, if every value gives a
+/// distinct one.
+fn enum_variants(c: &rules::Constraints) -> Option<Vec<(&str, Ident)>> {
+    let values = c.enum_values.as_ref()?;
+    let mut variants: Vec<(&str, Ident)> = Vec::new();
+    for value in values.iter() {
+        let rules::Literal::String(value) = value else {
+            return None;
+        };
+        let variant = upper_camel(value)?;
+        if variants.iter().any(|(_, v)| *v == variant) {
+            return None;
+        }
+        variants.push((value.as_ref(), Ident::new(&variant, Span::call_site())));
+    }
+    (!variants.is_empty()).then_some(variants)
+}
+
+/// The fields for `params`, skipping any repeated field; `parent` is the struct they are
+/// in, after which the types generated for them are named.
 ///
 /// In the `fallback`, a parameter with mistakes still gets the field its handler reads,
 /// wherever its name could be read: a refused name is made an identifier, and a type that
@@ -383,7 +487,13 @@ enum Side {
 /// `serde_json::Value`, what the argument is at run time whatever its type. No Rust type fits
 /// every use; `Value` is the one that code passing the value on, formatting or comparing it
 /// still compiles with, without the unreachable-code warnings `!` would bring.
-fn fields<'a>(p: &TokenStream, params: &'a [Param], side: Side, fallback: bool) -> Vec<Field<'a>> {
+fn fields<'a>(
+    g: &mut Gen<'_, '_>,
+    parent: &Ident,
+    params: &'a [Param],
+    side: Side,
+) -> Vec<Field<'a>> {
+    let p = g.p.clone();
     let what = match side {
         Side::Input => "parameter",
         Side::Output => "output",
@@ -392,7 +502,7 @@ fn fields<'a>(p: &TokenStream, params: &'a [Param], side: Side, fallback: bool) 
     for param in params {
         let ident = match param.field() {
             Some(ident) => Some(ident),
-            None if fallback => param.fallback_field(),
+            None if g.fallback => param.fallback_field(),
             None => None,
         };
         let (Some(ident), Some(name)) = (ident, &param.name) else {
@@ -401,14 +511,31 @@ fn fields<'a>(p: &TokenStream, params: &'a [Param], side: Side, fallback: bool) 
         if fields.iter().any(|f| f.ident == ident) {
             continue;
         }
-        let rust = match (param.ty.map(|ty| ty.ty), param.items) {
-            (Some(ParamType::List), Some((items, _))) => {
-                let item = rust_type(p, items.ty);
+        let rust = match (param.ty.map(|ty| ty.ty), param.items, &param.fields) {
+            (Some(ParamType::List), Some((items, _)), Some((declared, _)))
+                if items.ty == ParamType::Dictionary =>
+            {
+                let nested = nested_struct(g, parent, &name.value, declared, side);
+                quote!(#p::Vec<#nested>)
+            }
+            (Some(ParamType::Dictionary), _, Some((declared, _))) => {
+                let nested = nested_struct(g, parent, &name.value, declared, side);
+                quote!(#nested)
+            }
+            (Some(ParamType::String), _, _) => match enum_variants(&param.constraints) {
+                Some(variants) => {
+                    let name = string_enum(g, parent, &name.value, &variants);
+                    quote!(#name)
+                }
+                None => rust_type(&p, ParamType::String),
+            },
+            (Some(ParamType::List), Some((items, _)), _) => {
+                let item = rust_type(&p, items.ty);
                 quote!(#p::Vec<#item>)
             }
-            (Some(ty), _) => rust_type(p, ty),
-            (None, _) if fallback => quote!(#p::Value),
-            (None, _) => continue,
+            (Some(ty), _, _) => rust_type(&p, ty),
+            (None, _, _) if g.fallback => quote!(#p::Value),
+            (None, _, _) => continue,
         };
         let has_default = param.default.is_some() || param.default_guessed;
         let optional = !param.is_required() && (side == Side::Output || !has_default);
@@ -425,41 +552,191 @@ fn fields<'a>(p: &TokenStream, params: &'a [Param], side: Side, fallback: bool) 
             ident,
             name: &name.value,
             ty,
+            optional,
             doc,
         });
     }
     fields
 }
 
-fn struct_def(tool: &Tool<'_>, name: &Ident, fields: &[Field<'_>], doc: &str) -> TokenStream {
-    let p = tool.private();
-    let vis = &tool.item.vis;
-    let fields = fields.iter().map(|Field { ident, ty, doc, .. }| {
+/// The struct of a dictionary with declared `fields`, with its conversions; returns its name.
+fn nested_struct(
+    g: &mut Gen<'_, '_>,
+    parent: &Ident,
+    param: &str,
+    declared: &[Param],
+    side: Side,
+) -> Ident {
+    let name = g.type_name(parent, param);
+    let fields = fields(g, &name, declared, side);
+    let doc = format!("The `{param}` dictionary of `{parent}`, generated by `#[tool]`.");
+    let def = struct_def(g, &name, &fields, &doc);
+    let p = &g.p;
+    // The fallback needs the type only: its conversions are never called.
+    let conversions = (!g.fallback).then(|| {
+        let value = if fields.is_empty() {
+            quote!(_)
+        } else {
+            quote!(object)
+        };
+        let reads = fields.iter().map(|Field { ident, name, .. }| {
+            quote!(#ident: #p::FromParam::from_value(object.get(#name))?,)
+        });
+        let writes = writes(p, &fields);
+        quote! {
+            #[automatically_derived]
+            impl #p::FromParam for #name {
+                const PARAM_TYPE: #p::ParamType = #p::ParamType::Dictionary;
+
+                fn from_value(value: #p::Option<&#p::Value>) -> #p::Option<Self> {
+                    let #value = value?.as_object()?;
+                    #p::Some(Self { #(#reads)* })
+                }
+            }
+
+            #[automatically_derived]
+            impl #p::IntoParam for #name {
+                fn into_value(self) -> #p::Option<#p::Value> {
+                    let mut output = #p::JsonObject::new();
+                    #writes
+                    #p::Some(#p::Value::Object(output))
+                }
+            }
+        }
+    });
+    g.items.push(quote!(#def #conversions));
+    name
+}
+
+/// The Rust enum of a string parameter with an `enum`, with its conversions; returns its name.
+fn string_enum(
+    g: &mut Gen<'_, '_>,
+    parent: &Ident,
+    param: &str,
+    variants: &[(&str, Ident)],
+) -> Ident {
+    let name = g.type_name(parent, param);
+    let p = &g.p;
+    let vis = &g.tool.item.vis;
+    let doc = format!("The allowed values of `{param}` in `{parent}`, generated by `#[tool]`.");
+    let derives = g.derives(&quote!(#p::Copy, #p::Eq, #p::Hash,));
+    let defs = variants.iter().map(|(value, variant)| {
+        let doc = format!("`\"{value}\"`");
         quote! {
             #[doc = #doc]
+            #[serde(rename = #value)]
+            #variant,
+        }
+    });
+    let strs = variants
+        .iter()
+        .map(|(value, variant)| quote!(Self::#variant => #value,));
+    let parses = variants
+        .iter()
+        .map(|(value, variant)| quote!(#value => #p::Some(Self::#variant),));
+    g.items.push(quote! {
+        #[doc = #doc]
+        #derives
+        #vis enum #name {
+            #(#defs)*
+        }
+
+        // `as_str` is there for the handler; one that only matches on the variants leaves it
+        // unused.
+        #[allow(dead_code)]
+        impl #name {
+            /// The value as the model sends it.
+            #[must_use]
+            #vis const fn as_str(self) -> &'static #p::str {
+                match self {
+                    #(#strs)*
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl #p::Display for #name {
+            fn fmt(&self, f: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        #[automatically_derived]
+        impl #p::FromParam for #name {
+            const PARAM_TYPE: #p::ParamType = #p::ParamType::String;
+
+            fn from_value(value: #p::Option<&#p::Value>) -> #p::Option<Self> {
+                match value?.as_str()? {
+                    #(#parses)*
+                    _ => #p::None,
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl #p::IntoParam for #name {
+            fn into_value(self) -> #p::Option<#p::Value> {
+                #p::Some(#p::Value::String(#p::From::from(self.as_str())))
+            }
+        }
+    });
+    name
+}
+
+fn struct_def(g: &Gen<'_, '_>, name: &Ident, fields: &[Field<'_>], doc: &str) -> TokenStream {
+    let p = &g.p;
+    let vis = &g.tool.item.vis;
+    let fields = fields.iter().map(|field| {
+        let Field { ident, ty, doc, .. } = field;
+        let rename = (ident.unraw() != field.name).then(|| {
+            let name = field.name;
+            quote!(#[serde(rename = #name)])
+        });
+        let skip = field.optional.then(|| {
+            let is_none = format!("{p}::Option::is_none");
+            quote!(#[serde(skip_serializing_if = #is_none)])
+        });
+        quote! {
+            #[doc = #doc]
+            #rename
+            #skip
             #vis #ident: #ty,
         }
     });
+    let derives = g.derives(&quote!());
     quote! {
         #[doc = #doc]
         // A parameter named in camelCase keeps its name as the field's.
         #[allow(non_snake_case)]
-        #[derive(#p::Debug, #p::Clone, #p::PartialEq)]
+        #derives
         #vis struct #name {
             #(#fields)*
         }
     }
 }
 
-fn input_struct(tool: &Tool<'_>, name: &Ident, params: &[Param], fallback: bool) -> TokenStream {
-    let p = tool.private();
-    let fields = fields(&p, params, Side::Input, fallback);
+/// The statements that write each field into `output`, a `JsonObject`.
+fn writes(p: &TokenStream, fields: &[Field<'_>]) -> TokenStream {
+    let writes = fields.iter().map(|Field { ident, name, .. }| {
+        quote! {
+            if let #p::Some(value) = #p::IntoParam::into_value(self.#ident) {
+                // Through the path: `From` need not be in scope (`#![no_implicit_prelude]`).
+                output.insert(#p::From::from(#name), value);
+            }
+        }
+    });
+    quote!(#(#writes)*)
+}
+
+fn input_struct(g: &mut Gen<'_, '_>, name: &Ident, params: &[Param]) -> TokenStream {
+    let fields = fields(g, name, params, Side::Input);
+    let p = &g.p;
     let doc = format!(
         "The validated inputs of the `{}` tool, generated by `#[tool]` on `{}`.",
-        tool.tool_name(),
-        tool.item.ident
+        g.tool.tool_name(),
+        g.tool.item.ident
     );
-    let def = struct_def(tool, name, &fields, &doc);
+    let def = struct_def(g, name, &fields, &doc);
     // `inputs` is unused when there is no parameter.
     let inputs = if fields.is_empty() {
         quote!(_)
@@ -469,12 +746,12 @@ fn input_struct(tool: &Tool<'_>, name: &Ident, params: &[Param], fallback: bool)
     let reads = fields.iter().map(
         |Field { ident, name, .. }| quote!(#ident: #p::FromParam::from_param(inputs, #name)?,),
     );
-    let body = if fallback {
+    let body = if g.fallback {
         quote!(#p::unreachable!("#[tool] reported errors for this tool"))
     } else {
         quote!(#p::Ok(Self { #(#reads)* }))
     };
-    let inputs = if fallback { quote!(_) } else { inputs };
+    let inputs = if g.fallback { quote!(_) } else { inputs };
     quote! {
         #def
 
@@ -487,30 +764,24 @@ fn input_struct(tool: &Tool<'_>, name: &Ident, params: &[Param], fallback: bool)
     }
 }
 
-fn output_struct(tool: &Tool<'_>, name: &Ident, params: &[Param], fallback: bool) -> TokenStream {
-    let p = tool.private();
-    let fields = fields(&p, params, Side::Output, fallback);
+fn output_struct(g: &mut Gen<'_, '_>, name: &Ident, params: &[Param]) -> TokenStream {
+    let fields = fields(g, name, params, Side::Output);
+    let p = &g.p;
     let doc = format!(
         "The outputs of the `{}` tool, generated by `#[tool]` on `{}`.",
-        tool.tool_name(),
-        tool.item.ident
+        g.tool.tool_name(),
+        g.tool.item.ident
     );
-    let def = struct_def(tool, name, &fields, &doc);
-    let body = if fallback {
+    let def = struct_def(g, name, &fields, &doc);
+    let body = if g.fallback {
         quote!(#p::unreachable!("#[tool] reported errors for this tool"))
     } else if fields.is_empty() {
         quote!(#p::JsonObject::new())
     } else {
-        let writes = fields.iter().map(|Field { ident, name, .. }| {
-            quote! {
-                if let #p::Some(value) = #p::IntoParam::into_value(self.#ident) {
-                    output.insert(#p::String::from(#name), value);
-                }
-            }
-        });
+        let writes = writes(p, &fields);
         quote! {
             let mut output = #p::JsonObject::new();
-            #(#writes)*
+            #writes
             output
         }
     };
@@ -660,6 +931,80 @@ mod tests {
             out.contains("(:: agentkit_core :: __private :: Cow :: Borrowed (\"e\") , :: agentkit_core :: __private :: Literal :: Integer (1))"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn nested_structs_and_enums_are_generated_and_named_after_their_parent() {
+        let out = expand(quote!(
+            name = "s",
+            input = [
+                { name = "units", type = string, enum = ["metric", "km/h"] },
+                { name = "level", type = integer, enum = [1, 2] },
+                { name = "odd", type = string, enum = ["1st", "second"] },
+                { name = "stops", type = list, items = dictionary, fields = [
+                    { name = "hotel", type = dictionary, fields = [{ name = "zip-code", type = string }] },
+                ] },
+            ]
+        ));
+        assert!(!out.contains("compile_error"), "{out}");
+        for item in [
+            "enum SInputUnits",
+            "Metric ,",
+            "KmH ,",
+            "struct SInputStops",
+            "struct SInputStopsHotel",
+            "Vec < SInputStops >",
+            "rename = \"zip-code\"",
+        ] {
+            assert!(out.contains(item), "{item} in {out}");
+        }
+        // An integer enum, and one whose values give no variant names, keep their types.
+        assert!(!out.contains("SInputLevel"), "{out}");
+        assert!(!out.contains("SInputOdd"), "{out}");
+    }
+
+    #[test]
+    fn the_fallback_keeps_nested_structs_and_enums() {
+        let out = expand(quote!(
+            name = "s",
+            input = [
+                { name = "x", type = intger },
+                { name = "units", type = string, enum = ["metric", "imperial"] },
+                { name = "at", type = dictionary, fields = [{ name = "city", type = sting }] },
+            ]
+        ));
+        assert_eq!(out.matches("compile_error").count(), 2, "{out}");
+        assert!(out.contains("enum SInputUnits"), "{out}");
+        assert!(out.contains("struct SInputAt"), "{out}");
+    }
+
+    #[test]
+    fn type_names_that_meet_are_numbered() {
+        let out = expand(quote!(
+            name = "s",
+            input = [
+                { name = "ab", type = string, enum = ["x", "y"] },
+                { name = "Ab", type = dictionary, fields = [{ name = "c", type = string }] },
+            ]
+        ));
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(out.contains("enum SInputAb "), "{out}");
+        assert!(out.contains("struct SInputAb2 "), "{out}");
+    }
+
+    #[test]
+    fn upper_camel_case() {
+        let camel = |s: &str| super::upper_camel(s);
+        assert_eq!(camel("metric").as_deref(), Some("Metric"));
+        assert_eq!(camel("max-days").as_deref(), Some("MaxDays"));
+        assert_eq!(camel("maxDays").as_deref(), Some("MaxDays"));
+        assert_eq!(camel("METRIC").as_deref(), Some("Metric"));
+        assert_eq!(camel("km/h").as_deref(), Some("KmH"));
+        assert_eq!(camel("v2_beta").as_deref(), Some("V2Beta"));
+        assert_eq!(camel("1st"), None);
+        assert_eq!(camel("café"), None);
+        assert_eq!(camel("self"), None);
+        assert_eq!(camel(""), None);
     }
 
     #[test]

@@ -67,7 +67,12 @@ use proc_macro::TokenStream;
 ///         ctx: &ToolContext<'_>,
 ///     ) -> Result<FetchWeatherOutput, BoxError> {
 ///         let _key = ctx.credential("weather-api-key")?;
-///         Ok(FetchWeatherOutput { city: input.city, temperature: 72.0, units: input.units })
+///         // `units` is the generated enum `FetchWeatherInputUnits`, its values as variants.
+///         let temperature = match input.units {
+///             FetchWeatherInputUnits::Metric => 22.0,
+///             FetchWeatherInputUnits::Imperial => 72.0,
+///         };
+///         Ok(FetchWeatherOutput { city: input.city, temperature, units: input.units.to_string() })
 ///     }
 /// }
 /// ```
@@ -77,9 +82,12 @@ use proc_macro::TokenStream;
 /// - `impl Tool for FetchWeather`: `spec()` returns a `static` `ToolSpec` (no parsing and no
 ///   allocation at run time); `execute` converts the validated inputs to `FetchWeatherInput`,
 ///   calls your `ToolHandler::run`, and converts the `FetchWeatherOutput` back to JSON;
-/// - `pub struct FetchWeatherInput { pub city: String, pub country: String, pub units: String }`
-///   and `pub struct FetchWeatherOutput { .. }`, with the struct's visibility, documented
-///   fields, and `Debug`, `Clone` and `PartialEq`;
+/// - `pub struct FetchWeatherInput { pub city: String, pub country: String, pub units:
+///   FetchWeatherInputUnits }` and `pub struct FetchWeatherOutput { .. }`, with the struct's
+///   visibility, documented fields, and `Debug`, `Clone`, `PartialEq`, and serde's
+///   `Serialize` and `Deserialize` (through agentkit-core: you need no serde dependency of
+///   your own); they serialize to the JSON objects the executor validates;
+/// - `pub enum FetchWeatherInputUnits { Metric, Imperial }` for the `enum` of `units`;
 /// - `impl TypedTool for FetchWeather`, naming the two structs.
 ///
 /// The struct itself is left as written. Register the tool with `ToolRegistry::register`
@@ -136,9 +144,28 @@ use proc_macro::TokenStream;
 /// | `boolean` | `bool` | `Option<bool>` |
 /// | `list` | `Vec<serde_json::Value>` | `Option<Vec<serde_json::Value>>` |
 /// | `dictionary` | `serde_json::Map<String, Value>` | `Option<serde_json::Map<String, Value>>` |
+/// | `dictionary` with `fields` | a generated struct, `{Struct}{Param}` | `Option<{Struct}{Param}>` |
+/// | `string` with an `enum` | a generated enum, `{Struct}{Param}` | `Option<{Struct}{Param}>` |
 ///
 /// A list with `items` is a `Vec` of the item's type: `items = string` gives `Vec<String>`,
-/// `items = integer` gives `Vec<i64>`, and so on.
+/// `items = integer` gives `Vec<i64>`, and a list of dictionaries with `fields` a `Vec` of
+/// the generated struct.
+///
+/// A generated type is named after the struct that holds it and the parameter in
+/// UpperCamelCase: `units` of `FetchWeatherInput` is `FetchWeatherInputUnits`, `hotel` inside
+/// the `stops` of `PlanTripInput` is `PlanTripInputStopsHotel` (should two names meet, the
+/// second gets a `2`). It has the struct's visibility and the same derives; an enum is also
+/// `Copy`, `Eq` and `Hash`, has `as_str()` and `Display` (the value as the model sends it),
+/// and (de)serializes as that value. Each variant is its value in UpperCamelCase (`"metric"`
+/// is `Metric`, `"fast-track"` is `FastTrack`, `"km/h"` is `KmH`); if a value gives no
+/// variant name (`"1st"`, a non-ASCII letter) or two give the same one, the parameter stays a
+/// `String`. An integer `enum` stays an `i64`.
+///
+/// Fields serialize under their parameter names (`max-days`, not `max_days`), and an
+/// optional field that is `None` is left out, so serializing the input gives back the
+/// validated arguments. Strings are owned (`String`): a view borrowing from the arguments
+/// would need a lifetime on `TypedTool::Input`, and so in every handler's signature
+/// (`input: FetchWeatherInput<'_>`), for the price of copying a few strings once per call.
 ///
 /// Defaults work the same way on both sides, as the Python original's `validate` fills them:
 /// an absent value gets its default. An input with a default is therefore always there when
@@ -170,9 +197,10 @@ use proc_macro::TokenStream;
 /// ] },
 /// ```
 ///
-/// No struct is generated for them: a dictionary with `fields` is still a
-/// `serde_json::Map<String, Value>` in the input or output struct (`stops` above is an
-/// `Option<Vec<Map<String, Value>>>`), already validated against its fields when `run` gets it.
+/// Each gets a struct (`origin` above is a `PlanTripInputOrigin { city: String, country:
+/// String }`, and `stops` an `Option<Vec<PlanTripInputStops>>`), already validated against
+/// its fields, with their defaults filled in, when `run` gets it. A dictionary without
+/// `fields` stays a `serde_json::Map<String, Value>`.
 ///
 /// Constraints narrow a parameter's values beyond its type, as JSON Schema's `enum`,
 /// `minimum`, `maximum`, `minLength`, `maxLength`, `minItems` and `maxItems` do. The executor

@@ -19,7 +19,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use agentkit_core::provider::{anthropic, gemini, mcp, openai_chat, openai_responses};
-use agentkit_core::serde_json::{Map, Value, json};
+use agentkit_core::serde_json::{Value, json};
 use agentkit_core::{BoxError, ToolContext, ToolHandler, ToolRegistry, tool};
 
 /// Look up the current weather for a city.
@@ -46,11 +46,14 @@ impl ToolHandler for FetchWeather {
         ctx: &ToolContext<'_>,
     ) -> Result<FetchWeatherOutput, BoxError> {
         let _key = ctx.credential("weather-api-key")?.expose();
-        let temperature = if input.units == "metric" { 22.0 } else { 71.6 };
+        let temperature = match input.units {
+            FetchWeatherInputUnits::Metric => 22.0,
+            FetchWeatherInputUnits::Imperial => 71.6,
+        };
         Ok(FetchWeatherOutput {
             city: input.city,
             temperature,
-            units: input.units,
+            units: input.units.to_string(),
         })
     }
 }
@@ -90,13 +93,10 @@ impl ToolHandler for PlanTrip {
             .zip(input.cities)
             .map(|(index, city)| {
                 // The first cities take the remainder, a night each.
-                let mut stop = Map::new();
-                stop.insert("city".into(), Value::from(city));
-                stop.insert(
-                    "nights".into(),
-                    Value::from(nights + i64::from(index < remainder)),
-                );
-                stop
+                PlanTripOutputStops {
+                    city,
+                    nights: nights + i64::from(index < remainder),
+                }
             })
             .collect();
         Ok(PlanTripOutput { stops })

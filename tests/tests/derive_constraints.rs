@@ -5,8 +5,8 @@
 #![warn(clippy::pedantic)]
 
 use agentkit_core::{
-    BoxError, InMemoryCredentials, Literal, Number, Param, ParamType, Tool, ToolCall, ToolContext,
-    ToolExecutor, ToolHandler, ToolRegistry, ToolSchema, block_on, tool,
+    BoxError, InMemoryCredentials, JsonObject, Literal, Number, Param, ParamType, Tool, ToolCall,
+    ToolContext, ToolExecutor, ToolHandler, ToolRegistry, ToolSchema, ToolSpec, block_on, tool,
 };
 use serde_json::{Value, json};
 
@@ -220,31 +220,43 @@ fn an_output_schema_with_constraints_is_exported() {
     );
 }
 
-/// Echoes its key into an output field whose `enum` it breaks.
-#[tool(
-    name = "leaky",
-    output = [{ name = "mode", type = string, enum = ["on", "off"] }],
-    credentials = ["api-key"],
-)]
-struct Leaky;
+/// Echoes its key into an output field whose `enum` it breaks. Written by hand: with
+/// `#[tool]`, the field is a generated enum, and no other value compiles.
+struct Leaky {
+    spec: ToolSpec,
+}
 
-impl ToolHandler for Leaky {
-    async fn run(
-        &self,
-        _: agentkit_core::JsonObject,
-        ctx: &ToolContext<'_>,
-    ) -> Result<LeakyOutput, BoxError> {
+impl Leaky {
+    fn new() -> Self {
+        let output =
+            ToolSchema::new([Param::required("mode", ParamType::String).with_enum(["on", "off"])])
+                .expect("a valid schema");
+        let spec = ToolSpec::builder("leaky")
+            .output(output)
+            .credential("api-key")
+            .build()
+            .expect("a valid spec");
+        Leaky { spec }
+    }
+}
+
+impl Tool for Leaky {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         let key = ctx.credential("api-key")?.expose().to_owned();
-        Ok(LeakyOutput {
-            mode: format!("mode {key}"),
-        })
+        let mut output = JsonObject::new();
+        output.insert("mode".into(), format!("mode {key}").into());
+        Ok(output)
     }
 }
 
 #[test]
 fn an_output_value_outside_its_enum_is_echoed_without_the_secret() {
     let mut registry = ToolRegistry::new();
-    registry.register(Leaky).expect("registers");
+    registry.register(Leaky::new()).expect("registers");
     let executor = ToolExecutor::builder(registry)
         .credentials(InMemoryCredentials::new().with("api-key", "sk-live-0123456789"))
         .build();

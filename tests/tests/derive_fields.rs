@@ -1,7 +1,8 @@
 //! Declared dictionary fields: the spec `#[tool(...)]` builds as `static` data equals the one
 //! built at run time with `Param::with_fields`, and the typed view of such a dictionary is a
-//! `Map` (a `Vec` of them for a list of dictionaries), which `execute` fills. The generated
-//! code stays clean under `clippy::pedantic` next to a user `mod core {}`.
+//! generated struct (`PlanTripInputOrigin`; a `Vec` of them for a list of dictionaries, and
+//! `PlanTripInputStopsHotel` one level down), which `execute` fills. The generated code stays
+//! clean under `clippy::pedantic` next to a user `mod core {}`.
 #![warn(clippy::pedantic)]
 #![deny(unused_qualifications)]
 
@@ -9,7 +10,7 @@ use agentkit_core::{
     BoxError, Credentials, JsonObject, Literal, Param, ParamType, Tool, ToolCall, ToolContext,
     ToolExecutor, ToolHandler, ToolRegistry, ToolSchema, ToolSpec, block_on, tool,
 };
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 #[allow(dead_code)]
 mod core {}
@@ -41,6 +42,8 @@ mod core {}
         { name = "summary", type = dictionary, fields = [
             { name = "origin", type = string },
             { name = "stops", type = integer },
+            { name = "nights", type = integer },
+            { name = "hotel", type = string, required = false },
             { name = "seat", type = string },
         ] },
     ],
@@ -53,16 +56,23 @@ impl ToolHandler for PlanTrip {
         input: PlanTripInput,
         _: &ToolContext<'_>,
     ) -> Result<PlanTripOutput, BoxError> {
-        let origin: Map<String, Value> = input.origin;
-        let stops: Option<Vec<Map<String, Value>>> = input.stops;
-        let prefs: Map<String, Value> = input.prefs;
-        let legs: Vec<Map<String, Value>> = input.legs;
+        let origin: PlanTripInputOrigin = input.origin;
+        let stops: Option<Vec<PlanTripInputStops>> = input.stops;
+        let prefs: PlanTripInputPrefs = input.prefs;
+        let legs: Vec<PlanTripInputLegs> = input.legs;
         assert_eq!(legs.len(), 1);
-        let mut summary = Map::new();
-        summary.insert("origin".into(), origin["city"].clone());
-        summary.insert("stops".into(), json!(stops.map_or(0, |s| s.len())));
-        summary.insert("seat".into(), prefs["seat"].clone());
-        Ok(PlanTripOutput { summary })
+        let stops = stops.unwrap_or_default();
+        let hotel: Option<&PlanTripInputStopsHotel> = stops.iter().find_map(|s| s.hotel.as_ref());
+        let nights: i64 = stops.iter().map(|s| s.nights).sum();
+        Ok(PlanTripOutput {
+            summary: PlanTripOutputSummary {
+                origin: format!("{}, {}", origin.city, origin.country),
+                stops: i64::try_from(stops.len())?,
+                nights,
+                hotel: hotel.map(|h| h.name.clone()),
+                seat: prefs.seat,
+            },
+        })
     }
 }
 
@@ -96,6 +106,8 @@ fn hand_built() -> ToolSpec {
     let summary = schema([
         Param::required("origin", ParamType::String),
         Param::required("stops", ParamType::Integer),
+        Param::required("nights", ParamType::Integer),
+        Param::optional("hotel", ParamType::String),
         Param::required("seat", ParamType::String),
     ]);
     let input = schema([
@@ -151,7 +163,7 @@ fn nested_fields_are_in_the_static_spec() {
 }
 
 #[test]
-fn execute_reads_dictionaries_with_fields_as_maps() {
+fn execute_reads_dictionaries_with_fields_as_structs() {
     // Already valid, with every default filled in.
     let inputs: JsonObject = json!({
         "origin": {"city": "Lyon", "country": "FR"},
@@ -167,7 +179,7 @@ fn execute_reads_dictionaries_with_fields_as_maps() {
     let output = block_on(PlanTrip.execute(&inputs, &ctx)).expect("the tool runs");
     assert_eq!(
         Value::Object(output),
-        json!({"summary": {"origin": "Lyon", "stops": 2, "seat": "window"}})
+        json!({"summary": {"origin": "Lyon, FR", "stops": 2, "nights": 3, "hotel": "Mare", "seat": "window"}})
     );
 }
 
@@ -185,7 +197,7 @@ fn the_executor_fills_nested_defaults_before_run() {
     assert!(result.is_success(), "{}", result.to_model_content());
     assert_eq!(
         result.output().cloned().map(Value::Object),
-        Some(json!({"summary": {"origin": "Lyon", "stops": 1, "seat": "aisle"}}))
+        Some(json!({"summary": {"origin": "Lyon, US", "stops": 1, "nights": 1, "seat": "aisle"}}))
     );
     let call = ToolCall::new("call_2", "plan_trip", r#"{"origin": {"city": 5}}"#);
     let result = block_on(executor.dispatch(&call));

@@ -34,16 +34,15 @@ impl ToolHandler for FetchWeather {
         // weather service.
         let _api_key = ctx.credential("weather-api-key")?.expose();
         let celsius = 22.0;
-        let temperature = if input.units == "metric" {
-            celsius
-        } else {
-            celsius * 9.0 / 5.0 + 32.0
+        let temperature = match input.units {
+            FetchWeatherInputUnits::Metric => celsius,
+            FetchWeatherInputUnits::Imperial => celsius * 9.0 / 5.0 + 32.0,
         };
         Ok(FetchWeatherOutput {
             city: input.city,
             country: input.country,
             temperature,
-            units: input.units,
+            units: input.units.to_string(),
             conditions: "sunny".to_owned(),
         })
     }

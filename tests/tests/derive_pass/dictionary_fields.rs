@@ -1,8 +1,8 @@
 //! Dictionaries with declared fields: the nested schema is in the spec (as `static` data),
-//! and the typed view stays a `Map` (a `Vec` of them for a list of dictionaries).
+//! and the typed view is a generated struct named after its parent and the parameter
+//! (a `Vec` of them for a list of dictionaries).
 
 use agentkit_core::{tool, BoxError, ToolContext, JsonObject, Literal, ParamType, Tool, ToolHandler};
-use serde_json::{Map, Value};
 
 #[tool(
     name = "plan_trip",
@@ -34,13 +34,13 @@ pub struct PlanTrip;
 
 impl ToolHandler for PlanTrip {
     async fn run(&self, input: PlanTripInput, _: &ToolContext<'_>) -> Result<PlanTripOutput, BoxError> {
-        let _: Map<String, Value> = input.origin;
-        let stops: Option<Vec<Map<String, Value>>> = input.stops;
-        let _: Map<String, Value> = input.prefs;
-        let _: Vec<Map<String, Value>> = input.legs;
-        let mut itinerary = Map::new();
-        itinerary.insert("days".into(), stops.map_or(0, |s| s.len()).into());
-        Ok(PlanTripOutput { itinerary })
+        let _: PlanTripInputOrigin = input.origin;
+        let stops: Option<Vec<PlanTripInputStops>> = input.stops;
+        let _: Option<Option<PlanTripInputStopsHotel>> = stops.as_ref().and_then(|s| s.first()).map(|s| s.hotel.clone());
+        let _: PlanTripInputPrefs = input.prefs;
+        let _: Vec<PlanTripInputLegs> = input.legs;
+        let days = stops.map_or(0, |s| s.len()).try_into()?;
+        Ok(PlanTripOutput { itinerary: PlanTripOutputItinerary { days } })
     }
 }
 

@@ -27,7 +27,12 @@ impl ToolHandler for FetchWeather {
         ctx: &ToolContext<'_>,
     ) -> Result<FetchWeatherOutput, BoxError> {
         let _key = ctx.credential("weather-api-key")?;
-        Ok(FetchWeatherOutput { city: input.city, temperature: 72.0, units: input.units })
+        // `units` is the generated enum `FetchWeatherInputUnits`, its values as variants.
+        let temperature = match input.units {
+            FetchWeatherInputUnits::Metric => 22.0,
+            FetchWeatherInputUnits::Imperial => 72.0,
+        };
+        Ok(FetchWeatherOutput { city: input.city, temperature, units: input.units.to_string() })
     }
 }
 

@@ -12,6 +12,10 @@ mod core {}
 mod std {}
 #[allow(dead_code)]
 mod serde_json {}
+#[allow(dead_code)]
+mod serde {}
+#[allow(dead_code)]
+mod fmt {}
 
 #[allow(dead_code)]
 type Result = ();
@@ -27,6 +31,19 @@ struct Vec;
 trait Clone {}
 #[allow(dead_code)]
 trait Debug {}
+#[allow(dead_code)]
+trait Display {}
+#[allow(dead_code)]
+trait Copy {}
+#[allow(dead_code)]
+trait Eq {}
+#[allow(dead_code)]
+trait Hash {}
+#[allow(dead_code)]
+trait Serialize {}
+#[allow(dead_code)]
+trait Deserialize {}
+// Not `type str`: serde's own derive names `str` unqualified.
 #[allow(dead_code, non_snake_case)]
 fn Some() {}
 #[allow(dead_code, non_snake_case)]
@@ -41,8 +58,19 @@ fn None() {}
         { name = "n", type = integer, required = false, default = 1 },
         { name = "tag", type = string, required = false },
         { name = "items", type = list, required = false, default = [1, "x"] },
+        { name = "mode", type = string, required = false, enum = ["on", "off"], default = "on" },
+        { name = "where", type = dictionary, fields = [
+            { name = "zip-code", type = string },
+            { name = "rooms", type = list, items = dictionary, required = false, fields = [
+                { name = "kind", type = string, enum = ["single", "double"] },
+            ] },
+        ] },
     ],
-    output = [{ name = "n", type = integer }, { name = "tag", type = string, required = false }],
+    output = [
+        { name = "n", type = integer },
+        { name = "tag", type = string, required = false },
+        { name = "mode", type = string, required = false, enum = ["on", "off"] },
+    ],
     tags = { kind = "test" },
     credentials = ["key"],
     timeout = "10s",
@@ -58,7 +86,12 @@ impl ToolHandler for Shadowed {
         _: &ToolContext<'_>,
     ) -> ::core::result::Result<ShadowedOutput, BoxError> {
         let _ = input.items;
-        ::core::result::Result::Ok(ShadowedOutput { n: input.n, tag: input.tag })
+        let _ = (input.r#where.zip_code, input.r#where.rooms);
+        let mode = match input.mode {
+            ShadowedInputMode::On => ShadowedOutputMode::On,
+            ShadowedInputMode::Off => ShadowedOutputMode::Off,
+        };
+        ::core::result::Result::Ok(ShadowedOutput { n: input.n, tag: input.tag, mode: ::core::option::Option::Some(mode) })
     }
 }
 
@@ -68,7 +101,16 @@ mod no_prelude {
     use ::agentkit_core::{BoxError, ToolContext, ToolHandler, tool};
 
     /// A tool declared where the prelude is not in scope.
-    #[tool(name = "bare", input = [{ name = "flag", type = boolean }], output = [], sequential)]
+    #[tool(
+        name = "bare",
+        input = [
+            { name = "flag", type = boolean },
+            { name = "mode", type = string, enum = ["on", "off"] },
+            { name = "at", type = dictionary, fields = [{ name = "city", type = string }] },
+        ],
+        output = [],
+        sequential
+    )]
     pub struct Bare;
 
     impl ToolHandler for Bare {
@@ -77,7 +119,7 @@ mod no_prelude {
             input: BareInput,
             _: &ToolContext<'_>,
         ) -> ::core::result::Result<BareOutput, BoxError> {
-            let _ = input.flag;
+            let _ = (input.flag, input.mode.as_str(), input.at.city);
             ::core::result::Result::Ok(BareOutput {})
         }
     }

@@ -4,13 +4,24 @@ extern crate agentkit_core as ak;
 
 use ak::{BoxError, JsonObject, Tool, ToolContext, ToolHandler};
 
-#[ak::tool(crate = "ak", name = "ping", input = [{ name = "host", type = string }])]
+#[ak::tool(
+    crate = "ak",
+    name = "ping",
+    input = [
+        { name = "host", type = string },
+        { name = "proto", type = string, required = false, enum = ["icmp", "tcp"], default = "icmp" },
+        { name = "via", type = list, items = dictionary, required = false, fields = [{ name = "hop", type = string }] },
+    ],
+)]
 pub struct Ping;
 
 impl ToolHandler for Ping {
     async fn run(&self, input: PingInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
         let mut out = JsonObject::new();
         out.insert("host".into(), input.host.into());
+        out.insert("proto".into(), input.proto.to_string().into());
+        let hops: Vec<PingInputVia> = input.via.unwrap_or_default();
+        out.insert("hops".into(), hops.len().into());
         Ok(out)
     }
 }

@@ -481,6 +481,7 @@ impl ToolExecutor {
                 gen_ai.tool.call.id = %Escaped(call_id, TRACE_ECHO),
                 agentkit.tool.status = tracing::field::Empty,
                 error.r#type = tracing::field::Empty,
+                otel.status_code = tracing::field::Empty,
             );
             let result = self
                 .run_inner(tool_name, call_id, arguments, options)
@@ -490,6 +491,8 @@ impl ToolExecutor {
             // A deferred call is not an error: tracing backends count `error.type`.
             if let (Some(error), false) = (result.error(), result.deferred().is_some()) {
                 span.record("error.type", error.kind().as_str());
+                // The span's status, as OpenTelemetry layers read it.
+                span.record("otel.status_code", "ERROR");
             }
             tracing::info!(
                 parent: &span,

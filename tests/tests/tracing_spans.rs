@@ -167,33 +167,36 @@ fn a_failure_records_its_kind_and_nothing_is_leaked() {
         ToolCall::new("c1", "lookup", r#"{"query": "fail"}"#),
         ToolCall::new("c2", "lookup", r#"{"query": 5}"#),
     ]);
-    // Each call records its status, then the kind of its failure, in its own span.
+    // Each call records its status, then the kind of its failure and the OpenTelemetry span
+    // status, in its own span.
     let records: Vec<&str> = lines
         .iter()
         .filter(|l| l.starts_with("span ") || l.starts_with("record:"))
         .map(String::as_str)
         .collect();
-    assert_eq!(records.len(), 6, "{lines:#?}");
+    assert_eq!(records.len(), 8, "{lines:#?}");
     assert!(
         records[0].contains("gen_ai.tool.call.id=c1"),
         "{records:#?}"
     );
     assert_eq!(
-        records[1..3],
+        records[1..4],
         [
             "record: agentkit.tool.status=failure",
-            "record: error.type=execution"
+            "record: error.type=execution",
+            "record: otel.status_code=ERROR"
         ]
     );
     assert!(
-        records[3].contains("gen_ai.tool.call.id=c2"),
+        records[4].contains("gen_ai.tool.call.id=c2"),
         "{records:#?}"
     );
     assert_eq!(
-        records[4..],
+        records[5..],
         [
             "record: agentkit.tool.status=failure",
-            "record: error.type=input_validation"
+            "record: error.type=input_validation",
+            "record: otel.status_code=ERROR"
         ]
     );
     for line in &lines {

@@ -1210,9 +1210,10 @@ impl CallGuard<'_> {
         let executor = self.executor;
         let call_id = self.call_id;
         let observed = !executor.observers.is_empty();
-        let result = |outcome| {
+        // Takes the name, which the events borrow first: no copy of it per call.
+        let result = |tool_name, outcome| {
             ToolResult::new(
-                tool_name.clone(),
+                tool_name,
                 call_id.to_owned(),
                 outcome,
                 duration,
@@ -1230,7 +1231,7 @@ impl CallGuard<'_> {
                         duration,
                     });
                 }
-                result(Ok(output))
+                result(tool_name, Ok(output))
             }
             Outcome::Failed(error) => {
                 if observed {
@@ -1242,7 +1243,7 @@ impl CallGuard<'_> {
                         duration,
                     });
                 }
-                result(Err(error))
+                result(tool_name, Err(error))
             }
             Outcome::Late { error, succeeded } => {
                 if observed {
@@ -1260,7 +1261,7 @@ impl CallGuard<'_> {
                         duration,
                     });
                 }
-                result(Err(error))
+                result(tool_name, Err(error))
             }
             Outcome::Deferred => {
                 let inputs = inputs.cloned().unwrap_or_default();
@@ -1274,7 +1275,7 @@ impl CallGuard<'_> {
                 }
                 let pending = ToolExecutionError::new(tool_name.clone(), AwaitingApproval);
                 let deferred = DeferredCall::new(tool_name.to_string(), call_id.to_owned(), inputs);
-                result(Err(pending.into())).deferring(deferred)
+                result(tool_name, Err(pending.into())).deferring(deferred)
             }
         }
     }

@@ -613,7 +613,7 @@ impl ToolExecutor {
                     return fail(denied.with_model_message(&message));
                 }
                 Ok(Approval::Defer) => return Outcome::Deferred,
-                Err(panicked) => return fail(panicked.for_tool(name())),
+                Err(panicked) => return fail(ToolExecutionError::new(name(), panicked)),
             }
         }
 
@@ -686,10 +686,7 @@ impl ToolExecutor {
             .with_progress(&sink);
             let run = match catch_unwind(AssertUnwindSafe(|| tool.execute_boxed(inputs, &ctx))) {
                 Ok(future) => Contained::new(future),
-                Err(panic) => {
-                    let secrets: Vec<&str> = credentials.secrets().collect();
-                    return fail(panicked(name(), panic, &secrets));
-                }
+                Err(panic) => return fail(panicked(name(), panic, &credentials)),
             };
             let (finished, late) = if deadline.is_set() {
                 match select(run, &mut deadline).await {
@@ -705,11 +702,7 @@ impl ToolExecutor {
             };
             let finished = match finished {
                 Ok(returned) => Finished::Returned(returned),
-                Err(panic) => {
-                    let secrets: Vec<&str> = credentials.secrets().collect();
-                    Finished::Panicked(ToolPanic::from_payload(&*panic, &secrets))
-                        .after(|| discard(panic))
-                }
+                Err(panic) => Finished::Panicked(tool_panic(panic, &credentials)),
             };
             (finished, late, Some(credentials))
         };
@@ -1024,11 +1017,6 @@ impl Finished {
     fn succeeded(&self) -> bool {
         matches!(self, Finished::Returned(Ok(_)))
     }
-
-    fn after(self, then: impl FnOnce()) -> Self {
-        then();
-        self
-    }
 }
 
 /// Room to run, held until the call ends.
@@ -1085,11 +1073,7 @@ impl BlockingJob {
                 block_on(tool.execute_boxed(&inputs, &ctx))
             })) {
                 Ok(returned) => Finished::Returned(returned),
-                Err(panic) => {
-                    let secrets: Vec<&str> = credentials.secrets().collect();
-                    Finished::Panicked(ToolPanic::from_payload(&*panic, &secrets))
-                        .after(|| discard(panic))
-                }
+                Err(panic) => Finished::Panicked(tool_panic(panic, &credentials)),
             }
         };
         if let Err((finished, _)) = reply.send((finished, credentials)) {
@@ -1368,11 +1352,18 @@ fn report(
 fn panicked(
     tool_name: Cow<'static, str>,
     payload: Box<dyn Any + Send>,
-    secrets: &[&str],
+    credentials: &Credentials,
 ) -> ToolExecutionError {
-    let panic = ToolPanic::from_payload(&*payload, secrets);
+    ToolExecutionError::new(tool_name, tool_panic(payload, credentials))
+}
+
+/// A caught panic as a [`ToolPanic`], its message free of the call's secrets; the payload is
+/// dropped, contained.
+fn tool_panic(payload: Box<dyn Any + Send>, credentials: &Credentials) -> ToolPanic {
+    let secrets: Vec<&str> = credentials.secrets().collect();
+    let panic = ToolPanic::from_payload(&*payload, &secrets);
     discard(payload);
-    ToolExecutionError::new(tool_name, panic)
+    panic
 }
 
 fn strict(result: ToolResult) -> Result<ToolResult, Error> {
@@ -1389,12 +1380,6 @@ struct Denied;
 #[derive(Debug, thiserror::Error)]
 #[error("the approval policy panicked, so the tool was not run")]
 struct PolicyPanicked;
-
-impl PolicyPanicked {
-    fn for_tool(self, tool_name: Cow<'static, str>) -> ToolExecutionError {
-        ToolExecutionError::new(tool_name, self)
-    }
-}
 
 /// A blocking tool whose thread could not be started.
 #[derive(Debug, thiserror::Error)]

@@ -112,6 +112,7 @@ mod json_schema;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod model_text;
+mod params;
 pub mod provider;
 mod recorder;
 mod registry;
@@ -140,6 +141,7 @@ pub use error::{
 pub use events::{ToolEvent, ToolObserver};
 pub use executor::{DEFAULT_RETRIES, ToolExecutor, ToolExecutorBuilder, Turn};
 pub use model_text::TextLimits;
+pub use params::{ParamSchema, ToolParams};
 pub use recorder::{
     DEFAULT_RECORDER_CAPACITY, ExecutionRecorder, NoRecording, RecordedError, RecordedOutcome,
     Recording, Replay,
@@ -173,6 +175,13 @@ pub use serde_json;
 // `agentkit_core::tool` finds, and the error would say that module is private.
 pub use agentkit_derive::tool;
 
+/// `#[derive(ToolParams)]`: a struct with named fields as a parameter list (for `#[tool(input =
+/// .., output = ..)]`, or as a dictionary parameter), a fieldless enum as a string's allowed
+/// values. See the [`ToolParams`](trait@ToolParams) trait.
+///
+/// Needs the `derive` feature, as `#[tool]` does.
+pub use agentkit_derive::ToolParams;
+
 /// What generated code names, through absolute paths. Not public API.
 #[doc(hidden)]
 pub mod __private {
@@ -182,11 +191,12 @@ pub mod __private {
         pub use crate::rules::*;
     }
 
+    pub use crate::params::{Field, Shape, field, has_enum_value};
     pub use crate::typed::execute_typed;
     pub use crate::{
         BoxError, Credentials, FromInputs, FromParam, IntoOutput, IntoParam, JsonObject, Literal,
-        Number, Param, ParamType, ParamTypeError, Tool, ToolContext, ToolSchema, ToolSpec,
-        TypedTool,
+        Number, Param, ParamSchema, ParamType, ParamTypeError, Tool, ToolContext, ToolParams,
+        ToolSchema, ToolSpec, TypedTool,
     };
     // The generated types derive `Serialize` and `Deserialize` through this path
     // (`#[serde(crate = "...")]`), so users need no dependency on serde of their own.
@@ -207,7 +217,7 @@ pub mod __private {
     pub use std::primitive::{bool, f64, i64, str};
     pub use std::result::Result::{self, Err, Ok};
     pub use std::string::String;
-    pub use std::unreachable;
+    pub use std::{assert, panic, unreachable};
     pub use std::vec::Vec;
 }
 

@@ -37,6 +37,10 @@ pub(crate) struct Tool<'a> {
     pub(crate) version: Option<Str>,
     pub(crate) input: Option<Vec<Param>>,
     pub(crate) output: Option<Vec<Param>>,
+    /// `input = SearchArgs`: a struct deriving `ToolParams` in place of the list.
+    pub(crate) input_type: Option<syn::Path>,
+    /// `output = SearchResults`.
+    pub(crate) output_type: Option<syn::Path>,
     pub(crate) tags: Vec<(Str, Str)>,
     pub(crate) credentials: Vec<Str>,
     pub(crate) policy: Policy,
@@ -211,6 +215,8 @@ impl<'a> Tool<'a> {
             version: None,
             input: None,
             output: None,
+            input_type: None,
+            output_type: None,
             tags: Vec::new(),
             credentials: Vec::new(),
             policy: Policy::default(),
@@ -264,8 +270,14 @@ impl<'a> Tool<'a> {
                     tool.version =
                         string(cx, VERSION, value, "a string, e.g. `version = \"1.0.0\"`");
                 }
-                INPUT => tool.input = params(cx, INPUT, value),
-                OUTPUT => tool.output = params(cx, OUTPUT, value),
+                INPUT => match schema_type(value) {
+                    Ok(path) => tool.input_type = Some(path),
+                    Err(value) => tool.input = params(cx, INPUT, value),
+                },
+                OUTPUT => match schema_type(value) {
+                    Ok(path) => tool.output_type = Some(path),
+                    Err(value) => tool.output = params(cx, OUTPUT, value),
+                },
                 TAGS => tool.tags = tags(cx, value),
                 CREDENTIALS => tool.credentials = credentials(cx, value),
                 TIMEOUT => tool.policy.timeout = timeout(cx, value),
@@ -353,8 +365,13 @@ fn check_item(cx: &Ctxt, item: &DeriveInput) {
 /// The struct's doc comment as a description: lines of a paragraph joined by a space,
 /// paragraphs by a blank line, so that the wrapping of the source does not reach the model.
 fn doc_comment(item: &DeriveInput) -> Option<String> {
+    doc_of(&item.attrs)
+}
+
+/// The doc comment in `attrs`, as [`doc_comment`] joins it.
+pub(crate) fn doc_of(attrs: &[syn::Attribute]) -> Option<String> {
     let mut lines = Vec::new();
-    for attr in &item.attrs {
+    for attr in attrs {
         if let Meta::NameValue(nv) = &attr.meta {
             if nv.path.is_ident("doc") {
                 if let Expr::Lit(ExprLit {
@@ -388,7 +405,7 @@ fn invalid(cx: &Ctxt, span: Span, key: Symbol, expected: &'static str) {
     );
 }
 
-fn string(cx: &Ctxt, key: Symbol, value: Value, expected: &'static str) -> Option<Str> {
+pub(crate) fn string(cx: &Ctxt, key: Symbol, value: Value, expected: &'static str) -> Option<Str> {
     match value {
         Value::Lit(Lit::Str(s)) => Some(Str {
             value: s.value(),
@@ -401,7 +418,7 @@ fn string(cx: &Ctxt, key: Symbol, value: Value, expected: &'static str) -> Optio
     }
 }
 
-fn crate_path(cx: &Ctxt, value: Value) -> Option<TokenStream> {
+pub(crate) fn crate_path(cx: &Ctxt, value: Value) -> Option<TokenStream> {
     const EXPECTED: &str = "the path of agentkit-core as your crate names it, \
                             e.g. `crate = \"agentkit\"`";
     match value {
@@ -534,10 +551,26 @@ fn retries(cx: &Ctxt, value: Value) -> Option<u32> {
     }
 }
 
+/// `input = SearchArgs` (or a path, `args::SearchArgs`): the type whose `ToolParams` are the
+/// parameters. Any other value is given back, to be read as a list of parameters.
+fn schema_type(value: Value) -> Result<syn::Path, Value> {
+    match value {
+        Value::Ident(ident) => Ok(syn::Path::from(ident)),
+        Value::Path(path) => Ok(path),
+        other => Err(other),
+    }
+}
+
 fn params(cx: &Ctxt, key: Symbol, value: Value) -> Option<Vec<Param>> {
     const EXPECTED: &str = "a list of parameters, e.g. `[{ name = \"city\", type = string }, ...]`";
+    let expected = if key == FIELDS {
+        EXPECTED
+    } else {
+        "a list of parameters, e.g. `[{ name = \"city\", type = string }, ...]`, or a struct \
+         deriving `ToolParams`, e.g. `input = SearchArgs`"
+    };
     let Value::List(_, items) = value else {
-        invalid(cx, value.span(), key, EXPECTED);
+        invalid(cx, value.span(), key, expected);
         return None;
     };
     Some(
@@ -546,7 +579,7 @@ fn params(cx: &Ctxt, key: Symbol, value: Value) -> Option<Vec<Param>> {
             .filter_map(|item| match item {
                 Value::Map(span, entries) => Some(param(cx, span, entries)),
                 other => {
-                    invalid(cx, other.span(), key, EXPECTED);
+                    invalid(cx, other.span(), key, expected);
                     None
                 }
             })
@@ -555,22 +588,56 @@ fn params(cx: &Ctxt, key: Symbol, value: Value) -> Option<Vec<Param>> {
 }
 
 fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
-    let mut param = Param {
-        name: None,
-        ty: None,
-        required: None,
-        required_unknown: false,
-        default: None,
-        default_literal: None,
-        default_guessed: false,
-        description: None,
-        items: None,
-        fields: None,
-        constraints: rules::Constraints::NONE,
-        constraint_spans: Vec::new(),
-        enum_spans: Vec::new(),
-        constraints_unknown: false,
-    };
+    read_param(cx, span, entries, Param::empty(), false)
+}
+
+/// The keys `#[param(...)]` takes on a field of a `#[derive(ToolParams)]` struct: those of a
+/// parameter that the field's name and Rust type do not already say, and `rename`.
+pub(crate) const FIELD_KEYS: [&str; 10] = [
+    "rename",
+    "default",
+    "description",
+    "enum",
+    "minimum",
+    "maximum",
+    "min_length",
+    "max_length",
+    "min_items",
+    "max_items",
+];
+
+/// Reads `#[param(...)]` on a field into `base`, whose name, type, `required` and `items`
+/// come from the field; `rename` is read by the caller and left out of `entries`.
+pub(crate) fn field_param(cx: &Ctxt, entries: Vec<Entry>, base: Param) -> Param {
+    read_param(cx, Span::call_site(), entries, base, true)
+}
+
+impl Param {
+    /// A parameter of which nothing is known yet.
+    pub(crate) fn empty() -> Self {
+        Param {
+            name: None,
+            ty: None,
+            required: None,
+            required_unknown: false,
+            default: None,
+            default_literal: None,
+            default_guessed: false,
+            description: None,
+            items: None,
+            fields: None,
+            constraints: rules::Constraints::NONE,
+            constraint_spans: Vec::new(),
+            enum_spans: Vec::new(),
+            constraints_unknown: false,
+        }
+    }
+}
+
+/// The keys of a parameter written in `entries`, onto `param`. On a field (`on_field`), the
+/// keys the field itself says are refused, and none is missing.
+fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field: bool) -> Param {
+    let mut param = base;
     let mut seen = Seen::default();
     // The keys that unknown keys look like misspellings of: reported as such, they are not
     // reported missing too, and what depends on them is not checked on a guess.
@@ -579,8 +646,24 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
     let mut guess = Guess::default();
     for Entry { key, value } in entries {
         let symbol = match rules::check_param_key(&key.text) {
+            Ok(known) if on_field && !FIELD_KEYS.contains(&known) => {
+                cx.error(key.span, field_says(known));
+                continue;
+            }
             Ok(known) => Symbol::lookup(&symbol::PARAM_KEYS, known)
                 .expect("symbol::PARAM_KEYS lists every key of rules::PARAM_KEYS"),
+            Err(_) if on_field => {
+                let suggestion = rules::suggest(&key.text, FIELD_KEYS.iter().copied());
+                cx.error(
+                    key.span,
+                    Problem::UnknownKey {
+                        found: key.text.clone(),
+                        suggestion,
+                        allowed: &FIELD_KEYS,
+                    },
+                );
+                continue;
+            }
             Err(problem) => {
                 if let Problem::UnknownKey {
                     suggestion: Some(suggestion),
@@ -663,7 +746,7 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
         }
     }
     for key in [NAME, TYPE] {
-        if !seen.contains(key) && !misspelt.contains(&key.as_str()) {
+        if !on_field && !seen.contains(key) && !misspelt.contains(&key.as_str()) {
             cx.error(span, Problem::MissingKey { key: key.as_str() });
         }
     }
@@ -678,6 +761,18 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
     }
     guess.apply(&mut param);
     param
+}
+
+/// Why `#[param(...)]` refuses `key`: the field already says it.
+fn field_says(key: &str) -> String {
+    let how = match key {
+        "name" => "the parameter is named after the field; to name it otherwise, write `rename = \"...\"`",
+        "type" => "the parameter's type is the field's Rust type (`String`, `i64`, `f64`, `bool`, `Vec<T>`, ...)",
+        "required" => "a field is required unless its type is an `Option<T>` or it has a `default`",
+        "items" => "a list's items have the type of the `Vec`'s items (`Vec<String>`)",
+        _ => "a dictionary's fields are those of the struct that is the field's type, deriving `ToolParams` too",
+    };
+    format!("`{key}` is not written in #[param(...)]: {how}")
 }
 
 /// Reads the constraint `key` into `param`; `false` (reported) when its value cannot be read.

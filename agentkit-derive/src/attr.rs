@@ -59,6 +59,9 @@ pub(crate) enum Value {
     /// A negative number: the span of the `-`, and the number.
     Neg(Span, syn::Lit),
     Ident(Ident),
+    /// A path of more than one segment, `args::SearchArgs` (a single identifier is an
+    /// `Ident`).
+    Path(syn::Path),
     /// The span of the whole `[...]`, and the items.
     List(Span, Vec<Value>),
     /// The span of the whole `{...}`, and the entries.
@@ -72,6 +75,7 @@ impl Value {
             Value::Lit(lit) => lit.span(),
             Value::Neg(minus, _) => *minus,
             Value::Ident(ident) => ident.span(),
+            Value::Path(path) => syn::spanned::Spanned::span(path),
             Value::List(span, _) | Value::Map(span, _) => *span,
         }
     }
@@ -174,6 +178,14 @@ fn parse_one_entry(cx: &Ctxt, tokens: &[TokenTree], entries: &mut Vec<Entry>) ->
 }
 
 fn parse_value(cx: &Ctxt, tokens: &[TokenTree]) -> Option<Value> {
+    // `args::SearchArgs`, `::my_crate::SearchArgs`: a path is the one value of several
+    // tokens joined by `::`.
+    let is_path = tokens.iter().any(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ':'));
+    if is_path {
+        if let Ok(path) = syn::parse2::<syn::Path>(tokens.iter().cloned().collect()) {
+            return Some(Value::Path(path));
+        }
+    }
     let (value, rest) = match tokens {
         [
             TokenTree::Punct(minus),

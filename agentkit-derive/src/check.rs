@@ -142,7 +142,19 @@ pub(crate) fn decl(param: &Param) -> Option<rules::Decl<'_>> {
 
 /// The default against the whole declaration, at any depth, by the shared rules: each problem
 /// on the value it is about (an undeclared key on the key; a missing field on the dictionary).
-fn check_default(cx: &Ctxt, name: &str, param: &Param) {
+pub(crate) fn check_default(cx: &Ctxt, name: &str, param: &Param) {
+    check_default_with(cx, name, param, None);
+}
+
+/// [`check_default`], against `constraints` in place of the parameter's own when both are
+/// well formed: the bounds in force on a field of `#[derive(ToolParams)]`, its written ones
+/// or else those of its integer type.
+pub(crate) fn check_default_with(
+    cx: &Ctxt,
+    name: &str,
+    param: &Param,
+    constraints: Option<&rules::Constraints>,
+) {
     let Some(default) = &param.default else {
         return;
     };
@@ -165,8 +177,19 @@ fn check_default(cx: &Ctxt, name: &str, param: &Param) {
     };
     // Whether the parameter is required could not be read (already reported): the default
     // is still checked against its type.
+    let in_force = match constraints {
+        Some(c)
+            if !param.constraints_unknown
+                && rules::check_constraints(name, decl.ty, &param.constraints).is_empty()
+                && rules::check_constraints(name, decl.ty, c).is_empty() =>
+        {
+            c
+        }
+        _ => decl.constraints,
+    };
     let decl = rules::Decl {
         required: decl.required && !param.required_unknown,
+        constraints: in_force,
         ..decl
     };
     for rules::DefaultProblem { at, problem } in rules::check_default(&decl).problems {
@@ -219,7 +242,7 @@ fn check_param(cx: &Ctxt, param: &Param) {
 /// The constraints by the shared rules, each problem on the token it is about: an `enum`
 /// value on the value, a constraint on the wrong type on its key, bounds the wrong way round
 /// on the upper bound.
-fn check_constraints(cx: &Ctxt, name: &str, param: &Param) {
+pub(crate) fn check_constraints(cx: &Ctxt, name: &str, param: &Param) {
     let Some(ty) = param.ty.filter(|ty| !ty.guessed) else {
         return;
     };

@@ -101,8 +101,14 @@ fn spec(tool: &Tool<'_>) -> TokenStream {
         }
         None => quote!(#p::None),
     };
-    let input = schema(&tool.input, "INPUT");
-    let output = schema(&tool.output, "OUTPUT");
+    let input = match &tool.input_type {
+        Some(path) => type_schema(&p, path),
+        None => schema(&tool.input, "INPUT"),
+    };
+    let output = match &tool.output_type {
+        Some(path) => type_schema(&p, path),
+        None => schema(&tool.output, "OUTPUT"),
+    };
     let tags = tool.tags.iter().map(|(key, value)| {
         let (key, value) = (&key.value, &value.value);
         quote!((#p::Cow::Borrowed(#key), #p::Cow::Borrowed(#value)))
@@ -125,6 +131,13 @@ fn spec(tool: &Tool<'_>) -> TokenStream {
         )#policy;
         &SPEC
     }
+}
+
+/// The schema of `input = SearchArgs`: the type's `ToolParams`, on the path, so that a type
+/// without them is reported where it is named.
+fn type_schema(p: &TokenStream, path: &syn::Path) -> TokenStream {
+    let span = syn::spanned::Spanned::span(path);
+    quote_spanned!(span=> #p::Some(#p::ToolSchema::from_static(<#path as #p::ToolParams>::PARAMS)))
 }
 
 /// `.with_static_policy(..)` when the tool declares any of it; nothing otherwise, which keeps
@@ -228,16 +241,7 @@ fn constraints(p: &TokenStream, c: &rules::Constraints) -> Option<TokenStream> {
         None => quote!(#p::None),
     };
     let number = |n: Option<rules::Number>| match n {
-        Some(rules::Number::Integer(i)) => {
-            let digits = Literal::u64_unsuffixed(i.unsigned_abs());
-            let minus = (i < 0).then(|| quote!(-));
-            quote!(#p::Some(#p::Number::Integer(#minus #digits)))
-        }
-        Some(rules::Number::Float(f)) => {
-            let digits = Literal::f64_unsuffixed(f.abs());
-            let minus = f.is_sign_negative().then(|| quote!(-));
-            quote!(#p::Some(#p::Number::Float(#minus #digits)))
-        }
+        Some(n) => number(p, n),
         None => quote!(#p::None),
     };
     let count = |n: Option<usize>| match n {
@@ -255,6 +259,22 @@ fn constraints(p: &TokenStream, c: &rules::Constraints) -> Option<TokenStream> {
             #enum_values, #minimum, #maximum, #min_length, #max_length, #min_items, #max_items
         )
     })
+}
+
+/// `Some(Number::..)`, a bound as a `const` expression.
+pub(crate) fn number(p: &TokenStream, n: rules::Number) -> TokenStream {
+    match n {
+        rules::Number::Integer(i) => {
+            let digits = Literal::u64_unsuffixed(i.unsigned_abs());
+            let minus = (i < 0).then(|| quote!(-));
+            quote!(#p::Some(#p::Number::Integer(#minus #digits)))
+        }
+        rules::Number::Float(f) => {
+            let digits = Literal::f64_unsuffixed(f.abs());
+            let minus = f.is_sign_negative().then(|| quote!(-));
+            quote!(#p::Some(#p::Number::Float(#minus #digits)))
+        }
+    }
 }
 
 /// The Rust type of a value of `ty` in the generated input and output structs.
@@ -282,7 +302,7 @@ fn param_type(ty: ParamType) -> Ident {
 }
 
 /// A default as a `const` `Literal` expression.
-fn literal(p: &TokenStream, default: &rules::Literal) -> TokenStream {
+pub(crate) fn literal(p: &TokenStream, default: &rules::Literal) -> TokenStream {
     match default {
         rules::Literal::Null => quote!(#p::Literal::Null),
         rules::Literal::String(s) => {
@@ -338,6 +358,10 @@ pub(crate) fn typed(tool: &Tool<'_>, fallback: bool) -> TokenStream {
         names: Vec::new(),
     };
     let (input_ty, input_items) = match &tool.input {
+        _ if tool.input_type.is_some() => {
+            let path = tool.input_type.as_ref().expect("checked");
+            (quote!(#path), quote!())
+        }
         Some(params) => {
             let name = format_ident!("{}Input", ident, span = Span::call_site());
             let items = input_struct(&mut g, &name, params);
@@ -346,6 +370,10 @@ pub(crate) fn typed(tool: &Tool<'_>, fallback: bool) -> TokenStream {
         None => (quote!(#p::JsonObject), quote!()),
     };
     let (output_ty, output_items) = match &tool.output {
+        _ if tool.output_type.is_some() => {
+            let path = tool.output_type.as_ref().expect("checked");
+            (quote!(#path), quote!())
+        }
         Some(params) => {
             let name = format_ident!("{}Output", ident, span = Span::call_site());
             let items = output_struct(&mut g, &name, params);

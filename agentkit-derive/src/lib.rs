@@ -22,6 +22,8 @@ mod expand;
 #[cfg(feature = "expand")]
 mod fallback;
 #[cfg(feature = "expand")]
+mod params;
+#[cfg(feature = "expand")]
 mod place;
 // Shared with agentkit-core, which uses more of it than the macro does.
 #[cfg(feature = "expand")]
@@ -440,6 +442,106 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
         out
     }
 }
+
+/// Derives `ToolParams`: a struct with named fields becomes a parameter list, a fieldless enum
+/// the allowed values of a string parameter.
+///
+/// Use it through `agentkit-core` with the `derive` feature, as `agentkit_core::ToolParams`,
+/// and name the struct in `#[tool(input = SearchArgs, output = SearchResults)]` in place of a
+/// list of parameters. The spec is the one the same list written out would give.
+///
+/// ```rust
+/// use agentkit_core::{BoxError, ToolContext, ToolHandler, ToolParams, tool};
+///
+/// #[derive(ToolParams)]
+/// pub enum Units {
+///     Metric,
+///     Imperial,
+/// }
+///
+/// #[derive(ToolParams)]
+/// pub struct WeatherArgs {
+///     /// City name (e.g., 'San Francisco')
+///     pub city: String,
+///     #[param(default = "US")]
+///     pub country: String,
+///     #[param(default = "imperial")]
+///     pub units: Units,
+/// }
+///
+/// #[derive(ToolParams)]
+/// pub struct Weather {
+///     pub city: String,
+///     pub temperature: f64,
+/// }
+///
+/// /// Look up the current weather for a city.
+/// #[tool(name = "fetch_weather", input = WeatherArgs, output = Weather)]
+/// pub struct FetchWeather;
+///
+/// impl ToolHandler for FetchWeather {
+///     async fn run(&self, input: WeatherArgs, _: &ToolContext<'_>) -> Result<Weather, BoxError> {
+///         let temperature = match input.units {
+///             Units::Metric => 22.0,
+///             Units::Imperial => 72.0,
+///         };
+///         Ok(Weather { city: input.city, temperature })
+///     }
+/// }
+/// ```
+///
+/// # Fields
+///
+/// Each field is a parameter named after it (`#[param(rename = "max-days")]` names it
+/// otherwise), described by its doc comment (or `#[param(description = "...")]`), with the
+/// type its Rust type says:
+///
+/// | Rust type | parameter |
+/// |---|---|
+/// | `String` | `string` |
+/// | `i64`, `u64`, `i32`, `u32`, `i16`, `u16`, `i8`, `u8`, `usize`, `isize` | `integer`, with the `minimum` and `maximum` the type holds (none for `i64`) |
+/// | `f64` | `float` |
+/// | `bool` | `boolean` |
+/// | `Vec<T>` | `list` with `items` of `T`'s type; a `Vec` of a struct deriving `ToolParams` is a list of dictionaries with its fields |
+/// | `Vec<Value>`, `Map<String, Value>` | `list`, `dictionary`, their contents unchecked |
+/// | a struct deriving `ToolParams` | `dictionary` with its `fields` |
+/// | a fieldless enum deriving `ToolParams` | `string` with an `enum` of its values |
+/// | `Option<T>` | `T`'s, not required |
+///
+/// A field is required unless it is an `Option` or has a default. `#[param(...)]` takes the
+/// other keys of a parameter, with the same compile-time checks as in `#[tool]`: `default`,
+/// `description`, `enum`, `minimum`, `maximum`, `min_length`, `max_length`, `min_items`,
+/// `max_items`. A default of an enum field is its value as the model sends it (`default =
+/// "metric"`); a struct field takes none (make it an `Option`).
+///
+/// # Enums
+///
+/// Each variant is a value: its name in snake_case (`FastTrack` is `"fast_track"`), or
+/// `#[param(rename = "fast-track")]`. Variants carry no data.
+///
+/// # Renamed dependency
+///
+/// `#[param(crate = "agentkit")]` on the type, as `crate` in `#[tool]`.
+#[proc_macro_derive(ToolParams, attributes(param))]
+pub fn derive_tool_params(item: TokenStream) -> TokenStream {
+    #[cfg(feature = "expand")]
+    {
+        params::derive(item.into()).into()
+    }
+    #[cfg(not(feature = "expand"))]
+    {
+        let _ = item;
+        NEEDS_DERIVE_PARAMS
+            .parse()
+            .expect("a `compile_error!` invocation is valid tokens")
+    }
+}
+
+/// What `#[derive(ToolParams)]` expands to without agentkit-core's `derive` feature.
+#[cfg(not(feature = "expand"))]
+const NEEDS_DERIVE_PARAMS: &str = "::core::compile_error!(\"`#[derive(ToolParams)]` needs the \
+    `derive` feature of agentkit-core: agentkit-core = { version = \\\"0.1\\\", features = \
+    [\\\"derive\\\"] }\");";
 
 /// What `#[tool]` expands to without agentkit-core's `derive` feature.
 #[cfg(not(feature = "expand"))]

@@ -1,12 +1,12 @@
-//! `#[tool]` without agentkit-core's `derive` feature is one compile error that says which
-//! feature to enable. A trybuild case cannot turn a feature off, so this builds the small
+//! `#[tool]` and `#[derive(ToolParams)]` without agentkit-core's `derive` feature are one
+//! compile error each, which says which feature to enable. A trybuild case cannot turn a feature off, so this builds the small
 //! crate in `tests/no-derive` (its own workspace, with its own target directory) and reads
 //! the compiler's output.
 
 use std::process::Command;
 
 #[test]
-fn tool_without_the_derive_feature_says_to_enable_it() {
+fn the_macros_without_the_derive_feature_say_to_enable_it() {
     let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/no-derive/Cargo.toml");
     let target = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/tests/no-derive");
     let output = Command::new(env!("CARGO"))
@@ -32,10 +32,13 @@ fn tool_without_the_derive_feature_says_to_enable_it() {
         errors,
         [
             "error: `#[tool]` needs the `derive` feature of agentkit-core: \
-             agentkit-core = { version = \"0.1\", features = [\"derive\"] }"
+             agentkit-core = { version = \"0.1\", features = [\"derive\"] }",
+            "error: `#[derive(ToolParams)]` needs the `derive` feature of agentkit-core: \
+             agentkit-core = { version = \"0.1\", features = [\"derive\"] }",
         ],
         "{stderr}"
     );
-    // On the attribute.
+    // On the attribute and on the derive.
     assert!(stderr.contains("src/main.rs:3:1"), "{stderr}");
+    assert!(stderr.contains("src/main.rs:6:10"), "{stderr}");
 }

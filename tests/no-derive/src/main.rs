@@ -1,9 +1,15 @@
-use agentkit_derive::tool;
+use agentkit_derive::{ToolParams, tool};
 
 #[tool(name = "fetch_weather")]
 pub struct FetchWeather;
 
+#[derive(ToolParams)]
+pub struct WeatherArgs {
+    pub city: String,
+}
+
 fn main() {
-    // The struct is still there: only the attribute is an error.
+    // The structs are still there: only the macros are errors.
     let _tool = FetchWeather;
+    let _args = WeatherArgs { city: String::new() };
 }

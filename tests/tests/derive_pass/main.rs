@@ -27,6 +27,8 @@ mod doc_raw_json;
 #[rustfmt::skip]
 mod doc_state_and_async;
 #[rustfmt::skip]
+mod doc_tool_params;
+#[rustfmt::skip]
 mod fetch_weather;
 #[rustfmt::skip]
 mod list_items;
@@ -75,6 +77,11 @@ fn doc_raw_json() {
 #[test]
 fn doc_state_and_async() {
     doc_state_and_async::main();
+}
+
+#[test]
+fn doc_tool_params() {
+    doc_tool_params::main();
 }
 
 #[test]

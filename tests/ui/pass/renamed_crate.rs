@@ -26,6 +26,34 @@ impl ToolHandler for Ping {
     }
 }
 
+/// `#[param(crate = "...")]`: the same for `#[derive(ToolParams)]`.
+#[derive(ak::ToolParams)]
+#[param(crate = "ak")]
+pub enum Proto {
+    Icmp,
+    Tcp,
+}
+
+#[derive(ak::ToolParams)]
+#[param(crate = "ak")]
+pub struct TraceArgs {
+    pub host: String,
+    #[param(default = "icmp")]
+    pub proto: Proto,
+}
+
+#[ak::tool(crate = "ak", name = "trace", input = TraceArgs)]
+pub struct Trace;
+
+impl ToolHandler for Trace {
+    async fn run(&self, input: TraceArgs, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+        let mut out = JsonObject::new();
+        out.insert(input.host, matches!(input.proto, Proto::Tcp).into());
+        Ok(out)
+    }
+}
+
 fn main() {
     assert_eq!(Ping.spec().name(), "ping");
+    assert_eq!(Trace.spec().input_schema().unwrap().parameters().len(), 2);
 }

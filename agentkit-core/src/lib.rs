@@ -217,8 +217,8 @@ pub mod __private {
     pub use std::primitive::{bool, f64, i64, str};
     pub use std::result::Result::{self, Err, Ok};
     pub use std::string::String;
-    pub use std::{assert, panic, unreachable};
     pub use std::vec::Vec;
+    pub use std::{assert, panic, unreachable};
 }
 
 // The README's examples are compiled and run as doctests, so the quick start cannot rot. The

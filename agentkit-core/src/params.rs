@@ -159,9 +159,14 @@ impl Param {
     ) -> Self {
         let required = !shape.optional && default.is_none();
         let param = match shape.fields {
-            Some(fields) => {
-                Param::from_static_with_fields(name, shape.ty, required, default, description, fields)
-            }
+            Some(fields) => Param::from_static_with_fields(
+                name,
+                shape.ty,
+                required,
+                default,
+                description,
+                fields,
+            ),
             None => Param::from_static(name, shape.ty, required, default, description),
         };
         let param = match shape.items {
@@ -222,11 +227,15 @@ impl<T: ParamSchema> ParamSchema for Vec<T> {
         let problem = if item.problem.is_some() {
             item.problem
         } else if item.optional {
-            Some("a list's items cannot be optional (`Vec<Option<T>>`): use `Vec<T>`, or `Vec<Value>` for items that may be null")
+            Some(
+                "a list's items cannot be optional (`Vec<Option<T>>`): use `Vec<T>`, or `Vec<Value>` for items that may be null",
+            )
         } else if item.items.is_some() {
             Some("a list's items cannot be typed lists (`Vec<Vec<T>>`): use `Vec<Vec<Value>>`")
         } else if item.enum_values.is_some() {
-            Some("a list's items cannot have allowed values (a `Vec` of a `ToolParams` enum): use `Vec<String>` and check the values in the tool")
+            Some(
+                "a list's items cannot have allowed values (a `Vec` of a `ToolParams` enum): use `Vec<String>` and check the values in the tool",
+            )
         } else if item.minimum.is_some() || item.maximum.is_some() {
             Some("a list's items cannot be bounded (`Vec<u8>`, `Vec<u32>`): use `Vec<i64>`")
         } else {

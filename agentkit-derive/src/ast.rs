@@ -766,11 +766,17 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
 /// Why `#[param(...)]` refuses `key`: the field already says it.
 fn field_says(key: &str) -> String {
     let how = match key {
-        "name" => "the parameter is named after the field; to name it otherwise, write `rename = \"...\"`",
-        "type" => "the parameter's type is the field's Rust type (`String`, `i64`, `f64`, `bool`, `Vec<T>`, ...)",
+        "name" => {
+            "the parameter is named after the field; to name it otherwise, write `rename = \"...\"`"
+        }
+        "type" => {
+            "the parameter's type is the field's Rust type (`String`, `i64`, `f64`, `bool`, `Vec<T>`, ...)"
+        }
         "required" => "a field is required unless its type is an `Option<T>` or it has a `default`",
         "items" => "a list's items have the type of the `Vec`'s items (`Vec<String>`)",
-        _ => "a dictionary's fields are those of the struct that is the field's type, deriving `ToolParams` too",
+        _ => {
+            "a dictionary's fields are those of the struct that is the field's type, deriving `ToolParams` too"
+        }
     };
     format!("`{key}` is not written in #[param(...)]: {how}")
 }

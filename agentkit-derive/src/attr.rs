@@ -180,7 +180,9 @@ fn parse_one_entry(cx: &Ctxt, tokens: &[TokenTree], entries: &mut Vec<Entry>) ->
 fn parse_value(cx: &Ctxt, tokens: &[TokenTree]) -> Option<Value> {
     // `args::SearchArgs`, `::my_crate::SearchArgs`: a path is the one value of several
     // tokens joined by `::`.
-    let is_path = tokens.iter().any(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ':'));
+    let is_path = tokens
+        .iter()
+        .any(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ':'));
     if is_path {
         if let Ok(path) = syn::parse2::<syn::Path>(tokens.iter().cloned().collect()) {
             return Some(Value::Path(path));

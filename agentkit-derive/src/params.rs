@@ -42,7 +42,8 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
     let expanded = match &input.data {
         Data::Struct(data) => match &data.fields {
             Fields::Named(named) => {
-                let fields: Vec<FieldParam<'_>> = named.named.iter().map(|f| field(&cx, f)).collect();
+                let fields: Vec<FieldParam<'_>> =
+                    named.named.iter().map(|f| field(&cx, f)).collect();
                 check_names(&cx, &fields);
                 expand_struct(&p, &input.ident, &fields)
             }
@@ -56,8 +57,11 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
             }
         },
         Data::Enum(data) => {
-            let variants: Vec<(Str, &Ident)> =
-                data.variants.iter().filter_map(|v| variant(&cx, v)).collect();
+            let variants: Vec<(Str, &Ident)> = data
+                .variants
+                .iter()
+                .filter_map(|v| variant(&cx, v))
+                .collect();
             if data.variants.is_empty() {
                 cx.error(
                     input.ident.span(),
@@ -506,9 +510,9 @@ fn check_range(cx: &Ctxt, name: &str, param: &Param, range: (Option<i64>, Option
     };
     for (key, bound) in [("minimum", c.minimum), ("maximum", c.maximum)] {
         let Some(bound) = bound else { continue };
-        let below = range
-            .0
-            .is_some_and(|min| bound.compare(Number::Integer(min)) == Some(std::cmp::Ordering::Less));
+        let below = range.0.is_some_and(|min| {
+            bound.compare(Number::Integer(min)) == Some(std::cmp::Ordering::Less)
+        });
         let above = range.1.is_some_and(|max| {
             bound.compare(Number::Integer(max)) == Some(std::cmp::Ordering::Greater)
         });
@@ -526,7 +530,10 @@ fn check_range(cx: &Ctxt, name: &str, param: &Param, range: (Option<i64>, Option
 
 /// Two fields with one parameter name (`rename`).
 fn check_names(cx: &Ctxt, fields: &[FieldParam<'_>]) {
-    let names: Vec<&Str> = fields.iter().filter_map(|f| f.param.name.as_ref()).collect();
+    let names: Vec<&Str> = fields
+        .iter()
+        .filter_map(|f| f.param.name.as_ref())
+        .collect();
     for name in rules::find_duplicates(names.iter().map(|n| n.value.as_str())) {
         let span = names
             .iter()
@@ -572,7 +579,10 @@ fn variant<'a>(cx: &Ctxt, variant: &'a Variant) -> Option<(Str, &'a Ident)> {
 
 fn check_values(cx: &Ctxt, variants: &[(Str, &Ident)]) {
     for (index, (value, ident)) in variants.iter().enumerate() {
-        if let Some((_, first)) = variants[..index].iter().find(|(v, _)| v.value == value.value) {
+        if let Some((_, first)) = variants[..index]
+            .iter()
+            .find(|(v, _)| v.value == value.value)
+        {
             cx.error(
                 value.span,
                 format_args!(
@@ -593,8 +603,7 @@ fn snake_case(name: &str) -> String {
         if c.is_uppercase() && i > 0 {
             let prev = chars[i - 1];
             let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-            if prev.is_lowercase() || prev.is_ascii_digit() || (prev.is_uppercase() && next_lower)
-            {
+            if prev.is_lowercase() || prev.is_ascii_digit() || (prev.is_uppercase() && next_lower) {
                 out.push('_');
             }
         }
@@ -679,7 +688,10 @@ fn expand_struct(p: &TokenStream, ident: &Ident, fields: &[FieldParam<'_>]) -> T
 }
 
 fn name_of(f: &FieldParam<'_>) -> String {
-    f.param.name.as_ref().map_or_else(String::new, |n| n.value.clone())
+    f.param
+        .name
+        .as_ref()
+        .map_or_else(String::new, |n| n.value.clone())
 }
 
 /// The `const` `Param` of a field.
@@ -850,7 +862,8 @@ fn expand_enum(p: &TokenStream, ident: &Ident, variants: &[(Str, &Ident)]) -> To
 
 /// The impls, with no parameters and conversions never called, for a type with mistakes.
 fn fallback(p: &TokenStream, ident: &Ident, ty: ParamType) -> TokenStream {
-    let unreachable = quote!(#p::unreachable!("#[derive(ToolParams)] reported errors for this type"));
+    let unreachable =
+        quote!(#p::unreachable!("#[derive(ToolParams)] reported errors for this type"));
     let common = quote! {
         #[automatically_derived]
         impl #p::FromParam for #ident {

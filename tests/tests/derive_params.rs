@@ -41,8 +41,15 @@ use serde_json::{Value, json};
 struct PlanTripLiteral;
 
 impl ToolHandler for PlanTripLiteral {
-    async fn run(&self, _: PlanTripLiteralInput, _: &ToolContext<'_>) -> Result<PlanTripLiteralOutput, BoxError> {
-        Ok(PlanTripLiteralOutput { summary: String::new(), legs: 0 })
+    async fn run(
+        &self,
+        _: PlanTripLiteralInput,
+        _: &ToolContext<'_>,
+    ) -> Result<PlanTripLiteralOutput, BoxError> {
+        Ok(PlanTripLiteralOutput {
+            summary: String::new(),
+            legs: 0,
+        })
     }
 }
 
@@ -111,9 +118,17 @@ impl ToolHandler for PlanTrip {
         let nights: i64 = stops.iter().map(|s| s.nights).sum();
         let summary = format!(
             "{} days in {} from {}, {}; {:?}, {:?}; {nights} nights at stops",
-            input.days, input.city, input.origin.city, input.origin.country, input.units, input.pace
+            input.days,
+            input.city,
+            input.origin.city,
+            input.origin.country,
+            input.units,
+            input.pace
         );
-        Ok(TripPlan { summary, legs: i64::try_from(stops.len())? + 1 })
+        Ok(TripPlan {
+            summary,
+            legs: i64::try_from(stops.len())? + 1,
+        })
     }
 }
 
@@ -126,8 +141,14 @@ fn executor(tool: impl Tool) -> ToolExecutor {
 #[test]
 fn the_type_first_spec_equals_the_literal_one() {
     assert_eq!(PlanTrip.spec(), PlanTripLiteral.spec());
-    assert_eq!(PlanTrip.spec().input_json_schema(), PlanTripLiteral.spec().input_json_schema());
-    assert_eq!(PlanTrip.spec().output_json_schema(), PlanTripLiteral.spec().output_json_schema());
+    assert_eq!(
+        PlanTrip.spec().input_json_schema(),
+        PlanTripLiteral.spec().input_json_schema()
+    );
+    assert_eq!(
+        PlanTrip.spec().output_json_schema(),
+        PlanTripLiteral.spec().output_json_schema()
+    );
     let both = |f: fn(&[&ToolSpec]) -> Value| {
         assert_eq!(f(&[PlanTrip.spec()]), f(&[PlanTripLiteral.spec()]));
     };
@@ -187,19 +208,29 @@ fn conversions_read_and_write_the_validated_json() {
         "city": "Nice", "days": 2, "units": "imperial", "origin": {"city": "Paris", "country": "FR"},
         "stops": [{"city": "Lyon", "nights": 1}], "max-legs": 4,
     });
-    let args = <TripArgs as agentkit_core::__private::FromInputs>::from_inputs(inputs.as_object().unwrap()).unwrap();
+    let args = <TripArgs as agentkit_core::__private::FromInputs>::from_inputs(
+        inputs.as_object().unwrap(),
+    )
+    .unwrap();
     assert_eq!(args.units, Units::Imperial);
     assert_eq!(args.max_legs, Some(4));
-    assert_eq!(args.origin, Place { city: "Paris".into(), country: "FR".into() });
+    assert_eq!(
+        args.origin,
+        Place {
+            city: "Paris".into(),
+            country: "FR".into()
+        }
+    );
     assert_eq!(args.pace, None);
     // Back to JSON: the parameter names, absent optionals left out.
     let out = agentkit_core::__private::IntoOutput::into_output(args);
     assert_eq!(Value::Object(out), inputs);
     // A value the schema would refuse does not convert (for a call around the executor).
     let bad = json!({"city": "Nice", "days": 2, "units": "kelvin", "origin": {"city": "Paris", "country": "FR"}});
-    let err = <TripArgs as agentkit_core::__private::FromInputs>::from_inputs(bad.as_object().unwrap())
-        .map(|_| ())
-        .unwrap_err();
+    let err =
+        <TripArgs as agentkit_core::__private::FromInputs>::from_inputs(bad.as_object().unwrap())
+            .map(|_| ())
+            .unwrap_err();
     assert_eq!(err.param(), "units");
 }
 
@@ -214,8 +245,16 @@ fn enums_are_strings_with_their_values_in_snake_case_or_renamed() {
     }
     let shape = <Mode as ParamSchema>::SHAPE;
     assert_eq!(shape.ty, ParamType::String);
-    let values: Vec<Value> = shape.enum_values.unwrap().iter().map(|v| v.to_value()).collect();
-    assert_eq!(values, [json!("fast_track"), json!("km/h"), json!("http_server")]);
+    let values: Vec<Value> = shape
+        .enum_values
+        .unwrap()
+        .iter()
+        .map(|v| v.to_value())
+        .collect();
+    assert_eq!(
+        values,
+        [json!("fast_track"), json!("km/h"), json!("http_server")]
+    );
 }
 
 #[test]
@@ -239,7 +278,10 @@ fn narrow_integer_types_are_bounded_by_what_they_hold() {
     let schema = Args::schema();
     let p = schema.parameters();
     let bounds = |i: usize| {
-        (p[i].minimum().map(|n| n.to_string()), p[i].maximum().map(|n| n.to_string()))
+        (
+            p[i].minimum().map(|n| n.to_string()),
+            p[i].maximum().map(|n| n.to_string()),
+        )
     };
     assert_eq!(bounds(0), (Some("0".into()), Some("255".into())));
     assert_eq!(bounds(1), (Some("0".into()), Some("10".into())));
@@ -269,8 +311,11 @@ fn narrow_integer_types_are_bounded_by_what_they_hold() {
 #[test]
 fn a_struct_is_a_dictionary_parameter_and_its_schema_borrows_static_data() {
     assert_eq!(<Place as ParamSchema>::SHAPE.ty, ParamType::Dictionary);
-    assert_eq!(<Option<Vec<Stop>> as ParamSchema>::SHAPE.items, Some(ParamType::Dictionary));
-    assert!(<Option<Vec<Stop>> as ParamSchema>::SHAPE.optional);
+    assert_eq!(
+        <Option<Vec<Stop>> as ParamSchema>::SHAPE.items,
+        Some(ParamType::Dictionary)
+    );
+    const { assert!(<Option<Vec<Stop>> as ParamSchema>::SHAPE.optional) };
     // `schema()` is the same list as the static one.
     assert_eq!(TripArgs::schema().parameters(), TripArgs::PARAMS);
     assert_eq!(TripArgs::PARAMS[0].description(), "Where to go.");
@@ -281,9 +326,18 @@ fn the_output_type_is_validated_like_a_literal_output() {
     // `TripPlan` is the output schema: a handler's value always fits it, and the result's
     // output is the struct as JSON.
     let typed = executor(PlanTrip);
-    let call = ToolCall::new("c1", "plan_trip", r#"{"city":"Nice","origin":{"city":"Paris"}}"#);
+    let call = ToolCall::new(
+        "c1",
+        "plan_trip",
+        r#"{"city":"Nice","origin":{"city":"Paris"}}"#,
+    );
     let result = block_on(typed.dispatch(&call));
     let output = result.output().unwrap();
     assert_eq!(output["legs"], 1);
-    assert!(output["summary"].as_str().unwrap().starts_with("3 days in Nice"));
+    assert!(
+        output["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("3 days in Nice")
+    );
 }

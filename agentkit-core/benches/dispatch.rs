@@ -1,37 +1,285 @@
-//! Dispatch of the README's `fetch_weather` call, from the model's JSON argument string, through
-//! registry + executor with a no-op tool body, beside `serde_json::from_str::<Value>` alone on
-//! the same string.
+//! The README's `fetch_weather` call, from the model's JSON argument string to a result, among
+//! 50 registered tools, through agentkit and through the baselines it is measured against, in
+//! one run:
 //!
-//! Run with `cargo bench -p agentkit-core --bench dispatch`. Allocations are not profiled
-//! here, so that the times are those of the system allocator; that validation of complete
-//! arguments allocates nothing is asserted by `tests/tests/perf_alloc.rs`.
+//! - `baseline`: a hand-written function that parses the string to a `serde_json::Value`,
+//!   checks the three types and fills the two defaults (all problems, no tool, no lookup);
+//! - `minimal_executor`: a name lookup among the 50, the baseline, and one boxed future
+//!   running the same tool body as the agentkit paths;
+//! - `serde_only`: the typed dispatch of serde-only peers (rig): the lookup, a boxed future,
+//!   `serde_json::from_str` into a `#[derive(Deserialize)]` struct (first error only), the
+//!   tool body on it, and its output serialized back to JSON;
+//! - `dispatch`: agentkit's executor with a hand-written tool (dynamic schema, output
+//!   validated);
+//! - `dispatch_typed`: the same through a `#[tool(...)]` tool, its typed input and output.
+//!
+//! Cases: (a) only the required city, (b) all three arguments, (c) a missing city and a
+//! wrongly typed unit. Run with
+//! `cargo bench -p agentkit-core --bench dispatch --features derive`, and see
+//! `benches/ratios.sh` for the ratios of each path to the baselines, from one run.
+//!
+//! Allocations are counted (divan's `AllocProfiler`) for every path alike.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 
 use agentkit_core::{
-    BoxError, JsonObject, Param, ParamType, Tool, ToolCall, ToolContext, ToolExecutor,
-    ToolRegistry, ToolSchema, ToolSpec, block_on,
+    BoxError, JsonObject, Param, ParamType, Tool, ToolCall, ToolContext, ToolExecutor, ToolHandler,
+    ToolRegistry, ToolSchema, ToolSpec, block_on, tool,
 };
-use divan::{Bencher, black_box};
-use serde_json::Value;
+use divan::{AllocProfiler, Bencher, black_box};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+#[global_allocator]
+static ALLOC: AllocProfiler = AllocProfiler::system();
 
 fn main() {
+    // The paths must do the same work to be compared: check they return the same for (a).
+    agreement_check();
     divan::main();
 }
 
-/// The three argument strings of the brief: (a) only the required city, (b) all three
-/// arguments, (c) a missing city and a wrongly typed unit.
 const CASES: [&str; 3] = [
     r#"{"city":"Paris"}"#,
     r#"{"city":"Paris","country":"FR","units":"metric"}"#,
     r#"{"units":5}"#,
 ];
 
-struct FetchWeather {
+/// How many tools are registered, `fetch_weather` among them.
+const TOOLS: usize = 50;
+
+// ---- the baselines -------------------------------------------------------------------------
+
+/// Parse, check the three types (every problem), fill the two defaults.
+fn baseline(arguments: &str) -> Result<Map<String, Value>, Vec<String>> {
+    let Ok(Value::Object(mut args)) = serde_json::from_str::<Value>(arguments) else {
+        return Err(vec!["arguments are not a JSON object".into()]);
+    };
+    let mut problems = Vec::new();
+    match args.get("city") {
+        Some(Value::String(_)) => {}
+        Some(_) => problems.push("Parameter 'city': expected type 'string'".to_owned()),
+        None => problems.push("Missing required parameter: 'city'".to_owned()),
+    }
+    for (name, default) in [("country", "US"), ("units", "imperial")] {
+        match args.get(name) {
+            Some(Value::String(_)) => {}
+            None | Some(Value::Null) => {
+                args.insert(name.into(), default.into());
+            }
+            Some(_) => problems.push(format!("Parameter '{name}': expected type 'string'")),
+        }
+    }
+    if problems.is_empty() {
+        Ok(args)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The tool body every path runs: `{city, temperature, units}` from the inputs.
+fn weather(city: &str, units: &str) -> (String, f64, String) {
+    let temperature = if units == "metric" { 22.0 } else { 72.0 };
+    (city.to_owned(), temperature, units.to_owned())
+}
+
+type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A tool of the minimal executor: validated arguments in, an output object out.
+type MinimalTool = fn(&Map<String, Value>) -> BoxFuture<'_, Result<Map<String, Value>, String>>;
+
+fn minimal_weather(args: &Map<String, Value>) -> BoxFuture<'_, Result<Map<String, Value>, String>> {
+    Box::pin(async move {
+        let city = args["city"].as_str().unwrap_or_default();
+        let units = args["units"].as_str().unwrap_or_default();
+        let (city, temperature, units) = weather(city, units);
+        let mut out = Map::new();
+        out.insert("city".into(), city.into());
+        out.insert("temperature".into(), temperature.into());
+        out.insert("units".into(), units.into());
+        Ok(out)
+    })
+}
+
+fn minimal_other(_: &Map<String, Value>) -> BoxFuture<'_, Result<Map<String, Value>, String>> {
+    Box::pin(async { Ok(Map::new()) })
+}
+
+fn minimal_registry() -> HashMap<String, MinimalTool> {
+    let mut tools: HashMap<String, MinimalTool> = (1..TOOLS)
+        .map(|i| (format!("tool_{i}"), minimal_other as MinimalTool))
+        .collect();
+    tools.insert("fetch_weather".into(), minimal_weather);
+    tools
+}
+
+fn minimal_dispatch(
+    tools: &HashMap<String, MinimalTool>,
+    name: &str,
+    arguments: &str,
+) -> Result<Map<String, Value>, String> {
+    let tool = tools.get(name).ok_or("unknown tool")?;
+    let args = baseline(arguments).map_err(|problems| problems.join("\n"))?;
+    block_on(tool(&args))
+}
+
+#[derive(Deserialize)]
+struct WeatherArgs {
+    city: String,
+    #[serde(default = "us")]
+    #[allow(dead_code)]
+    country: String,
+    #[serde(default = "imperial")]
+    units: String,
+}
+
+fn us() -> String {
+    "US".into()
+}
+
+fn imperial() -> String {
+    "imperial".into()
+}
+
+#[derive(Serialize)]
+struct WeatherOut {
+    city: String,
+    temperature: f64,
+    units: String,
+}
+
+/// A tool of serde-only peers: typed arguments parsed from the string, output serialized.
+trait SerdeTool: Send + Sync {
+    fn call<'a>(&'a self, arguments: &'a str) -> BoxFuture<'a, Result<Value, String>>;
+}
+
+struct SerdeWeather;
+
+impl SerdeTool for SerdeWeather {
+    fn call<'a>(&'a self, arguments: &'a str) -> BoxFuture<'a, Result<Value, String>> {
+        Box::pin(async move {
+            let args: WeatherArgs = serde_json::from_str(arguments).map_err(|e| e.to_string())?;
+            let (city, temperature, units) = weather(&args.city, &args.units);
+            serde_json::to_value(WeatherOut {
+                city,
+                temperature,
+                units,
+            })
+            .map_err(|e| e.to_string())
+        })
+    }
+}
+
+struct SerdeOther;
+
+impl SerdeTool for SerdeOther {
+    fn call<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<Value, String>> {
+        Box::pin(async { Ok(Value::Null) })
+    }
+}
+
+fn serde_registry() -> HashMap<String, Box<dyn SerdeTool>> {
+    let mut tools: HashMap<String, Box<dyn SerdeTool>> = (1..TOOLS)
+        .map(|i| {
+            (
+                format!("tool_{i}"),
+                Box::new(SerdeOther) as Box<dyn SerdeTool>,
+            )
+        })
+        .collect();
+    tools.insert("fetch_weather".into(), Box::new(SerdeWeather));
+    tools
+}
+
+// ---- agentkit --------------------------------------------------------------------------------
+
+/// The hand-written tool: a spec built at run time, output validated.
+struct FetchWeatherDynamic {
     spec: ToolSpec,
 }
 
-impl Tool for FetchWeather {
+impl Tool for FetchWeatherDynamic {
     fn spec(&self) -> &ToolSpec {
         &self.spec
+    }
+
+    async fn execute(
+        &self,
+        inputs: &JsonObject,
+        _: &ToolContext<'_>,
+    ) -> Result<JsonObject, BoxError> {
+        let city = inputs["city"].as_str().unwrap_or_default();
+        let units = inputs["units"].as_str().unwrap_or_default();
+        let (city, temperature, units) = weather(city, units);
+        let mut out = JsonObject::new();
+        out.insert("city".into(), city.into());
+        out.insert("temperature".into(), temperature.into());
+        out.insert("units".into(), units.into());
+        Ok(out)
+    }
+}
+
+fn dynamic_spec() -> ToolSpec {
+    let input = ToolSchema::new([
+        Param::required("city", ParamType::String).with_description("City name"),
+        Param::optional("country", ParamType::String).with_default("US"),
+        Param::optional("units", ParamType::String).with_default("imperial"),
+    ])
+    .expect("the Python original's schema is valid");
+    let output = ToolSchema::new([
+        Param::required("city", ParamType::String),
+        Param::required("temperature", ParamType::Float),
+        Param::required("units", ParamType::String),
+    ])
+    .expect("a valid output schema");
+    ToolSpec::builder("fetch_weather")
+        .description("Look up the current weather for a city.")
+        .input(input)
+        .output(output)
+        .build()
+        .expect("the Python original's spec is valid")
+}
+
+/// The same tool with `#[tool]`.
+#[tool(
+    name = "fetch_weather",
+    description = "Look up the current weather for a city.",
+    input = [
+        { name = "city", type = string, description = "City name" },
+        { name = "country", type = string, required = false, default = "US" },
+        { name = "units", type = string, required = false, default = "imperial" },
+    ],
+    output = [
+        { name = "city", type = string },
+        { name = "temperature", type = float },
+        { name = "units", type = string },
+    ],
+)]
+struct FetchWeatherTyped;
+
+impl ToolHandler for FetchWeatherTyped {
+    async fn run(
+        &self,
+        input: FetchWeatherTypedInput,
+        _: &ToolContext<'_>,
+    ) -> Result<FetchWeatherTypedOutput, BoxError> {
+        let (city, temperature, units) = weather(&input.city, &input.units);
+        Ok(FetchWeatherTypedOutput {
+            city,
+            temperature,
+            units,
+        })
+    }
+}
+
+/// A registered tool that is not called.
+struct Other(ToolSpec);
+
+impl Tool for Other {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
     }
 
     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
@@ -39,55 +287,95 @@ impl Tool for FetchWeather {
     }
 }
 
-fn executor() -> ToolExecutor {
-    let input = ToolSchema::new([
-        Param::required("city", ParamType::String).with_description("City name"),
-        Param::optional("country", ParamType::String).with_default("US"),
-        Param::optional("units", ParamType::String).with_default("imperial"),
-    ])
-    .expect("the Python original's schema is valid");
-    let spec = ToolSpec::builder("fetch_weather")
-        .description("Look up the current weather for a city.")
-        .input(input)
-        .build()
-        .expect("the Python original's spec is valid");
+fn executor(weather: impl Tool) -> ToolExecutor {
     let mut registry = ToolRegistry::new();
-    registry
-        .register(FetchWeather { spec })
-        .expect("one tool, no duplicate");
+    for i in 1..TOOLS {
+        let spec = ToolSpec::builder(format!("tool_{i}"))
+            .build()
+            .expect("a valid name");
+        registry.register(Other(spec)).expect("distinct names");
+    }
+    registry.register(weather).expect("distinct names");
     ToolExecutor::new(registry)
 }
 
+// ---- the benchmarks --------------------------------------------------------------------------
+
 #[divan::bench(args = CASES)]
-fn parse_only(bencher: Bencher<'_, '_>, arguments: &str) {
-    bencher.bench(|| serde_json::from_str::<Value>(black_box(arguments)));
+fn baseline_parse_check_fill(bencher: Bencher<'_, '_>, arguments: &str) {
+    bencher.bench(|| drop(baseline(black_box(arguments))));
 }
 
-/// Parsing, with the parsed value dropped inside the measurement, as dispatch must drop the
-/// arguments it parsed (divan drops returned values outside it).
 #[divan::bench(args = CASES)]
-fn parse_and_drop(bencher: Bencher<'_, '_>, arguments: &str) {
-    bencher.bench(|| drop(serde_json::from_str::<Value>(black_box(arguments))));
+fn minimal_executor(bencher: Bencher<'_, '_>, arguments: &str) {
+    let tools = minimal_registry();
+    bencher.bench(|| {
+        drop(minimal_dispatch(
+            &tools,
+            black_box("fetch_weather"),
+            black_box(arguments),
+        ))
+    });
+}
+
+#[divan::bench(args = CASES)]
+fn serde_only(bencher: Bencher<'_, '_>, arguments: &str) {
+    let tools = serde_registry();
+    bencher.bench(|| {
+        let result = match tools.get(black_box("fetch_weather")) {
+            Some(tool) => block_on(tool.call(black_box(arguments))),
+            None => Err("unknown tool".to_owned()),
+        };
+        drop(result);
+    });
 }
 
 #[divan::bench(args = CASES)]
 fn dispatch(bencher: Bencher<'_, '_>, arguments: &str) {
-    let executor = executor();
+    let executor = executor(FetchWeatherDynamic {
+        spec: dynamic_spec(),
+    });
     let call = ToolCall::new("call_1", "fetch_weather", arguments);
-    bencher.bench(|| block_on(executor.dispatch(black_box(&call))));
+    bencher.bench(|| drop(block_on(executor.dispatch(black_box(&call)))));
+}
+
+#[divan::bench(args = CASES)]
+fn dispatch_typed(bencher: Bencher<'_, '_>, arguments: &str) {
+    let executor = executor(FetchWeatherTyped);
+    let call = ToolCall::new("call_1", "fetch_weather", arguments);
+    bencher.bench(|| drop(block_on(executor.dispatch(black_box(&call)))));
 }
 
 /// Validation alone, of arguments with nothing to fill: no allocation.
 #[divan::bench]
 fn validate_complete(bencher: Bencher<'_, '_>) {
-    let executor = executor();
-    let schema = executor
-        .registry()
-        .lookup("fetch_weather")
-        .and_then(ToolSpec::input_schema)
-        .expect("registered with an input schema");
+    let spec = dynamic_spec();
+    let schema = spec.input_schema().expect("an input schema");
     let Ok(Value::Object(mut arguments)) = serde_json::from_str(CASES[1]) else {
         unreachable!("case (b) is an object")
     };
     bencher.bench_local(|| schema.validate(black_box(&mut arguments)).len());
+}
+
+/// The paths agree on what they return for case (a), so that they are measured doing the
+/// same work.
+fn agreement_check() {
+    let expected = json!({"city": "Paris", "temperature": 72.0, "units": "imperial"});
+    let minimal = minimal_dispatch(&minimal_registry(), "fetch_weather", CASES[0]).unwrap();
+    assert_eq!(Value::Object(minimal), expected);
+    let serde = block_on(serde_registry()["fetch_weather"].call(CASES[0])).unwrap();
+    assert_eq!(serde, expected);
+    let call = ToolCall::new("call_1", "fetch_weather", CASES[0]);
+    let dynamic = block_on(
+        executor(FetchWeatherDynamic {
+            spec: dynamic_spec(),
+        })
+        .dispatch(&call),
+    );
+    assert_eq!(
+        dynamic.output().cloned().map(Value::Object),
+        Some(expected.clone())
+    );
+    let typed = block_on(executor(FetchWeatherTyped).dispatch(&call));
+    assert_eq!(typed.output().cloned().map(Value::Object), Some(expected));
 }

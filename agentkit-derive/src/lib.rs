@@ -105,8 +105,8 @@ use proc_macro::TokenStream;
 /// | `name` | string: `^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$` | compile error: a tool needs a name |
 /// | `description` | string | the struct's doc comment (lines joined by a space, paragraphs by a blank line), else `""` |
 /// | `version` | string, `MAJOR.MINOR.PATCH` | `"1.0.0"` |
-/// | `input` | list of parameters `[{ ... }, ...]` | inputs are not validated; `run` gets a `JsonObject` |
-/// | `output` | list of parameters | outputs are not validated; `run` returns a `JsonObject` |
+/// | `input` | list of parameters `[{ ... }, ...]`, or a struct deriving [`ToolParams`](macro@ToolParams): `input = SearchArgs` | inputs are not validated; `run` gets a `JsonObject` |
+/// | `output` | list of parameters, or a struct deriving `ToolParams` | outputs are not validated; `run` returns a `JsonObject` |
 /// | `tags` | map of strings: `{ category = "weather", "x-team" = "data" }` | no tags |
 /// | `credentials` | list of strings: `["weather-api-key"]` | no credentials |
 /// | `timeout` | string: a whole number and a unit, `ms`, `s`, `m` or `h`, more than zero and at most a day: `"10s"` | the executor's default |

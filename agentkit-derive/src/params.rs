@@ -864,10 +864,14 @@ fn expand_enum(p: &TokenStream, ident: &Ident, variants: &[(Str, &Ident)]) -> To
 fn fallback(p: &TokenStream, ident: &Ident, ty: ParamType) -> TokenStream {
     let unreachable =
         quote!(#p::unreachable!("#[derive(ToolParams)] reported errors for this type"));
+    let param_type = match ty {
+        ParamType::String => quote!(String),
+        _ => quote!(Dictionary),
+    };
     let common = quote! {
         #[automatically_derived]
         impl #p::FromParam for #ident {
-            const PARAM_TYPE: #p::ParamType = #p::ParamType::Dictionary;
+            const PARAM_TYPE: #p::ParamType = #p::ParamType::#param_type;
 
             fn from_value(_: #p::Option<&#p::Value>) -> #p::Option<Self> {
                 #unreachable

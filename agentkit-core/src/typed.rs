@@ -312,3 +312,71 @@ pub async fn execute_typed<T: ToolHandler>(
     let output = tool.run(input, ctx).await?;
     Ok(output.into_output())
 }
+
+/// The serde glue of the types `#[tool(...)]` generates: their `Serialize` and `Deserialize`
+/// impls call these generic functions, compiled once here, rather than carrying serde's
+/// derived code, which would be most of each tool's expansion. Not public API.
+#[doc(hidden)]
+pub mod serde_glue {
+    use serde::de::Error as _;
+    use serde::ser::SerializeMap as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::Value;
+
+    use super::{FromInputs, FromParam};
+    use crate::schema::JsonObject;
+
+    /// Serializes a struct as an object of its parameters, field by field.
+    pub struct Fields<S: Serializer> {
+        map: S::SerializeMap,
+    }
+
+    impl<S: Serializer> Fields<S> {
+        /// Starts the object.
+        pub fn new(serializer: S) -> Result<Self, S::Error> {
+            Ok(Fields {
+                map: serializer.serialize_map(None)?,
+            })
+        }
+
+        /// A field that is always there.
+        pub fn field<T: Serialize + ?Sized>(
+            &mut self,
+            name: &'static str,
+            value: &T,
+        ) -> Result<(), S::Error> {
+            self.map.serialize_entry(name, value)
+        }
+
+        /// An optional field: left out when `None`, as validation leaves an absent argument.
+        pub fn optional<T: Serialize>(
+            &mut self,
+            name: &'static str,
+            value: &Option<T>,
+        ) -> Result<(), S::Error> {
+            match value {
+                Some(value) => self.map.serialize_entry(name, value),
+                None => Ok(()),
+            }
+        }
+
+        /// Ends the object.
+        pub fn end(self) -> Result<S::Ok, S::Error> {
+            self.map.end()
+        }
+    }
+
+    /// Deserializes a struct from an object of its parameters.
+    pub fn object<'de, T: FromInputs, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+        let object = JsonObject::deserialize(deserializer)?;
+        T::from_inputs(&object).map_err(D::Error::custom)
+    }
+
+    /// Deserializes a value of a generated type (a nested struct, an enum).
+    pub fn value<'de, T: FromParam, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        T::from_value(Some(&value)).ok_or_else(|| {
+            D::Error::custom(format_args!("expected a valid {}", T::PARAM_TYPE))
+        })
+    }
+}

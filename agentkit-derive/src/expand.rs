@@ -7,7 +7,6 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::DeriveInput;
-use syn::ext::IdentExt;
 
 use crate::ast::{Param, Policy, Tool};
 use crate::check;
@@ -442,21 +441,67 @@ impl Gen<'_, '_> {
         Ident::new(&name, Span::call_site())
     }
 
-    /// The attributes every generated type has: the derives, with serde through the crate's
-    /// re-export.
+    /// The derives every generated type has. serde's `Serialize` and `Deserialize` are not
+    /// derived but implemented by [`serialize`] and [`deserialize`]: thin glue to generic
+    /// code in agentkit-core, where serde's derived code would be most of the expansion.
     fn derives(&self, extra: &TokenStream) -> TokenStream {
         let p = &self.p;
-        let serde = self.serde_path();
         quote! {
-            #[derive(#p::Debug, #p::Clone, #p::PartialEq, #extra
-                #p::serde::Serialize, #p::serde::Deserialize)]
-            #[serde(crate = #serde)]
+            #[derive(#p::Debug, #p::Clone, #p::PartialEq, #extra)]
         }
     }
+}
 
-    /// `"<crate>::__private::serde"`, as serde's `crate` attribute takes it.
-    fn serde_path(&self) -> String {
-        format!("{}::serde", self.p)
+/// `impl Serialize` for a generated struct: an object of its parameters, an optional one left
+/// out when `None`.
+fn serialize(p: &TokenStream, name: &Ident, fields: &[Field<'_>]) -> TokenStream {
+    let writes = fields.iter().map(|f| {
+        let (ident, key) = (&f.ident, f.name);
+        if f.optional {
+            quote!(fields.optional(#key, &self.#ident)?;)
+        } else {
+            quote!(fields.field(#key, &self.#ident)?;)
+        }
+    });
+    let fields_var = if fields.is_empty() {
+        quote!(fields)
+    } else {
+        quote!(mut fields)
+    };
+    quote! {
+        #[automatically_derived]
+        impl #p::serde::Serialize for #name {
+            fn serialize<S: #p::serde::Serializer>(&self, serializer: S) -> #p::Result<S::Ok, S::Error> {
+                let #fields_var = #p::serde_glue::Fields::new(serializer)?;
+                #(#writes)*
+                fields.end()
+            }
+        }
+    }
+}
+
+/// `impl Deserialize` through `glue` (`object` for a struct read with `FromInputs`, `value`
+/// for a type read with `FromParam`).
+fn deserialize(p: &TokenStream, name: &Ident, glue: &str, fallback: bool) -> TokenStream {
+    let glue = Ident::new(glue, Span::call_site());
+    // The fallback's types have no conversions to read with.
+    let body = if fallback {
+        quote!(#p::unreachable!("#[tool] reported errors for this tool"))
+    } else {
+        quote!(#p::serde_glue::#glue(deserializer))
+    };
+    let deserializer = if fallback {
+        quote!(_)
+    } else {
+        quote!(deserializer)
+    };
+    quote! {
+        #[automatically_derived]
+        impl<'de> #p::serde::Deserialize<'de> for #name {
+            fn deserialize<D: #p::serde::Deserializer<'de>>(#deserializer: D) -> #p::Result<Self, D::Error> {
+                #body
+            }
+        }
     }
 }
 
@@ -632,7 +677,9 @@ fn nested_struct(
             }
         }
     });
-    g.items.push(quote!(#def #conversions));
+    let serde = serialize(p, &name, &fields);
+    let de = deserialize(p, &name, "value", g.fallback);
+    g.items.push(quote!(#def #conversions #serde #de));
     name
 }
 
@@ -652,7 +699,6 @@ fn string_enum(
         let doc = format!("`\"{value}\"`");
         quote! {
             #[doc = #doc]
-            #[serde(rename = #value)]
             #variant,
         }
     });
@@ -662,6 +708,7 @@ fn string_enum(
     let parses = variants
         .iter()
         .map(|(value, variant)| quote!(#value => #p::Some(Self::#variant),));
+    let deserialize = deserialize(p, &name, "value", false);
     g.items.push(quote! {
         #[doc = #doc]
         #derives
@@ -707,27 +754,25 @@ fn string_enum(
                 #p::Some(#p::Value::String(#p::From::from(self.as_str())))
             }
         }
+
+        #[automatically_derived]
+        impl #p::serde::Serialize for #name {
+            fn serialize<S: #p::serde::Serializer>(&self, serializer: S) -> #p::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        #deserialize
     });
     name
 }
 
 fn struct_def(g: &Gen<'_, '_>, name: &Ident, fields: &[Field<'_>], doc: &str) -> TokenStream {
-    let p = &g.p;
     let vis = &g.tool.item.vis;
     let fields = fields.iter().map(|field| {
         let Field { ident, ty, doc, .. } = field;
-        let rename = (ident.unraw() != field.name).then(|| {
-            let name = field.name;
-            quote!(#[serde(rename = #name)])
-        });
-        let skip = field.optional.then(|| {
-            let is_none = format!("{p}::Option::is_none");
-            quote!(#[serde(skip_serializing_if = #is_none)])
-        });
         quote! {
             #[doc = #doc]
-            #rename
-            #skip
             #vis #ident: #ty,
         }
     });
@@ -758,15 +803,24 @@ fn writes(p: &TokenStream, fields: &[Field<'_>]) -> TokenStream {
 
 fn input_struct(g: &mut Gen<'_, '_>, name: &Ident, params: &[Param]) -> TokenStream {
     let fields = fields(g, name, params, Side::Input);
-    let p = &g.p;
     let doc = format!(
         "The validated inputs of the `{}` tool, generated by `#[tool]` on `{}`.",
         g.tool.tool_name(),
         g.tool.item.ident
     );
     let def = struct_def(g, name, &fields, &doc);
+    let from_inputs = from_inputs(g, name, &fields);
+    let serde = serialize(&g.p, name, &fields);
+    let de = deserialize(&g.p, name, "object", false);
+    quote!(#def #from_inputs #serde #de)
+}
+
+/// `impl FromInputs`: the struct read from an object of validated values (the input, to call
+/// `run`; both, to deserialize).
+fn from_inputs(g: &Gen<'_, '_>, name: &Ident, fields: &[Field<'_>]) -> TokenStream {
+    let p = &g.p;
     // `inputs` is unused when there is no parameter.
-    let inputs = if fields.is_empty() {
+    let inputs = if fields.is_empty() || g.fallback {
         quote!(_)
     } else {
         quote!(inputs)
@@ -779,10 +833,7 @@ fn input_struct(g: &mut Gen<'_, '_>, name: &Ident, params: &[Param]) -> TokenStr
     } else {
         quote!(#p::Ok(Self { #(#reads)* }))
     };
-    let inputs = if g.fallback { quote!(_) } else { inputs };
     quote! {
-        #def
-
         #[automatically_derived]
         impl #p::FromInputs for #name {
             fn from_inputs(#inputs: &#p::JsonObject) -> #p::Result<Self, #p::ParamTypeError> {
@@ -813,6 +864,9 @@ fn output_struct(g: &mut Gen<'_, '_>, name: &Ident, params: &[Param]) -> TokenSt
             output
         }
     };
+    let from_inputs = from_inputs(g, name, &fields);
+    let serde = serialize(p, name, &fields);
+    let de = deserialize(p, name, "object", false);
     quote! {
         #def
 
@@ -822,6 +876,10 @@ fn output_struct(g: &mut Gen<'_, '_>, name: &Ident, params: &[Param]) -> TokenSt
                 #body
             }
         }
+
+        #from_inputs
+        #serde
+        #de
     }
 }
 

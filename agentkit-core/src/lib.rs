@@ -198,8 +198,8 @@ pub mod __private {
         Number, Param, ParamSchema, ParamType, ParamTypeError, Tool, ToolContext, ToolParams,
         ToolSchema, ToolSpec, TypedTool,
     };
-    // The generated types derive `Serialize` and `Deserialize` through this path
-    // (`#[serde(crate = "...")]`), so users need no dependency on serde of their own.
+    // The generated types implement `Serialize` and `Deserialize` through this path, so
+    // users need no dependency on serde of their own.
     pub use serde;
     pub use serde_json::{Map, Value};
     pub use std::borrow::Cow;

@@ -24,9 +24,10 @@
 //! A dictionary with declared `fields` is a struct generated for it, and a string parameter
 //! with an `enum` a Rust enum, each named after the struct holding it and the parameter
 //! (`PlanTripInputStops`, `FetchWeatherInputUnits`); a list of such dictionaries is a `Vec`
-//! of the struct. Every generated type derives serde's `Serialize` and `Deserialize`, with
-//! the parameter names as keys and absent optionals left out, so that serializing an input
-//! gives back the validated arguments.
+//! of the struct. Every generated type implements serde's `Serialize` and `Deserialize`,
+//! with the parameter names as keys and absent optionals left out, so that serializing an
+//! input gives back the validated arguments. (They are implemented by glue to generic code
+//! in this crate rather than derived, which keeps each tool's expansion small.)
 //!
 //! The conversions are the [`FromParam`] and [`IntoParam`] traits, which hand-written tools
 //! can use too.

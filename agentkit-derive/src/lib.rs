@@ -86,9 +86,9 @@ use proc_macro::TokenStream;
 ///   calls your `ToolHandler::run`, and converts the `FetchWeatherOutput` back to JSON;
 /// - `pub struct FetchWeatherInput { pub city: String, pub country: String, pub units:
 ///   FetchWeatherInputUnits }` and `pub struct FetchWeatherOutput { .. }`, with the struct's
-///   visibility, documented fields, and `Debug`, `Clone`, `PartialEq`, and serde's
-///   `Serialize` and `Deserialize` (through agentkit-core: you need no serde dependency of
-///   your own); they serialize to the JSON objects the executor validates;
+///   visibility, documented fields, `Debug`, `Clone` and `PartialEq`, and serde's
+///   `Serialize` and `Deserialize` (implemented through agentkit-core: you need no serde
+///   dependency of your own); they serialize to the JSON objects the executor validates;
 /// - `pub enum FetchWeatherInputUnits { Metric, Imperial }` for the `enum` of `units`;
 /// - `impl TypedTool for FetchWeather`, naming the two structs.
 ///

@@ -368,7 +368,9 @@ pub mod serde_glue {
     }
 
     /// Deserializes a struct from an object of its parameters.
-    pub fn object<'de, T: FromInputs, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+    pub fn object<'de, T: FromInputs, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<T, D::Error> {
         let object = JsonObject::deserialize(deserializer)?;
         T::from_inputs(&object).map_err(D::Error::custom)
     }
@@ -376,8 +378,7 @@ pub mod serde_glue {
     /// Deserializes a value of a generated type (a nested struct, an enum).
     pub fn value<'de, T: FromParam, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
         let value = Value::deserialize(deserializer)?;
-        T::from_value(Some(&value)).ok_or_else(|| {
-            D::Error::custom(format_args!("expected a valid {}", T::PARAM_TYPE))
-        })
+        T::from_value(Some(&value))
+            .ok_or_else(|| D::Error::custom(format_args!("expected a valid {}", T::PARAM_TYPE)))
     }
 }

@@ -1088,19 +1088,7 @@ mod tests {
                 value: name.to_owned(),
                 span: Span::call_site(),
             }),
-            ty: None,
-            required: None,
-            required_unknown: false,
-            default: None,
-            default_literal: None,
-            default_guessed: false,
-            description: None,
-            items: None,
-            fields: None,
-            constraints: rules::Constraints::NONE,
-            constraint_spans: Vec::new(),
-            enum_spans: Vec::new(),
-            constraints_unknown: false,
+            ..Param::empty()
         }
     }
 

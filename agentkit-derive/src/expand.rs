@@ -705,9 +705,8 @@ fn string_enum(
     let strs = variants
         .iter()
         .map(|(value, variant)| quote!(Self::#variant => #value,));
-    let parses = variants
-        .iter()
-        .map(|(value, variant)| quote!(#value => #p::Some(Self::#variant),));
+    let pairs: Vec<(&str, &Ident)> = variants.iter().map(|(v, i)| (*v, i)).collect();
+    let conversions = enum_conversions(p, &name, &pairs);
     let deserialize = deserialize(p, &name, "value", false);
     g.items.push(quote! {
         #[doc = #doc]
@@ -736,6 +735,34 @@ fn string_enum(
             }
         }
 
+        #conversions
+
+        #[automatically_derived]
+        impl #p::serde::Serialize for #name {
+            fn serialize<S: #p::serde::Serializer>(&self, serializer: S) -> #p::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        #deserialize
+    });
+    name
+}
+
+/// `FromParam` and `IntoParam` of a fieldless enum whose variants stand for the string values
+/// (`#[tool]`'s generated enums, and `#[derive(ToolParams)]` on an enum).
+pub(crate) fn enum_conversions(
+    p: &TokenStream,
+    name: &Ident,
+    variants: &[(&str, &Ident)],
+) -> TokenStream {
+    let parses = variants
+        .iter()
+        .map(|(value, variant)| quote!(#value => #p::Some(Self::#variant),));
+    let strs = variants
+        .iter()
+        .map(|(value, variant)| quote!(Self::#variant => #value,));
+    quote! {
         #[automatically_derived]
         impl #p::FromParam for #name {
             const PARAM_TYPE: #p::ParamType = #p::ParamType::String;
@@ -751,20 +778,13 @@ fn string_enum(
         #[automatically_derived]
         impl #p::IntoParam for #name {
             fn into_value(self) -> #p::Option<#p::Value> {
-                #p::Some(#p::Value::String(#p::From::from(self.as_str())))
+                let value: &'static #p::str = match self {
+                    #(#strs)*
+                };
+                #p::Some(#p::Value::String(#p::From::from(value)))
             }
         }
-
-        #[automatically_derived]
-        impl #p::serde::Serialize for #name {
-            fn serialize<S: #p::serde::Serializer>(&self, serializer: S) -> #p::Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
-            }
-        }
-
-        #deserialize
-    });
-    name
+    }
 }
 
 fn struct_def(g: &Gen<'_, '_>, name: &Ident, fields: &[Field<'_>], doc: &str) -> TokenStream {
@@ -1040,7 +1060,7 @@ mod tests {
             "struct SInputStops",
             "struct SInputStopsHotel",
             "Vec < SInputStops >",
-            "rename = \"zip-code\"",
+            "fields . field (\"zip-code\" , & self . zip_code)",
         ] {
             assert!(out.contains(item), "{item} in {out}");
         }

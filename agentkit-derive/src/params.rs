@@ -819,14 +819,11 @@ fn expand_enum(p: &TokenStream, ident: &Ident, variants: &[(Str, &Ident)]) -> To
         let value = &value.value;
         quote!(#p::Literal::String(#p::Cow::Borrowed(#value)))
     });
-    let parses = variants.iter().map(|(value, variant)| {
-        let value = &value.value;
-        quote!(#value => #p::Some(Self::#variant),)
-    });
-    let strs = variants.iter().map(|(value, variant)| {
-        let value = &value.value;
-        quote!(Self::#variant => #value,)
-    });
+    let pairs: Vec<(&str, &Ident)> = variants
+        .iter()
+        .map(|(value, variant)| (value.value.as_str(), *variant))
+        .collect();
+    let conversions = expand::enum_conversions(p, ident, &pairs);
     quote! {
         #[automatically_derived]
         impl #p::ParamSchema for #ident {
@@ -836,27 +833,7 @@ fn expand_enum(p: &TokenStream, ident: &Ident, variants: &[(Str, &Ident)]) -> To
             };
         }
 
-        #[automatically_derived]
-        impl #p::FromParam for #ident {
-            const PARAM_TYPE: #p::ParamType = #p::ParamType::String;
-
-            fn from_value(value: #p::Option<&#p::Value>) -> #p::Option<Self> {
-                match value?.as_str()? {
-                    #(#parses)*
-                    _ => #p::None,
-                }
-            }
-        }
-
-        #[automatically_derived]
-        impl #p::IntoParam for #ident {
-            fn into_value(self) -> #p::Option<#p::Value> {
-                let value: &'static #p::str = match self {
-                    #(#strs)*
-                };
-                #p::Some(#p::Value::String(#p::From::from(value)))
-            }
-        }
+        #conversions
     }
 }
 

@@ -53,6 +53,89 @@ pub(crate) fn parse_arguments(
     }
 }
 
+/// The typed fast path's parse: each argument of `text` into the slot of its parameter, by
+/// the parameter names `names` (in order), with no object built around them. `false` when
+/// anything would make the full path report an issue or behave otherwise: invalid JSON, not
+/// an object, a key given twice (at any depth), or a key that is not a parameter. The full
+/// path then parses the text again and reports every issue in its words.
+pub(crate) fn parse_into_slots<'n>(
+    text: &str,
+    names: impl Iterator<Item = &'n str> + Clone,
+    slots: &mut [Option<Value>],
+) -> bool {
+    if text.trim().is_empty() {
+        return true;
+    }
+    let duplicates = RefCell::new(Issues::with_cap(1));
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let seed = SlotsSeed {
+        names,
+        slots,
+        duplicates: &duplicates,
+    };
+    let parsed = deserializer
+        .deserialize_map(seed)
+        .and_then(|()| deserializer.end());
+    parsed.is_ok() && duplicates.borrow().is_empty()
+}
+
+/// The root object of the fast path, read into slots.
+struct SlotsSeed<'s, 'd, I> {
+    names: I,
+    slots: &'s mut [Option<Value>],
+    duplicates: &'d RefCell<Issues>,
+}
+
+impl<'de, 'n, I: Iterator<Item = &'n str> + Clone> Visitor<'de> for SlotsSeed<'_, '_, I> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<(), A::Error> {
+        use serde::de::Error as _;
+        while let Some(key) = access.next_key_seed(KeySeed(self.names.clone()))? {
+            // Not a parameter: the full path decides, by the executor's policy.
+            let Some(index) = key else {
+                return Err(A::Error::custom("undeclared argument"));
+            };
+            if self.slots[index].is_some() {
+                return Err(A::Error::custom("repeated argument"));
+            }
+            let value = access.next_value_seed(ValueSeed {
+                at: At::Root,
+                duplicates: self.duplicates,
+            })?;
+            self.slots[index] = Some(value);
+        }
+        Ok(())
+    }
+}
+
+/// A key of the root object, as the index of its parameter; read without a copy of it.
+struct KeySeed<I>(I);
+
+impl<'de, 'n, I: Iterator<Item = &'n str>> DeserializeSeed<'de> for KeySeed<I> {
+    type Value = Option<usize>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de, 'n, I: Iterator<Item = &'n str>> Visitor<'de> for KeySeed<I> {
+    type Value = Option<usize>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E>(mut self, key: &str) -> Result<Option<usize>, E> {
+        Ok(self.0.position(|name| name == key))
+    }
+}
+
 /// Where a value sits in the document, for naming a repeated key; rendered only then.
 #[derive(Clone, Copy)]
 enum At<'a> {

@@ -536,6 +536,36 @@ impl ToolExecutor {
         let spec = tool.spec();
         let name = spec.name_cow().clone();
         let max_issues = self.limits.max_issues();
+        // The typed fast path, where nothing needs the arguments as JSON: no observer to show
+        // them to, no approval request or deferred call to carry them, no blocking thread to
+        // own a copy. On any issue it gives nothing, and the full path below reports them.
+        let fast = match &arguments {
+            Arguments::Json(text)
+                if self.observers.is_empty()
+                    && !spec.requires_approval()
+                    && !spec.is_blocking() =>
+            {
+                tool.parse_typed(text, self.unknown_arguments)
+            }
+            _ => None,
+        };
+        if let Some(typed) = fast {
+            let mut unused = JsonObject::new();
+            let input = Input {
+                values: &mut unused,
+                found: Issues::with_cap(max_issues),
+                typed: Some(typed),
+            };
+            let run = Run {
+                tool,
+                spec,
+                call_id,
+                start,
+                cancellation: &cancellation,
+            };
+            let outcome = self.run_tool(run, input, options).await;
+            return call.finish(name, None, outcome);
+        }
         let none_found = || Issues::with_cap(max_issues);
         let parsed = match arguments {
             Arguments::Object(inputs) => Ok((inputs, none_found())),
@@ -558,6 +588,7 @@ impl ToolExecutor {
         let input = Input {
             values: &mut inputs,
             found,
+            typed: None,
         };
         let run = Run {
             tool,
@@ -584,8 +615,9 @@ impl ToolExecutor {
         let Input {
             values: inputs,
             mut found,
+            typed,
         } = input;
-        if let Some(schema) = spec.input_schema() {
+        if let (Some(schema), None) = (spec.input_schema(), &typed) {
             schema.validate_into(inputs, self.unknown_arguments, &mut found);
         }
         if !found.is_empty() {
@@ -684,7 +716,11 @@ impl ToolExecutor {
                 cancellation,
             )
             .with_progress(&sink);
-            let run = match catch_unwind(AssertUnwindSafe(|| tool.execute_boxed(inputs, &ctx))) {
+            let start_tool = || match typed {
+                Some(input) => tool.execute_parsed_boxed(input, &ctx),
+                None => tool.execute_boxed(inputs, &ctx),
+            };
+            let run = match catch_unwind(AssertUnwindSafe(start_tool)) {
                 Ok(future) => Contained::new(future),
                 Err(panic) => return fail(panicked(name(), panic, &credentials)),
             };
@@ -980,6 +1016,9 @@ impl<'e> Turn<'e> {
 struct Input<'a> {
     values: &'a mut JsonObject,
     found: Issues,
+    /// The tool's own input, already validated, from the typed fast path; `values` is then
+    /// empty and unused.
+    typed: Option<Box<dyn Any + Send>>,
 }
 
 /// The call being run: its tool, and what it shares with its guard.

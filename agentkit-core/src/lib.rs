@@ -192,17 +192,19 @@ pub mod __private {
     }
 
     pub use crate::params::{Field, Shape, field, has_enum_value};
-    pub use crate::typed::{execute_typed, serde_glue};
+    pub use crate::typed::{execute_parsed, execute_typed, parse_typed, serde_glue};
     pub use crate::{
         BoxError, Credentials, FromInputs, FromParam, IntoOutput, IntoParam, JsonObject, Literal,
         Number, Param, ParamSchema, ParamType, ParamTypeError, Tool, ToolContext, ToolParams,
-        ToolSchema, ToolSpec, TypedTool,
+        ToolSchema, ToolSpec, TypedTool, UnknownArguments,
     };
     // The generated types implement `Serialize` and `Deserialize` through this path, so
     // users need no dependency on serde of their own.
     pub use serde;
     pub use serde_json::{Map, Value};
+    pub use std::any::Any;
     pub use std::borrow::Cow;
+    pub use std::boxed::Box;
     // Traits and their derive macros (one name, two namespaces).
     pub use std::clone::Clone;
     pub use std::cmp::{Eq, PartialEq};

@@ -274,6 +274,7 @@ pub struct Field<T> {
     /// What the parameter is.
     pub shape: Shape,
     read: fn(Option<&Value>) -> Option<T>,
+    take: fn(Option<Value>) -> Option<T>,
     write: fn(T) -> Option<Value>,
 }
 
@@ -286,6 +287,16 @@ impl<T> Field<T> {
     /// Reads the value of a dictionary's field; `None` if it does not fit.
     pub fn read_value(&self, object: &Map<String, Value>, name: &str) -> Option<T> {
         (self.read)(object.get(name))
+    }
+
+    /// Takes the value of a dictionary's field out of it; `None` if it does not fit.
+    pub fn take_value(&self, object: &mut Map<String, Value>, name: &str) -> Option<T> {
+        (self.take)(object.remove(name))
+    }
+
+    /// Takes the argument in slot `index`, for the typed fast path.
+    pub fn take_slot(&self, slots: &mut [Option<Value>], index: usize) -> Option<T> {
+        (self.take)(slots.get_mut(index)?.take())
     }
 
     /// Writes `value` under `name`, unless it converts to nothing (`None`).
@@ -302,6 +313,7 @@ pub const fn field<T: ParamSchema>() -> Field<T> {
     Field {
         shape: T::SHAPE,
         read: T::from_value,
+        take: T::from_owned,
         write: T::into_value,
     }
 }

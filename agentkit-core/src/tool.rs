@@ -1,5 +1,6 @@
 //! The [`Tool`] trait and its metadata, the [`ToolSpec`].
 
+use std::any::Any;
 use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
@@ -11,7 +12,7 @@ use crate::context::ToolContext;
 use crate::error::{BoxError, SemanticError, SemanticProblem};
 use crate::json_schema::{Style, export};
 use crate::rules::{self, NameKind, Problem};
-use crate::schema::{JsonObject, ToolSchema};
+use crate::schema::{JsonObject, ToolSchema, UnknownArguments};
 
 /// The version a tool has when none is declared, as in the Python original.
 pub const DEFAULT_VERSION: &str = "1.0.0";
@@ -651,6 +652,27 @@ pub trait Tool: Send + Sync + 'static {
         inputs: &JsonObject,
         ctx: &ToolContext<'_>,
     ) -> impl Future<Output = Result<JsonObject, BoxError>> + Send;
+
+    /// The typed fast path, which `#[tool(...)]` implements: the argument text straight into
+    /// the tool's input, validated, or `None` for the full path. Not public API.
+    #[doc(hidden)]
+    fn parse_typed(&self, text: &str, unknown: UnknownArguments) -> Option<Box<dyn Any + Send>> {
+        let _ = (text, unknown);
+        None
+    }
+
+    /// Runs the tool on what [`parse_typed`](Self::parse_typed) gave. Not public API.
+    #[doc(hidden)]
+    fn execute_parsed(
+        &self,
+        input: Box<dyn Any + Send>,
+        ctx: &ToolContext<'_>,
+    ) -> impl Future<Output = Result<JsonObject, BoxError>> + Send {
+        let _ = (input, ctx);
+        std::future::ready(Err(BoxError::from(
+            "this tool has no typed fast path: `parse_typed` gave nothing to run",
+        )))
+    }
 }
 
 pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -662,6 +684,14 @@ pub(crate) trait DynTool: Send + Sync + 'static {
     fn execute_boxed<'a>(
         &'a self,
         inputs: &'a JsonObject,
+        ctx: &'a ToolContext<'a>,
+    ) -> BoxFuture<'a, Result<JsonObject, BoxError>>;
+
+    fn parse_typed(&self, text: &str, unknown: UnknownArguments) -> Option<Box<dyn Any + Send>>;
+
+    fn execute_parsed_boxed<'a>(
+        &'a self,
+        input: Box<dyn Any + Send>,
         ctx: &'a ToolContext<'a>,
     ) -> BoxFuture<'a, Result<JsonObject, BoxError>>;
 }
@@ -677,5 +707,17 @@ impl<T: Tool> DynTool for T {
         ctx: &'a ToolContext<'a>,
     ) -> BoxFuture<'a, Result<JsonObject, BoxError>> {
         Box::pin(Tool::execute(self, inputs, ctx))
+    }
+
+    fn parse_typed(&self, text: &str, unknown: UnknownArguments) -> Option<Box<dyn Any + Send>> {
+        Tool::parse_typed(self, text, unknown)
+    }
+
+    fn execute_parsed_boxed<'a>(
+        &'a self,
+        input: Box<dyn Any + Send>,
+        ctx: &'a ToolContext<'a>,
+    ) -> BoxFuture<'a, Result<JsonObject, BoxError>> {
+        Box::pin(Tool::execute_parsed(self, input, ctx))
     }
 }

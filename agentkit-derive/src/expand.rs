@@ -70,6 +70,22 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
         ) -> impl #p::Future<Output = #p::Result<#p::JsonObject, #p::BoxError>> + #p::Send {
             #p::execute_typed(self, inputs, ctx)
         }
+
+        fn parse_typed(
+            &self,
+            text: &#p::str,
+            unknown: #p::UnknownArguments,
+        ) -> #p::Option<#p::Box<dyn #p::Any + #p::Send>> {
+            #p::parse_typed(self, text, unknown)
+        }
+
+        fn execute_parsed(
+            &self,
+            input: #p::Box<dyn #p::Any + #p::Send>,
+            ctx: &#p::ToolContext<'_>,
+        ) -> impl #p::Future<Output = #p::Result<#p::JsonObject, #p::BoxError>> + #p::Send {
+            #p::execute_parsed(self, input, ctx)
+        }
     };
     quote! {
         #[automatically_derived]
@@ -655,6 +671,14 @@ fn nested_struct(
         let reads = fields.iter().map(|Field { ident, name, .. }| {
             quote!(#ident: #p::FromParam::from_value(object.get(#name))?,)
         });
+        let takes = fields.iter().map(|Field { ident, name, .. }| {
+            quote!(#ident: #p::FromParam::from_owned(object.remove(#name))?,)
+        });
+        let owned = if fields.is_empty() {
+            quote!(_)
+        } else {
+            quote!(mut object)
+        };
         let writes = writes(p, &fields);
         quote! {
             #[automatically_derived]
@@ -664,6 +688,13 @@ fn nested_struct(
                 fn from_value(value: #p::Option<&#p::Value>) -> #p::Option<Self> {
                     let #value = value?.as_object()?;
                     #p::Some(Self { #(#reads)* })
+                }
+
+                fn from_owned(value: #p::Option<#p::Value>) -> #p::Option<Self> {
+                    let #p::Value::Object(#owned) = value? else {
+                        return #p::None;
+                    };
+                    #p::Some(Self { #(#takes)* })
                 }
             }
 
@@ -853,11 +884,29 @@ fn from_inputs(g: &Gen<'_, '_>, name: &Ident, fields: &[Field<'_>]) -> TokenStre
     } else {
         quote!(#p::Ok(Self { #(#reads)* }))
     };
+    // The fast path's: the fields in parameter order, each taken from its slot.
+    let slots = if fields.is_empty() || g.fallback {
+        quote!(_)
+    } else {
+        quote!(slots)
+    };
+    let takes = fields.iter().enumerate().map(|(index, Field { ident, .. })| {
+        quote!(#ident: #p::FromParam::from_owned(slots.get_mut(#index)?.take())?,)
+    });
+    let slots_body = if g.fallback {
+        quote!(#p::None)
+    } else {
+        quote!(#p::Some(Self { #(#takes)* }))
+    };
     quote! {
         #[automatically_derived]
         impl #p::FromInputs for #name {
             fn from_inputs(#inputs: &#p::JsonObject) -> #p::Result<Self, #p::ParamTypeError> {
                 #body
+            }
+
+            fn from_slots(#slots: &mut [#p::Option<#p::Value>]) -> #p::Option<Self> {
+                #slots_body
             }
         }
     }

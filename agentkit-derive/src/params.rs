@@ -85,6 +85,10 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
         Ok(()) => expanded,
         Err(errors) => {
             let errors = errors.iter().map(syn::Error::to_compile_error);
+            // A generic type cannot have the impls at all: only the error says why.
+            if !input.generics.params.is_empty() {
+                return quote!(#(#errors)*);
+            }
             // The traits are still implemented, so that `#[tool(input = ..)]` and the
             // handler using the type compile, and each mistake is one error.
             let ty = match &input.data {
@@ -630,14 +634,28 @@ fn expand_struct(p: &TokenStream, ident: &Ident, fields: &[FieldParam<'_>]) -> T
         let (field, name, of) = (f.ident, name_of(f), field_of(f));
         quote!(#field: #of.read_value(object, #name)?,)
     });
+    let value_takes = fields.iter().map(|f| {
+        let (field, name, of) = (f.ident, name_of(f), field_of(f));
+        quote!(#field: #of.take_value(&mut object, #name)?,)
+    });
+    let slot_takes = fields.iter().enumerate().map(|(index, f)| {
+        let (field, of) = (f.ident, field_of(f));
+        quote!(#field: #of.take_slot(slots, #index)?,)
+    });
     let writes = fields.iter().map(|f| {
         let (field, name, of) = (f.ident, name_of(f), field_of(f));
         quote!(#of.write(&mut output, #name, self.#field);)
     });
-    let (inputs, object, output) = if fields.is_empty() {
-        (quote!(_), quote!(_), quote!(output))
+    let (inputs, object, output, owned, slots) = if fields.is_empty() {
+        (quote!(_), quote!(_), quote!(output), quote!(_), quote!(_))
     } else {
-        (quote!(inputs), quote!(object), quote!(mut output))
+        (
+            quote!(inputs),
+            quote!(object),
+            quote!(mut output),
+            quote!(mut object),
+            quote!(slots),
+        )
     };
     quote! {
         #(#checks)*
@@ -660,6 +678,13 @@ fn expand_struct(p: &TokenStream, ident: &Ident, fields: &[FieldParam<'_>]) -> T
                 let #object = value?.as_object()?;
                 #p::Some(Self { #(#value_reads)* })
             }
+
+            fn from_owned(value: #p::Option<#p::Value>) -> #p::Option<Self> {
+                let #p::Value::Object(#owned) = value? else {
+                    return #p::None;
+                };
+                #p::Some(Self { #(#value_takes)* })
+            }
         }
 
         #[automatically_derived]
@@ -673,6 +698,10 @@ fn expand_struct(p: &TokenStream, ident: &Ident, fields: &[FieldParam<'_>]) -> T
         impl #p::FromInputs for #ident {
             fn from_inputs(#inputs: &#p::JsonObject) -> #p::Result<Self, #p::ParamTypeError> {
                 #p::Ok(Self { #(#reads)* })
+            }
+
+            fn from_slots(#slots: &mut [#p::Option<#p::Value>]) -> #p::Option<Self> {
+                #p::Some(Self { #(#slot_takes)* })
             }
         }
 

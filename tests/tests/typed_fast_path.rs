@@ -1,0 +1,295 @@
+//! The typed fast path of `#[tool]` tools (the argument text straight into the input struct,
+//! validated on the way) against the full path (parsed to a JSON object, validated, then
+//! converted): on the same generated argument texts, the fast path gives an input exactly
+//! when the full path finds no issue, and then the same input; and the executor's results
+//! are the same whichever path it takes.
+
+use agentkit_core::__private::FromInputs;
+use agentkit_core::{
+    BoxError, JsonObject, Tool, ToolCall, ToolContext, ToolEvent, ToolExecutor, ToolHandler,
+    ToolObserver, ToolParams, ToolRegistry, UnknownArguments, block_on, tool,
+};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+#[tool(
+    name = "plan",
+    input = [
+        { name = "city", type = string, min_length = 1 },
+        { name = "days", type = integer, required = false, default = 3, minimum = 1, maximum = 30 },
+        { name = "units", type = string, required = false, enum = ["metric", "imperial"], default = "metric" },
+        { name = "budget", type = float, required = false },
+        { name = "tags", type = list, items = string, required = false, max_items = 3 },
+        { name = "origin", type = dictionary, required = false, fields = [
+            { name = "city", type = string },
+            { name = "country", type = string, required = false, default = "US" },
+        ] },
+        { name = "stops", type = list, items = dictionary, required = false, fields = [
+            { name = "city", type = string },
+            { name = "nights", type = integer, required = false, default = 1 },
+        ] },
+        { name = "notes", type = dictionary, required = false },
+        { name = "flag", type = boolean, required = false },
+    ],
+    output = [{ name = "echo", type = string }],
+)]
+#[derive(Clone)]
+struct Plan;
+
+impl ToolHandler for Plan {
+    async fn run(&self, input: PlanInput, _: &ToolContext<'_>) -> Result<PlanOutput, BoxError> {
+        Ok(PlanOutput {
+            echo: format!("{input:?}"),
+        })
+    }
+}
+
+#[derive(Debug, PartialEq, ToolParams)]
+struct Leg {
+    city: String,
+    #[param(default = 1)]
+    nights: i64,
+}
+
+#[derive(Debug, PartialEq, ToolParams)]
+struct TripArgs {
+    #[param(min_length = 1)]
+    city: String,
+    #[param(default = 3, minimum = 1, maximum = 30)]
+    days: u8,
+    legs: Option<Vec<Leg>>,
+    tags: Option<Vec<String>>,
+}
+
+#[derive(ToolParams)]
+struct Echo {
+    echo: String,
+}
+
+#[tool(name = "trip", input = TripArgs, output = Echo)]
+#[derive(Clone)]
+struct Trip;
+
+impl ToolHandler for Trip {
+    async fn run(&self, input: TripArgs, _: &ToolContext<'_>) -> Result<Echo, BoxError> {
+        Ok(Echo {
+            echo: format!("{input:?}"),
+        })
+    }
+}
+
+/// What the full path makes of `text`: the validated input, or `None` on any issue.
+fn full_path<T: FromInputs>(tool: &impl Tool, text: &str, unknown: UnknownArguments) -> Option<T> {
+    let Ok(Value::Object(mut values)) = serde_json::from_str::<Value>(text) else {
+        return None;
+    };
+    let schema = tool.spec().input_schema().unwrap();
+    let issues = schema.validate_with(&mut values, unknown);
+    issues.is_empty().then(|| T::from_inputs(&values).unwrap())
+}
+
+fn fast_path<T: 'static>(tool: &impl Tool, text: &str, unknown: UnknownArguments) -> Option<T> {
+    tool.parse_typed(text, unknown)
+        .map(|input| *input.downcast::<T>().expect("the tool's input type"))
+}
+
+/// An observer that does nothing: the executor then takes the full path, which shows it the
+/// arguments as JSON.
+struct Watch;
+
+impl ToolObserver for Watch {
+    fn on_event(&self, _: &ToolEvent<'_>) {}
+}
+
+fn executors(tool: impl Tool + Clone) -> (ToolExecutor, ToolExecutor) {
+    let registry = |tool| {
+        let mut registry = ToolRegistry::new();
+        registry.register(tool).unwrap();
+        registry
+    };
+    let fast = ToolExecutor::new(registry(tool.clone()));
+    let full = ToolExecutor::builder(registry(tool))
+        .observer(Watch)
+        .build();
+    (fast, full)
+}
+
+/// Argument values near the schema: right and wrong types, bounds, enum values, nesting.
+fn value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        (-5i64..40).prop_map(Value::from),
+        prop_oneof![Just(2.0), Just(2.5), Just(-1.0)].prop_map(Value::from),
+        prop_oneof![
+            Just(""),
+            Just("Nice"),
+            Just("metric"),
+            Just("kelvin"),
+            Just("x")
+        ]
+        .prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 12, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::from),
+            prop::collection::btree_map(
+                prop_oneof![Just("city"), Just("country"), Just("nights"), Just("zip")],
+                inner,
+                0..3
+            )
+            .prop_map(|m| Value::Object(m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())),
+        ]
+    })
+}
+
+/// Argument texts: objects of known and unknown keys, with some repeated keys and some texts
+/// that are not objects at all.
+fn arguments() -> impl Strategy<Value = String> {
+    let key = prop_oneof![
+        Just("city"),
+        Just("days"),
+        Just("units"),
+        Just("budget"),
+        Just("tags"),
+        Just("origin"),
+        Just("stops"),
+        Just("notes"),
+        Just("flag"),
+        Just("legs"),
+        Just("extra"),
+    ];
+    let entries = prop::collection::vec((key, value()), 0..6);
+    prop_oneof![
+        8 => entries.prop_map(|entries| {
+            // Written by hand, so a key can repeat.
+            let body: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| format!("{}:{}", json!(k), v))
+                .collect();
+            format!("{{{}}}", body.join(","))
+        }),
+        1 => Just(String::new()),
+        1 => prop_oneof![Just("[1]"), Just("{\"city\":"), Just("null"), Just("  ")].prop_map(str::to_owned),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    #[test]
+    fn the_fast_path_agrees_with_the_full_path(text in arguments()) {
+        for unknown in [UnknownArguments::Reject, UnknownArguments::Ignore] {
+            let full = full_path::<PlanInput>(&Plan, &text, unknown);
+            let fast = fast_path::<PlanInput>(&Plan, &text, unknown);
+            // Undeclared arguments the executor ignores, and repeated keys, are left to the
+            // full path: there the fast path may give nothing; never a different input.
+            if let Some(fast) = &fast {
+                prop_assert_eq!(Some(fast), full.as_ref(), "{}", text);
+            } else if unknown == UnknownArguments::Reject && !text.contains("\"extra\"") {
+                prop_assert!(full.is_none() || has_repeated_key(&text), "{}", text);
+            }
+            let full = full_path::<TripArgs>(&Trip, &text, unknown);
+            let fast = fast_path::<TripArgs>(&Trip, &text, unknown);
+            if let Some(fast) = &fast {
+                prop_assert_eq!(Some(fast), full.as_ref(), "{}", text);
+            } else if unknown == UnknownArguments::Reject && !text.contains("\"extra\"") {
+                prop_assert!(full.is_none() || has_repeated_key(&text), "{}", text);
+            }
+        }
+    }
+
+    #[test]
+    fn the_executor_gives_the_same_results_on_either_path(text in arguments()) {
+        for (fast, full, name) in [
+            { let (a, b) = executors(Plan); (a, b, "plan") },
+            { let (a, b) = executors(Trip); (a, b, "trip") },
+        ] {
+            let call = ToolCall::new("c1", name, text.clone());
+            let a = block_on(fast.dispatch(&call));
+            let b = block_on(full.dispatch(&call));
+            prop_assert_eq!(a.to_model_content(), b.to_model_content(), "{}", text);
+            prop_assert_eq!(a.output(), b.output(), "{}", text);
+        }
+    }
+}
+
+/// Whether some object in `text` repeats a key (which the full path reports).
+fn has_repeated_key(text: &str) -> bool {
+    // The generated texts repeat keys only at the top level, written by hand.
+    let Ok(Value::Object(parsed)) = serde_json::from_str::<Value>(text) else {
+        return false;
+    };
+    let written = text.matches("\":").count();
+    let nested: usize = parsed.values().map(count_keys).sum();
+    written > parsed.len() + nested
+}
+
+fn count_keys(value: &Value) -> usize {
+    match value {
+        Value::Object(map) => map.len() + map.values().map(count_keys).sum::<usize>(),
+        Value::Array(items) => items.iter().map(count_keys).sum(),
+        _ => 0,
+    }
+}
+
+#[test]
+fn valid_arguments_take_the_fast_path_with_defaults_filled() {
+    let input = fast_path::<PlanInput>(
+        &Plan,
+        r#"{"city":"Nice","stops":[{"city":"Arles"}]}"#,
+        UnknownArguments::Reject,
+    )
+    .expect("valid arguments take the fast path");
+    assert_eq!(input.days, 3);
+    assert_eq!(input.units, PlanInputUnits::Metric);
+    assert_eq!(input.stops.unwrap()[0].nights, 1);
+    let trip = fast_path::<TripArgs>(
+        &Trip,
+        r#"{"city":"Nice","legs":[{"city":"Arles"}]}"#,
+        UnknownArguments::Reject,
+    )
+    .expect("valid arguments take the fast path");
+    assert_eq!(trip.days, 3);
+    assert_eq!(
+        trip.legs.unwrap()[0],
+        Leg {
+            city: "Arles".into(),
+            nights: 1
+        }
+    );
+    // An empty text is `{}`, as on the full path.
+    assert!(fast_path::<TripArgs>(&Trip, "", UnknownArguments::Reject).is_none());
+    assert!(full_path::<TripArgs>(&Trip, "{}", UnknownArguments::Reject).is_none());
+}
+
+#[test]
+fn anything_the_full_path_would_report_falls_back_to_it() {
+    for text in [
+        r#"{"city":"Nice","city":"Nice"}"#,
+        r#"{"city":"Nice","origin":{"city":"A","city":"B"}}"#,
+        r#"{"city":"Nice","extra":1}"#,
+        r#"{"city":""}"#,
+        r#"{"city":"Nice","days":31}"#,
+        r#"{"city":"Nice","units":"kelvin"}"#,
+        r#"{"city":"Nice"} trailing"#,
+        r#"[]"#,
+    ] {
+        assert!(
+            fast_path::<PlanInput>(&Plan, text, UnknownArguments::Reject).is_none(),
+            "{text}"
+        );
+    }
+    let (fast, full) = executors(Plan);
+    let call = ToolCall::new("c1", "plan", r#"{"city":"Nice","city":"Nice","days":40}"#);
+    let (a, b) = (
+        block_on(fast.dispatch(&call)),
+        block_on(full.dispatch(&call)),
+    );
+    assert_eq!(a.to_model_content(), b.to_model_content());
+    assert!(
+        a.to_model_content().contains("'city'"),
+        "{}",
+        a.to_model_content()
+    );
+}

@@ -1,6 +1,7 @@
-//! Every example in the documentation of `#[tool(...)]` and `#[derive(ToolParams)]` is compiled and run as a test
-//! (`derive_pass/doc_*.rs`, or a trybuild pass case in `ui/pass/doc_*.rs` when it needs a crate
-//! of its own), since the macro crate cannot run doctests against agentkit-core. This test
+//! Every example in the documentation of `#[tool(...)]` and `#[derive(ToolParams)]` is
+//! compiled and run as a test (`derive_pass/doc_*.rs`, or a program in `ui/pass/doc_*.rs`
+//! when it needs a crate of its own), since the macro crate cannot run doctests against
+//! agentkit-core. This test
 //! keeps the two copies identical.
 
 use std::fs;

@@ -1,14 +1,15 @@
 //! `#[tool]` and `#[derive(ToolParams)]` without agentkit-core's `derive` feature are one
-//! compile error each, which says which feature to enable. A trybuild case cannot turn a feature off, so this builds the small
-//! crate in `tests/no-derive` (its own workspace, with its own target directory) and reads
-//! the compiler's output.
+//! compile error each, which says which feature to enable. A trybuild case cannot turn a
+//! feature off, so this builds the small crate in `tests/no-derive` (its own workspace, built
+//! in `CARGO_TARGET_TMPDIR`, the directory cargo gives integration tests for their files) and
+//! reads the compiler's output.
 
 use std::process::Command;
 
 #[test]
 fn the_macros_without_the_derive_feature_say_to_enable_it() {
     let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/no-derive/Cargo.toml");
-    let target = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/tests/no-derive");
+    let target = concat!(env!("CARGO_TARGET_TMPDIR"), "/no-derive");
     let output = Command::new(env!("CARGO"))
         .args([
             "check",

@@ -6,8 +6,8 @@
 
 use agentkit_core::__private::FromInputs;
 use agentkit_core::{
-    BoxError, JsonObject, Tool, ToolCall, ToolContext, ToolEvent, ToolExecutor, ToolHandler,
-    ToolObserver, ToolParams, ToolRegistry, UnknownArguments, block_on, tool,
+    BoxError, Tool, ToolCall, ToolContext, ToolEvent, ToolExecutor, ToolHandler, ToolObserver,
+    ToolParams, ToolRegistry, UnknownArguments, block_on, tool,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};

@@ -91,7 +91,11 @@ impl ToolHandler for Shadowed {
             ShadowedInputMode::On => ShadowedOutputMode::On,
             ShadowedInputMode::Off => ShadowedOutputMode::Off,
         };
-        ::core::result::Result::Ok(ShadowedOutput { n: input.n, tag: input.tag, mode: ::core::option::Option::Some(mode) })
+        ::core::result::Result::Ok(ShadowedOutput {
+            n: input.n,
+            tag: input.tag,
+            mode: ::core::option::Option::Some(mode),
+        })
     }
 }
 

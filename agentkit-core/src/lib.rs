@@ -192,7 +192,7 @@ pub mod __private {
     }
 
     pub use crate::params::{Field, Shape, field, has_enum_value};
-    pub use crate::typed::{execute_parsed, execute_typed, parse_typed, serde_glue};
+    pub use crate::typed::{Inputs, execute_typed, parse_typed, serde_glue};
     pub use crate::{
         BoxError, Credentials, FromInputs, FromParam, IntoOutput, IntoParam, JsonObject, Literal,
         Number, Param, ParamSchema, ParamType, ParamTypeError, Tool, ToolContext, ToolParams,

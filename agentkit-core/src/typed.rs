@@ -350,7 +350,7 @@ const INLINE_SLOTS: usize = 8;
 /// around the arguments; `None` when the full path must run (any issue, or an input type
 /// without the fast path), which then reports every issue in its usual words.
 #[doc(hidden)]
-pub fn parse_typed<T: ToolHandler + crate::Tool>(
+pub fn parse_typed<T: TypedTool + crate::Tool>(
     tool: &T,
     text: &str,
     unknown: crate::UnknownArguments,
@@ -378,32 +378,33 @@ where
     Some(Box::new(input))
 }
 
-/// The body of the `Tool::execute_parsed` that `#[tool(...)]` generates: runs the tool on
-/// what [`parse_typed`] gave.
+/// What a generated `Tool::execute` or `Tool::execute_parsed` runs the tool on.
 #[doc(hidden)]
-pub async fn execute_parsed<T: ToolHandler>(
+pub enum Inputs<'a> {
+    /// Validated arguments, as JSON.
+    Json(&'a JsonObject),
+    /// The tool's own input, from [`parse_typed`].
+    Parsed(Box<dyn std::any::Any + Send>),
+}
+
+/// The body of the `Tool::execute` and `Tool::execute_parsed` that `#[tool(...)]` generates:
+/// one function for both, so that a tool without `ToolHandler` is one error, not one per
+/// method.
+#[doc(hidden)]
+pub async fn execute_typed<T: ToolHandler>(
     tool: &T,
-    input: Box<dyn std::any::Any + Send>,
+    inputs: Inputs<'_>,
     ctx: &ToolContext<'_>,
 ) -> Result<JsonObject, BoxError>
 where
     T::Input: 'static,
 {
-    let input = input
-        .downcast::<T::Input>()
-        .map_err(|_| "the parsed input is not this tool's")?;
-    let output = tool.run(*input, ctx).await?;
-    Ok(output.into_output())
-}
-
-/// The body of the `Tool::execute` that `#[tool(...)]` generates.
-#[doc(hidden)]
-pub async fn execute_typed<T: ToolHandler>(
-    tool: &T,
-    inputs: &JsonObject,
-    ctx: &ToolContext<'_>,
-) -> Result<JsonObject, BoxError> {
-    let input = T::Input::from_inputs(inputs)?;
+    let input = match inputs {
+        Inputs::Json(inputs) => T::Input::from_inputs(inputs)?,
+        Inputs::Parsed(input) => *input
+            .downcast::<T::Input>()
+            .map_err(|_| "the parsed input is not this tool's")?,
+    };
     let output = tool.run(input, ctx).await?;
     Ok(output.into_output())
 }

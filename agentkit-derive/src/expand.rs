@@ -68,7 +68,7 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
             inputs: &#p::JsonObject,
             ctx: &#p::ToolContext<'_>,
         ) -> impl #p::Future<Output = #p::Result<#p::JsonObject, #p::BoxError>> + #p::Send {
-            #p::execute_typed(self, inputs, ctx)
+            #p::execute_typed(self, #p::Inputs::Json(inputs), ctx)
         }
 
         fn parse_typed(
@@ -84,7 +84,7 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
             input: #p::Box<dyn #p::Any + #p::Send>,
             ctx: &#p::ToolContext<'_>,
         ) -> impl #p::Future<Output = #p::Result<#p::JsonObject, #p::BoxError>> + #p::Send {
-            #p::execute_parsed(self, input, ctx)
+            #p::execute_typed(self, #p::Inputs::Parsed(input), ctx)
         }
     };
     quote! {

@@ -20,9 +20,12 @@ mod sdk {
         /// Counts, then runs the real `execute_typed`.
         pub(crate) async fn execute_typed<T: agentkit_core::ToolHandler>(
             tool: &T,
-            inputs: &JsonObject,
+            inputs: Inputs<'_>,
             ctx: &ToolContext<'_>,
-        ) -> Result<JsonObject, BoxError> {
+        ) -> Result<JsonObject, BoxError>
+        where
+            T::Input: 'static,
+        {
             CALLS.fetch_add(1, Ordering::SeqCst);
             agentkit_core::__private::execute_typed(tool, inputs, ctx).await
         }

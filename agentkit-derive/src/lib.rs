@@ -83,7 +83,9 @@ use proc_macro::TokenStream;
 ///
 /// - `impl Tool for FetchWeather`: `spec()` returns a `static` `ToolSpec` (no parsing and no
 ///   allocation at run time); `execute` converts the validated inputs to `FetchWeatherInput`,
-///   calls your `ToolHandler::run`, and converts the `FetchWeatherOutput` back to JSON;
+///   calls your `ToolHandler::run`, and converts the `FetchWeatherOutput` back to JSON (when
+///   nothing else needs the arguments as JSON, the executor has the argument text read
+///   straight into `FetchWeatherInput`, validated by the same rules on the way);
 /// - `pub struct FetchWeatherInput { pub city: String, pub country: String, pub units:
 ///   FetchWeatherInputUnits }` and `pub struct FetchWeatherOutput { .. }`, with the struct's
 ///   visibility, documented fields, `Debug`, `Clone` and `PartialEq`, and serde's

@@ -36,6 +36,7 @@ use crate::result::{DeferredCall, ToolResult};
 use crate::runtime::{Runtime, Sleep, default_runtime};
 use crate::schema::{Issues, JsonObject, UnknownArguments, ValidationIssue};
 use crate::tool::{DynTool, ToolSpec};
+use crate::typed::{InvalidArguments, Parsed};
 
 /// Runs tool calls: the Python original's `ToolExecutor`, and the only path to a tool.
 ///
@@ -538,18 +539,22 @@ impl ToolExecutor {
         let max_issues = self.limits.max_issues();
         // The typed fast path, where nothing needs the arguments as JSON: no observer to show
         // them to, no approval request or deferred call to carry them, no blocking thread to
-        // own a copy. On any issue it gives nothing, and the full path below reports them.
+        // own a copy. What it cannot decide, the full path below decides.
         let fast = match &arguments {
             Arguments::Json(text)
                 if self.observers.is_empty()
                     && !spec.requires_approval()
                     && !spec.is_blocking() =>
             {
-                tool.parse_typed(text, self.unknown_arguments)
+                tool.parse_typed(text, self.unknown_arguments, max_issues)
             }
-            _ => None,
+            _ => Parsed::Unparsed,
         };
-        if let Some(typed) = fast {
+        if let Parsed::Invalid(InvalidArguments(issues)) = fast {
+            let error = ToolValidationError::from_issues(name.clone(), Direction::Input, issues);
+            return call.finish(name, None, Outcome::Failed(error.into()));
+        }
+        if let Parsed::Input(typed) = fast {
             let mut unused = JsonObject::new();
             let input = Input {
                 values: &mut unused,

@@ -192,7 +192,7 @@ pub mod __private {
     }
 
     pub use crate::params::{Field, Shape, field, has_enum_value};
-    pub use crate::typed::{Inputs, execute_typed, parse_typed, serde_glue};
+    pub use crate::typed::{Inputs, Parsed, execute_typed, parse_typed, serde_glue};
     pub use crate::{
         BoxError, Credentials, FromInputs, FromParam, IntoOutput, IntoParam, JsonObject, Literal,
         Number, Param, ParamSchema, ParamType, ParamTypeError, Tool, ToolContext, ToolParams,
@@ -216,7 +216,7 @@ pub mod __private {
     pub use std::marker::Send;
     pub use std::option::Option::{self, None, Some};
     // Through `std::primitive`, so that a user's `type i64 = ...` cannot shadow them.
-    pub use std::primitive::{bool, f64, i64, str};
+    pub use std::primitive::{bool, f64, i64, str, usize};
     pub use std::result::Result::{self, Err, Ok};
     pub use std::string::String;
     pub use std::vec::Vec;

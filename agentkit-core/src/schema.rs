@@ -738,28 +738,27 @@ impl ToolSchema {
 
     /// Validates `values`, adding to `issues` (which may already hold the argument text's).
     /// The typed fast path's validation of the arguments in `slots` (one per parameter, in
-    /// order), as [`validate_object`](Self::validate_object) validates an object: `true` when
-    /// it finds no issue, with defaults filled; `false` leaves the issues to the full path.
+    /// order), as [`validate_object`](Self::validate_object) validates an object that has no
+    /// undeclared argument: the same issues, in the same order, with defaults filled.
     pub(crate) fn validate_slots(
         &self,
         slots: &mut [Option<Value>],
         unknown: UnknownArguments,
-    ) -> bool {
-        let mut issues = Issues::with_cap(1);
+        issues: &mut Issues,
+    ) {
         for (param, slot) in self.parameters.iter().zip(slots.iter_mut()) {
+            // `null` means "not given", as in `validate_object`.
             if matches!(slot, Some(Value::Null)) && !param.required {
                 *slot = None;
             }
             match slot {
-                Some(value) => check_value(param, value, unknown, Path::Root, &mut issues),
-                None if param.required => return false,
+                Some(value) => check_value(param, value, unknown, Path::Root, issues),
+                None if param.required => {
+                    issues.push(|| ValidationIssue::missing(Path::Root.name_of(param), param.ty));
+                }
                 None => *slot = param.default.as_ref().map(Literal::to_value),
             }
-            if !issues.is_empty() {
-                return false;
-            }
         }
-        true
     }
 
     pub(crate) fn validate_into(

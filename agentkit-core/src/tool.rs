@@ -13,6 +13,7 @@ use crate::error::{BoxError, SemanticError, SemanticProblem};
 use crate::json_schema::{Style, export};
 use crate::rules::{self, NameKind, Problem};
 use crate::schema::{JsonObject, ToolSchema, UnknownArguments};
+use crate::typed::Parsed;
 
 /// The version a tool has when none is declared, as in the Python original.
 pub const DEFAULT_VERSION: &str = "1.0.0";
@@ -654,11 +655,11 @@ pub trait Tool: Send + Sync + 'static {
     ) -> impl Future<Output = Result<JsonObject, BoxError>> + Send;
 
     /// The typed fast path, which `#[tool(...)]` implements: the argument text straight into
-    /// the tool's input, validated, or `None` for the full path. Not public API.
+    /// the tool's input, validated. Not public API.
     #[doc(hidden)]
-    fn parse_typed(&self, text: &str, unknown: UnknownArguments) -> Option<Box<dyn Any + Send>> {
-        let _ = (text, unknown);
-        None
+    fn parse_typed(&self, text: &str, unknown: UnknownArguments, max_issues: usize) -> Parsed {
+        let _ = (text, unknown, max_issues);
+        Parsed::Unparsed
     }
 
     /// Runs the tool on what [`parse_typed`](Self::parse_typed) gave. Not public API.
@@ -687,7 +688,7 @@ pub(crate) trait DynTool: Send + Sync + 'static {
         ctx: &'a ToolContext<'a>,
     ) -> BoxFuture<'a, Result<JsonObject, BoxError>>;
 
-    fn parse_typed(&self, text: &str, unknown: UnknownArguments) -> Option<Box<dyn Any + Send>>;
+    fn parse_typed(&self, text: &str, unknown: UnknownArguments, max_issues: usize) -> Parsed;
 
     fn execute_parsed_boxed<'a>(
         &'a self,
@@ -709,8 +710,8 @@ impl<T: Tool> DynTool for T {
         Box::pin(Tool::execute(self, inputs, ctx))
     }
 
-    fn parse_typed(&self, text: &str, unknown: UnknownArguments) -> Option<Box<dyn Any + Send>> {
-        Tool::parse_typed(self, text, unknown)
+    fn parse_typed(&self, text: &str, unknown: UnknownArguments, max_issues: usize) -> Parsed {
+        Tool::parse_typed(self, text, unknown, max_issues)
     }
 
     fn execute_parsed_boxed<'a>(

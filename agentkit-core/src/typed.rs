@@ -345,20 +345,41 @@ pub trait ToolHandler: TypedTool + Send + Sync + 'static {
 /// How many parameters the typed fast path keeps on the stack; more take one allocation.
 const INLINE_SLOTS: usize = 8;
 
+/// What the typed fast path made of a call's argument text. Not public API.
+#[doc(hidden)]
+pub enum Parsed {
+    /// The tool's own input, validated, defaults filled.
+    Input(Box<dyn std::any::Any + Send>),
+    /// The issues validation finds in the arguments, as the full path would report them.
+    Invalid(InvalidArguments),
+    /// Nothing: the full path runs (invalid JSON, a repeated or undeclared key, or a tool
+    /// without the fast path).
+    Unparsed,
+}
+
+/// The issues of [`Parsed::Invalid`]. Not public API.
+#[doc(hidden)]
+pub struct InvalidArguments(pub(crate) crate::schema::Issues);
+
 /// The body of the `Tool::parse_typed` that `#[tool(...)]` generates: the argument text
-/// straight into the tool's input struct, validated on the way, with no object built
-/// around the arguments; `None` when the full path must run (any issue, or an input type
-/// without the fast path), which then reports every issue in its usual words.
+/// straight into the tool's input struct, each argument checked by the validator's rules,
+/// with no object built around the arguments. What it cannot decide (invalid JSON, a key
+/// given twice, an undeclared argument) it leaves to the full path, which reports it in
+/// its usual words; the issues it finds itself are the ones the full path would find, in
+/// the same order.
 #[doc(hidden)]
 pub fn parse_typed<T: TypedTool + crate::Tool>(
     tool: &T,
     text: &str,
     unknown: crate::UnknownArguments,
-) -> Option<Box<dyn std::any::Any + Send>>
+    max_issues: usize,
+) -> Parsed
 where
     T::Input: 'static,
 {
-    let schema = crate::Tool::spec(tool).input_schema()?;
+    let Some(schema) = crate::Tool::spec(tool).input_schema() else {
+        return Parsed::Unparsed;
+    };
     let params = schema.parameters();
     let mut inline: [Option<Value>; INLINE_SLOTS] = Default::default();
     let mut spilled: Vec<Option<Value>>;
@@ -369,13 +390,17 @@ where
         &mut spilled
     };
     if !crate::arguments::parse_into_slots(text, params.iter().map(|p| p.name()), slots) {
-        return None;
+        return Parsed::Unparsed;
     }
-    if !schema.validate_slots(slots, unknown) {
-        return None;
+    let mut issues = crate::schema::Issues::with_cap(max_issues);
+    schema.validate_slots(slots, unknown, &mut issues);
+    if !issues.is_empty() {
+        return Parsed::Invalid(InvalidArguments(issues));
     }
-    let input = T::Input::from_slots(slots)?;
-    Some(Box::new(input))
+    match T::Input::from_slots(slots) {
+        Some(input) => Parsed::Input(Box::new(input)),
+        None => Parsed::Unparsed,
+    }
 }
 
 /// What a generated `Tool::execute` or `Tool::execute_parsed` runs the tool on.

@@ -75,8 +75,9 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
             &self,
             text: &#p::str,
             unknown: #p::UnknownArguments,
-        ) -> #p::Option<#p::Box<dyn #p::Any + #p::Send>> {
-            #p::parse_typed(self, text, unknown)
+            max_issues: #p::usize,
+        ) -> #p::Parsed {
+            #p::parse_typed(self, text, unknown, max_issues)
         }
 
         fn execute_parsed(

@@ -4,7 +4,7 @@
 //! when the full path finds no issue, and then the same input; and the executor's results
 //! are the same whichever path it takes.
 
-use agentkit_core::__private::FromInputs;
+use agentkit_core::__private::{FromInputs, Parsed};
 use agentkit_core::{
     BoxError, Tool, ToolCall, ToolContext, ToolEvent, ToolExecutor, ToolHandler, ToolObserver,
     ToolParams, ToolRegistry, UnknownArguments, block_on, tool,
@@ -89,8 +89,18 @@ fn full_path<T: FromInputs>(tool: &impl Tool, text: &str, unknown: UnknownArgume
 }
 
 fn fast_path<T: 'static>(tool: &impl Tool, text: &str, unknown: UnknownArguments) -> Option<T> {
-    tool.parse_typed(text, unknown)
-        .map(|input| *input.downcast::<T>().expect("the tool's input type"))
+    match tool.parse_typed(text, unknown, 20) {
+        Parsed::Input(input) => Some(*input.downcast::<T>().expect("the tool's input type")),
+        Parsed::Invalid(_) | Parsed::Unparsed => None,
+    }
+}
+
+/// Whether the fast path found issues itself (rather than leaving the text to the full path).
+fn fast_path_invalid(tool: &impl Tool, text: &str) -> bool {
+    matches!(
+        tool.parse_typed(text, UnknownArguments::Reject, 20),
+        Parsed::Invalid(_)
+    )
 }
 
 /// An observer that does nothing: the executor then takes the full path, which shows it the
@@ -210,6 +220,8 @@ proptest! {
             let b = block_on(full.dispatch(&call));
             prop_assert_eq!(a.to_model_content(), b.to_model_content(), "{}", text);
             prop_assert_eq!(a.output(), b.output(), "{}", text);
+            // Every issue, with what each expected.
+            prop_assert_eq!(format!("{:?}", a.error()), format!("{:?}", b.error()), "{}", text);
         }
     }
 }
@@ -280,6 +292,26 @@ fn anything_the_full_path_would_report_falls_back_to_it() {
             "{text}"
         );
     }
+    // Wrong values in a text it could read, it reports itself, in the full path's words.
+    for text in [
+        r#"{"days":0}"#,
+        r#"{"city":5,"units":"kelvin"}"#,
+        r#"{"city":"x","stops":[{}]}"#,
+    ] {
+        assert!(fast_path_invalid(&Plan, text), "{text}");
+        let (fast, full) = executors(Plan);
+        let call = ToolCall::new("c1", "plan", text);
+        let (a, b) = (
+            block_on(fast.dispatch(&call)),
+            block_on(full.dispatch(&call)),
+        );
+        assert_eq!(a.to_model_content(), b.to_model_content());
+    }
+    // What it cannot read, it leaves to the full path.
+    assert!(!fast_path_invalid(
+        &Plan,
+        r#"{"city":"Nice","city":"Nice","days":40}"#
+    ));
     let (fast, full) = executors(Plan);
     let call = ToolCall::new("c1", "plan", r#"{"city":"Nice","city":"Nice","days":40}"#);
     let (a, b) = (

@@ -775,7 +775,10 @@ impl ToolExecutor {
             Finished::Panicked(panic) => return fail(ToolExecutionError::new(name(), panic)),
             Finished::NotStarted => return fail(ToolExecutionError::new(name(), NotStarted)),
         };
-        if let Some(schema) = spec.output_schema() {
+        // An output built from Rust types that fit the schema needs no validation, unless a
+        // non-finite float in it became `null`.
+        let fits = tool.output_fits_by_type() && !has_null(&output);
+        if let (Some(schema), false) = (spec.output_schema(), fits) {
             let max_issues = self.limits.max_issues();
             let mut issues =
                 schema.validate_limited(&mut output, UnknownArguments::Reject, max_issues);
@@ -1024,6 +1027,19 @@ struct Input<'a> {
     /// The tool's own input, already validated, from the typed fast path; `values` is then
     /// empty and unused.
     typed: Option<Box<dyn Any + Send>>,
+}
+
+/// Whether a `null` is anywhere in `object`.
+fn has_null(object: &JsonObject) -> bool {
+    fn null_in(value: &Value) -> bool {
+        match value {
+            Value::Null => true,
+            Value::Array(items) => items.iter().any(null_in),
+            Value::Object(object) => object.values().any(null_in),
+            _ => false,
+        }
+    }
+    object.values().any(null_in)
 }
 
 /// The call being run: its tool, and what it shares with its guard.

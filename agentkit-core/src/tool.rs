@@ -662,6 +662,16 @@ pub trait Tool: Send + Sync + 'static {
         Parsed::Unparsed
     }
 
+    /// Whether every output the tool returns fits its output schema by the Rust types it is
+    /// built from, but for a non-finite float (which becomes `null`): the executor then checks
+    /// only for a `null` before skipping output validation. `#[tool(...)]` says so for an
+    /// output struct with no default and no constraint its types do not enforce. Not public
+    /// API.
+    #[doc(hidden)]
+    fn output_fits_by_type(&self) -> bool {
+        false
+    }
+
     /// Runs the tool on what [`parse_typed`](Self::parse_typed) gave. Not public API.
     #[doc(hidden)]
     fn execute_parsed(
@@ -690,6 +700,8 @@ pub(crate) trait DynTool: Send + Sync + 'static {
 
     fn parse_typed(&self, text: &str, unknown: UnknownArguments, max_issues: usize) -> Parsed;
 
+    fn output_fits_by_type(&self) -> bool;
+
     fn execute_parsed_boxed<'a>(
         &'a self,
         input: Box<dyn Any + Send>,
@@ -712,6 +724,10 @@ impl<T: Tool> DynTool for T {
 
     fn parse_typed(&self, text: &str, unknown: UnknownArguments, max_issues: usize) -> Parsed {
         Tool::parse_typed(self, text, unknown, max_issues)
+    }
+
+    fn output_fits_by_type(&self) -> bool {
+        Tool::output_fits_by_type(self)
     }
 
     fn execute_parsed_boxed<'a>(

@@ -88,6 +88,14 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
             #p::execute_typed(self, #p::Inputs::Parsed(input), ctx)
         }
     };
+    let fits = tool.output_type.is_none() && tool.output.as_deref().is_some_and(fits_by_type);
+    let fits = fits.then(|| {
+        quote! {
+            fn output_fits_by_type(&self) -> #p::bool {
+                true
+            }
+        }
+    });
     quote! {
         #[automatically_derived]
         impl #p::Tool for #ident {
@@ -96,8 +104,32 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
             }
 
             #execute
+            #fits
         }
     }
+}
+
+/// Whether the generated output struct for `params` always converts to an output that passes
+/// validation (a non-finite float aside, which the executor checks for): no default to fill
+/// in, and no constraint but a string `enum` that became a Rust enum, at any depth.
+fn fits_by_type(params: &[Param]) -> bool {
+    params.iter().all(|param| {
+        let c = &param.constraints;
+        let only_rust_enum = param.ty.is_some_and(|ty| ty.ty == ParamType::String)
+            && enum_variants(c).is_some()
+            && rules::Constraints {
+                enum_values: None,
+                ..c.clone()
+            }
+            .is_empty();
+        param.default.is_none()
+            && !param.default_guessed
+            && (c.is_empty() || only_rust_enum)
+            && param
+                .fields
+                .as_ref()
+                .is_none_or(|(fields, _)| fits_by_type(fields))
+    })
 }
 
 /// The body of `Tool::spec`: the spec as `static` data.

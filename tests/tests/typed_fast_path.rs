@@ -6,8 +6,8 @@
 
 use agentkit_core::__private::{FromInputs, Parsed};
 use agentkit_core::{
-    BoxError, Tool, ToolCall, ToolContext, ToolEvent, ToolExecutor, ToolHandler, ToolObserver,
-    ToolParams, ToolRegistry, UnknownArguments, block_on, tool,
+    BoxError, JsonObject, Tool, ToolCall, ToolContext, ToolEvent, ToolExecutor, ToolHandler,
+    ToolObserver, ToolParams, ToolRegistry, UnknownArguments, block_on, tool,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -324,4 +324,89 @@ fn anything_the_full_path_would_report_falls_back_to_it() {
         "{}",
         a.to_model_content()
     );
+}
+
+#[tool(
+    name = "report",
+    output = [
+        { name = "title", type = string },
+        { name = "mode", type = string, enum = ["draft", "final"] },
+        { name = "score", type = float },
+        { name = "tags", type = list, items = string },
+        { name = "author", type = dictionary, fields = [
+            { name = "name", type = string },
+            { name = "age", type = integer, required = false },
+        ] },
+        { name = "note", type = string, required = false },
+    ],
+)]
+#[derive(Clone)]
+struct Report;
+
+impl ToolHandler for Report {
+    async fn run(&self, input: JsonObject, _: &ToolContext<'_>) -> Result<ReportOutput, BoxError> {
+        let score = input
+            .get("score")
+            .and_then(Value::as_f64)
+            .unwrap_or(f64::NAN);
+        Ok(ReportOutput {
+            title: "t".into(),
+            mode: ReportOutputMode::Final,
+            score,
+            tags: vec!["a".into()],
+            author: ReportOutputAuthor {
+                name: "n".into(),
+                age: None,
+            },
+            note: None,
+        })
+    }
+}
+
+#[tool(name = "bounded", output = [{ name = "n", type = integer, maximum = 5 }])]
+struct Bounded;
+
+impl ToolHandler for Bounded {
+    async fn run(&self, _: JsonObject, _: &ToolContext<'_>) -> Result<BoundedOutput, BoxError> {
+        Ok(BoundedOutput { n: 9 })
+    }
+}
+
+#[test]
+fn an_output_its_types_guarantee_is_not_validated_again_unless_a_float_became_null() {
+    // The macro says so only where the types enforce the schema.
+    assert!(Report.output_fits_by_type());
+    assert!(!Bounded.output_fits_by_type());
+    assert!(Plan.output_fits_by_type());
+    let mut registry = ToolRegistry::new();
+    registry.register(Report).unwrap();
+    registry.register(Bounded).unwrap();
+    let executor = ToolExecutor::new(registry);
+    // What it returns is what validation would have accepted unchanged.
+    let result = block_on(executor.dispatch(&ToolCall::new("c1", "report", r#"{"score":1.5}"#)));
+    let output = result.output().expect("a valid output").clone();
+    let mut validated = output.clone();
+    assert!(
+        Report
+            .spec()
+            .output_schema()
+            .unwrap()
+            .validate(&mut validated)
+            .is_empty()
+    );
+    assert_eq!(validated, output);
+    // A NaN becomes `null`, which validation still refuses.
+    let result = block_on(executor.dispatch(&ToolCall::new("c2", "report", "{}")));
+    assert_eq!(
+        result.error().map(|e| e.kind()),
+        Some(agentkit_core::ErrorKind::OutputValidation)
+    );
+    assert!(
+        result.error().unwrap().to_string().contains("score"),
+        "{}",
+        result.error().unwrap()
+    );
+    // A constraint the type does not enforce is still checked.
+    let result = block_on(executor.dispatch(&ToolCall::new("c3", "bounded", "{}")));
+    assert!(!result.is_success());
 }

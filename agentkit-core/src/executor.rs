@@ -550,39 +550,25 @@ impl ToolExecutor {
             }
             _ => Parsed::Unparsed,
         };
-        if let Parsed::Invalid(InvalidArguments(issues)) = fast {
-            let error = ToolValidationError::from_issues(name.clone(), Direction::Input, issues);
-            return call.finish(name, None, Outcome::Failed(error.into()));
-        }
-        if let Parsed::Input(typed) = fast {
-            let mut unused = JsonObject::new();
-            let input = Input {
-                values: &mut unused,
-                found: Issues::with_cap(max_issues),
-                typed: Some(typed),
-            };
-            let run = Run {
-                tool,
-                spec,
-                call_id,
-                start,
-                cancellation: &cancellation,
-            };
-            let outcome = self.run_tool(run, input, options).await;
-            return call.finish(name, None, outcome);
-        }
         let none_found = || Issues::with_cap(max_issues);
-        let parsed = match arguments {
-            Arguments::Object(inputs) => Ok((inputs, none_found())),
-            Arguments::Value(Value::Object(object)) => Ok((object.clone(), none_found())),
-            Arguments::Value(other) => {
+        let parsed = match (fast, arguments) {
+            // The tool's own input: no JSON object of the arguments is made.
+            (Parsed::Input(typed), _) => Ok((JsonObject::new(), none_found(), Some(typed))),
+            (Parsed::Invalid(InvalidArguments(issues)), _) => Err(issues),
+            (Parsed::Unparsed, Arguments::Object(inputs)) => Ok((inputs, none_found(), None)),
+            (Parsed::Unparsed, Arguments::Value(Value::Object(object))) => {
+                Ok((object.clone(), none_found(), None))
+            }
+            (Parsed::Unparsed, Arguments::Value(other)) => {
                 let mut issues = Issues::with_cap(max_issues);
                 issues.push(|| ValidationIssue::not_an_object(other));
                 Err(issues)
             }
-            Arguments::Json(text) => parse_arguments(text, max_issues),
+            (Parsed::Unparsed, Arguments::Json(text)) => {
+                parse_arguments(text, max_issues).map(|(inputs, found)| (inputs, found, None))
+            }
         };
-        let (mut inputs, found) = match parsed {
+        let (mut inputs, found, typed) = match parsed {
             Ok(parsed) => parsed,
             Err(issues) => {
                 let error =
@@ -593,7 +579,7 @@ impl ToolExecutor {
         let input = Input {
             values: &mut inputs,
             found,
-            typed: None,
+            typed,
         };
         let run = Run {
             tool,

@@ -6,20 +6,7 @@
 //! literal. The spec is the same `static` data the literal form gives, so validation, the
 //! JSON Schema and every provider declaration are the same too.
 //!
-//! Each field's Rust type says what its parameter is, through [`ParamSchema`]:
-//!
-//! | Rust type | parameter |
-//! |---|---|
-//! | `String` | `string` |
-//! | `i64`, `u64`, `i32`, `u32`, `i16`, `u16`, `i8`, `u8`, `usize`, `isize` | `integer`, bounded to what the type holds (`u8`: 0 to 255) |
-//! | `f64` | `float` |
-//! | `bool` | `boolean` |
-//! | `Vec<T>` | `list` with `items` of `T`'s type (and `T`'s fields, for a struct) |
-//! | `Vec<Value>` | `list`, items unchecked |
-//! | `Map<String, Value>` (`JsonObject`) | `dictionary`, entries unchecked |
-//! | a struct deriving `ToolParams` | `dictionary` with its fields |
-//! | a fieldless enum deriving `ToolParams` | `string` with an `enum` of its values |
-//! | `Option<T>` | `T`'s parameter, not required |
+//! Each field's Rust type says what its parameter is, through [`ParamSchema`].
 
 use serde_json::{Map, Value};
 
@@ -67,10 +54,26 @@ pub trait ToolParams: ParamSchema + FromInputs + IntoOutput {
     }
 }
 
-/// A Rust type that stands for a parameter: the types of the table in [`ToolParams`]'s
-/// module, and every type deriving `ToolParams`.
+/// A Rust type that stands for a parameter: the type of a field of a `#[derive(ToolParams)]`
+/// struct.
 ///
-/// What it says is hidden: implement it with `#[derive(ToolParams)]`.
+/// Each field's Rust type says what its parameter is:
+///
+/// | Rust type | parameter |
+/// |---|---|
+/// | `String` | `string` |
+/// | `i64`, `u64`, `i32`, `u32`, `i16`, `u16`, `i8`, `u8`, `usize`, `isize` | `integer`, bounded to what the type holds (`u8`: 0 to 255) |
+/// | `f64` | `float` |
+/// | `bool` | `boolean` |
+/// | `Vec<T>` | `list` with `items` of `T`'s type (and `T`'s fields, for a struct) |
+/// | `Vec<Value>` | `list`, items unchecked |
+/// | `Map<String, Value>` (`JsonObject`) | `dictionary`, entries unchecked |
+/// | a struct deriving `ToolParams` | `dictionary` with its fields |
+/// | a fieldless enum deriving `ToolParams` | `string` with an `enum` of its values |
+/// | `Option<T>` | `T`'s parameter, not required |
+///
+/// What it says is hidden: implement it with `#[derive(ToolParams)]` on your own struct or
+/// fieldless enum.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the type of a parameter",
     label = "a field of a `ToolParams` struct needs a parameter type",

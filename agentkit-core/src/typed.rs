@@ -43,12 +43,13 @@ use crate::error::BoxError;
 use crate::rules::ParamType;
 use crate::schema::JsonObject;
 
-/// A validated input that is not of the type its Rust field expects.
+/// A parameter's value that is not of the type its Rust field expects.
 ///
 /// The executor validates inputs before conversion, so this only happens when a typed tool
-/// is called around the executor, or its schema and struct disagree.
+/// is called around the executor, its schema and struct disagree, or a generated type is
+/// deserialized from JSON that does not fit it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("input '{param}' is not a valid {expected}")]
+#[error("parameter '{param}' is not a valid {expected}")]
 pub struct ParamTypeError {
     param: String,
     expected: ParamType,

@@ -278,19 +278,33 @@ fn param_value(p: &TokenStream, param: &Param, fields: Option<&Ident>) -> TokenS
 /// `.with_static_constraints(..)` when the parameter declares any; nothing otherwise, which
 /// keeps the common expansion as it was.
 fn constraints(p: &TokenStream, c: &rules::Constraints) -> Option<TokenStream> {
+    constraints_over(p, c, None)
+}
+
+/// [`constraints`], where an `enum`, `minimum` or `maximum` the declaration leaves out is
+/// `shape`'s (a `const` `Shape`: what a field's Rust type says, for `#[derive(ToolParams)]`).
+pub(crate) fn constraints_over(
+    p: &TokenStream,
+    c: &rules::Constraints,
+    shape: Option<&TokenStream>,
+) -> Option<TokenStream> {
     if c.is_empty() {
         return None;
     }
+    let unset = |field: TokenStream| match shape {
+        Some(shape) => quote!(#shape.#field),
+        None => quote!(#p::None),
+    };
     let enum_values = match &c.enum_values {
         Some(values) => {
             let values = values.iter().map(|value| literal(p, value));
             quote!(#p::Some(&[#(#values),*]))
         }
-        None => quote!(#p::None),
+        None => unset(quote!(enum_values)),
     };
-    let number = |n: Option<rules::Number>| match n {
+    let number = |n: Option<rules::Number>, field: TokenStream| match n {
         Some(n) => number(p, n),
-        None => quote!(#p::None),
+        None => unset(field),
     };
     let count = |n: Option<usize>| match n {
         Some(n) => {
@@ -299,7 +313,8 @@ fn constraints(p: &TokenStream, c: &rules::Constraints) -> Option<TokenStream> {
         }
         None => quote!(#p::None),
     };
-    let (minimum, maximum) = (number(c.minimum), number(c.maximum));
+    let minimum = number(c.minimum, quote!(minimum));
+    let maximum = number(c.maximum, quote!(maximum));
     let (min_length, max_length) = (count(c.min_length), count(c.max_length));
     let (min_items, max_items) = (count(c.min_items), count(c.max_items));
     Some(quote! {

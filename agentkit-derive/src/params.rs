@@ -78,15 +78,15 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
                 "#[derive(ToolParams)] goes on a struct with named fields or a fieldless enum, \
                  not a union",
             );
-            return cx_errors(cx);
+            quote!()
         }
     };
     match cx.check() {
         Ok(()) => expanded,
         Err(errors) => {
             let errors = errors.iter().map(syn::Error::to_compile_error);
-            // A generic type cannot have the impls at all: only the error says why.
-            if !input.generics.params.is_empty() {
+            // A generic type or a union cannot have the impls at all: only the error says why.
+            if !input.generics.params.is_empty() || matches!(input.data, Data::Union(_)) {
                 return quote!(#(#errors)*);
             }
             // The traits are still implemented, so that `#[tool(input = ..)]` and the
@@ -98,13 +98,6 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
             let fallback = fallback(&p, &input.ident, ty);
             quote!(#(#errors)* #fallback)
         }
-    }
-}
-
-fn cx_errors(cx: Ctxt) -> TokenStream {
-    match cx.check() {
-        Ok(()) => quote!(),
-        Err(errors) => errors.iter().map(syn::Error::to_compile_error).collect(),
     }
 }
 
@@ -743,36 +736,8 @@ fn param_value(p: &TokenStream, f: &FieldParam<'_>) -> TokenStream {
         }
         None => quote!(#p::None),
     };
-    let c = &f.param.constraints;
-    let constraints = (!c.is_empty()).then(|| {
-        let enum_values = match &c.enum_values {
-            Some(values) => {
-                let values = values.iter().map(|value| expand::literal(p, value));
-                quote!(#p::Some(&[#(#values),*]))
-            }
-            None => quote!(#shape.enum_values),
-        };
-        let number = |n: Option<Number>, field: TokenStream| match n {
-            Some(n) => expand::number(p, n),
-            None => quote!(#shape.#field),
-        };
-        let minimum = number(c.minimum, quote!(minimum));
-        let maximum = number(c.maximum, quote!(maximum));
-        let count = |n: Option<usize>| match n {
-            Some(n) => {
-                let n = proc_macro2::Literal::usize_unsuffixed(n);
-                quote!(#p::Some(#n))
-            }
-            None => quote!(#p::None),
-        };
-        let (min_length, max_length) = (count(c.min_length), count(c.max_length));
-        let (min_items, max_items) = (count(c.min_items), count(c.max_items));
-        quote! {
-            .with_static_constraints(
-                #enum_values, #minimum, #maximum, #min_length, #max_length, #min_items, #max_items
-            )
-        }
-    });
+    // Bounds the field leaves out are those of its type (`u8`: 0 to 255).
+    let constraints = expand::constraints_over(p, &f.param.constraints, Some(&shape));
     quote!(#p::Param::from_shape(#name, #shape, #default, #description) #constraints)
 }
 

@@ -322,7 +322,7 @@ fn a_struct_is_a_dictionary_parameter_and_its_schema_borrows_static_data() {
 }
 
 #[test]
-fn the_output_type_is_validated_like_a_literal_output() {
+fn the_handler_returns_its_own_output_type_as_json() {
     // `TripPlan` is the output schema: a handler's value always fits it, and the result's
     // output is the struct as JSON.
     let typed = executor(PlanTrip);

@@ -121,6 +121,7 @@ mod rules;
 mod runtime;
 mod schema;
 mod schema_serde;
+mod thread_safety;
 mod tool;
 mod tool_error;
 mod typed;
@@ -192,7 +193,13 @@ pub mod __private {
     }
 
     pub use crate::params::{Field, Shape, field, has_enum_value};
-    pub use crate::typed::{Inputs, Parsed, execute_typed, parse_typed, serde_glue};
+    /// The check that a `#[tool]` struct's fields are `Send` and `Sync`.
+    pub mod thread_safety {
+        pub use crate::thread_safety::*;
+    }
+    pub use crate::typed::{
+        Inputs, Parsed, execute_typed, input_schema, output_schema, parse_typed, serde_glue,
+    };
     pub use crate::{
         BoxError, Credentials, FromInputs, FromParam, IntoOutput, IntoParam, JsonObject, Literal,
         Number, Param, ParamSchema, ParamType, ParamTypeError, Tool, ToolContext, ToolParams,
@@ -213,7 +220,7 @@ pub mod __private {
     pub use std::future::Future;
     pub use std::hash::Hash;
     pub use std::marker::Copy;
-    pub use std::marker::Send;
+    pub use std::marker::{Send, Sync};
     pub use std::option::Option::{self, None, Some};
     // Through `std::primitive`, so that a user's `type i64 = ...` cannot shadow them.
     pub use std::primitive::{bool, f64, i64, str, usize};

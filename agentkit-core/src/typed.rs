@@ -41,7 +41,7 @@ use serde_json::{Map, Value};
 use crate::context::ToolContext;
 use crate::error::BoxError;
 use crate::rules::ParamType;
-use crate::schema::JsonObject;
+use crate::schema::{JsonObject, Param, ToolSchema};
 
 /// A parameter's value that is not of the type its Rust field expects.
 ///
@@ -230,6 +230,13 @@ impl<T: IntoParam> IntoParam for Option<T> {
     note = "add `#[derive(ToolParams)]` to the struct"
 )]
 pub trait FromInputs: Sized {
+    /// The parameters the type declares itself (`#[derive(ToolParams)]`), or `None`.
+    ///
+    /// `#[tool(input = Args)]` reads its schema here, through [`TypedTool::Input`], rather
+    /// than from `<Args as ToolParams>`: a type without the derive then fails one bound, the
+    /// one on `TypedTool::Input`, and is one error.
+    const PARAM_LIST: Option<&'static [Param]> = None;
+
     /// Reads every field from `inputs`.
     fn from_inputs(inputs: &JsonObject) -> Result<Self, ParamTypeError>;
 
@@ -249,6 +256,10 @@ pub trait FromInputs: Sized {
     note = "add `#[derive(ToolParams)]` to the struct"
 )]
 pub trait IntoOutput {
+    /// The parameters the type declares itself (`#[derive(ToolParams)]`), or `None`; see
+    /// [`FromInputs::PARAM_LIST`].
+    const PARAM_LIST: Option<&'static [Param]> = None;
+
     /// Writes every field into an object.
     fn into_output(self) -> JsonObject;
 }
@@ -272,6 +283,24 @@ pub trait TypedTool {
     /// The struct of outputs (`{Tool}Output`; a [`JsonObject`] when no output schema is
     /// declared).
     type Output: IntoOutput;
+}
+
+/// The input schema of a tool whose `TypedTool::Input` declares its parameters itself:
+/// `#[tool(input = Args)]`'s spec.
+pub const fn input_schema<T: TypedTool>() -> Option<ToolSchema> {
+    match <T::Input as FromInputs>::PARAM_LIST {
+        Some(params) => Some(ToolSchema::from_static(params)),
+        None => None,
+    }
+}
+
+/// The output schema of a tool whose `TypedTool::Output` declares its parameters itself:
+/// `#[tool(output = Results)]`'s spec.
+pub const fn output_schema<T: TypedTool>() -> Option<ToolSchema> {
+    match <T::Output as IntoOutput>::PARAM_LIST {
+        Some(params) => Some(ToolSchema::from_static(params)),
+        None => None,
+    }
 }
 
 /// The logic of a tool declared with `#[tool(...)]`, written by hand on typed values.

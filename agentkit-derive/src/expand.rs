@@ -36,7 +36,8 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
         Ok(()) => {
             let typed = typed(&tool, false);
             let tool_impl = tool_impl(&tool, &spec(&tool));
-            quote!(#item #typed #tool_impl)
+            let thread_safety = thread_safety(&tool);
+            quote!(#item #typed #tool_impl #thread_safety)
         }
         Err(errors) => fallback::expand(&tool, &item, &errors),
     }
@@ -109,6 +110,42 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
     }
 }
 
+/// One error per field whose type is not `Send` and `Sync`, spanned on that type, and the
+/// declaration that the struct is both, so that nothing else fails because of it (see
+/// `agentkit_core::__private::thread_safety` for why that is sound).
+pub(crate) fn thread_safety(tool: &Tool<'_>) -> TokenStream {
+    let syn::Data::Struct(data) = &tool.item.data else {
+        return TokenStream::new();
+    };
+    if tool.has_generics() {
+        return TokenStream::new();
+    }
+    let p = tool.private();
+    let checks = data.fields.iter().map(|field| {
+        let ty = &field.ty;
+        let span = syn::spanned::Spanned::span(ty);
+        quote_spanned! {span=>
+            (&&&&#p::thread_safety::Probe::<#ty>::NEW).verdict().require();
+        }
+    });
+    // Spanned at the call site, not on the user's tokens: the `unsafe` is the macro's, so a
+    // crate under `#![forbid(unsafe_code)]` is not blamed for it.
+    let ident = Ident::new(&tool.item.ident.to_string(), Span::call_site());
+    quote! {
+        const _: () = {
+            #[allow(unused_imports)]
+            use #p::thread_safety::{Level0 as _, Level1 as _, Level2 as _, Level3 as _};
+            let _: fn() = || {
+                #(#checks)*
+            };
+        };
+        #[doc(hidden)]
+        unsafe impl #p::Send for #ident {}
+        #[doc(hidden)]
+        unsafe impl #p::Sync for #ident {}
+    }
+}
+
 /// Whether the generated output struct for `params` always converts to an output that passes
 /// validation (a non-finite float aside, which the executor checks for): no default to fill
 /// in, and no constraint but a string `enum` that became a Rust enum, at any depth.
@@ -149,12 +186,15 @@ fn spec(tool: &Tool<'_>) -> TokenStream {
         }
         None => quote!(#p::None),
     };
+    // The schema of `input = SearchArgs` is read through the `TypedTool` impl, whose bound on
+    // `Input` is then the one place a type without `ToolParams` is reported.
+    let ident = &tool.item.ident;
     let input = match &tool.input_type {
-        Some(path) => type_schema(&p, path),
+        Some(_) => quote!(#p::input_schema::<#ident>()),
         None => schema(&tool.input, "INPUT"),
     };
     let output = match &tool.output_type {
-        Some(path) => type_schema(&p, path),
+        Some(_) => quote!(#p::output_schema::<#ident>()),
         None => schema(&tool.output, "OUTPUT"),
     };
     let tags = tool.tags.iter().map(|(key, value)| {
@@ -179,13 +219,6 @@ fn spec(tool: &Tool<'_>) -> TokenStream {
         )#policy;
         &SPEC
     }
-}
-
-/// The schema of `input = SearchArgs`: the type's `ToolParams`, on the path, so that a type
-/// without them is reported where it is named.
-fn type_schema(p: &TokenStream, path: &syn::Path) -> TokenStream {
-    let span = syn::spanned::Spanned::span(path);
-    quote_spanned!(span=> #p::Some(#p::ToolSchema::from_static(<#path as #p::ToolParams>::PARAMS)))
 }
 
 /// `.with_static_policy(..)` when the tool declares any of it; nothing otherwise, which keeps

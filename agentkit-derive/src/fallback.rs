@@ -25,10 +25,12 @@ pub(crate) fn expand(tool: &Tool<'_>, item: &TokenStream, errors: &[syn::Error])
             &quote!(#p::unreachable!("#[tool] reported errors for this tool")),
         )
     };
+    let thread_safety = expand::thread_safety(tool);
     quote! {
         #item
         #(#errors)*
         #typed
         #tool_impl
+        #thread_safety
     }
 }

@@ -93,6 +93,11 @@ use proc_macro::TokenStream;
 ///   dependency of your own); they serialize to the JSON objects the executor validates;
 /// - `pub enum FetchWeatherInputUnits { Metric, Imperial }` for the `enum` of `units`;
 /// - `impl TypedTool for FetchWeather`, naming the two structs.
+/// - a check that every field of `FetchWeather` is `Send` and `Sync`, since a registry shares
+///   its tools across threads: a field that is not is one error on its type. (The macro then
+///   declares the struct `Send` and `Sync` itself, so that the `Tool` impl, your
+///   `ToolHandler` impl and its future do not each report the same field again; that
+///   declaration only ever compiles when it is redundant.)
 ///
 /// The struct itself is left as written. Register the tool with `ToolRegistry::register`
 /// and call it through a `ToolExecutor`, which validates inputs (filling defaults), resolves
@@ -419,6 +424,7 @@ use proc_macro::TokenStream;
 /// | written twice | a second `#[tool(...)]` on the struct | #[tool] is repeated on `FetchWeather`: one #[tool(...)] declares the tool; merge the two into one |
 /// | without the `derive` feature | `#[tool(...)]` | `#[tool]` needs the `derive` feature of agentkit-core: ... |
 /// | generic struct | `struct S<T>` or `struct S<'a>` | #[tool] cannot serve a generic struct: ... |
+/// | a field not `Send` and `Sync` | `cache: Rc<Cache>`, `calls: RefCell<i64>` | tools are shared across threads, so a tool's fields must be `Send` and `Sync`: `Rc<Cache>` is neither (on the field's type, and nowhere else) |
 /// | no logic | no `impl ToolHandler for S` | the tool `S` has no logic: `ToolHandler` is not implemented for it |
 ///
 /// When the attribute has a mistake, the struct and its input and output structs are still

@@ -689,6 +689,9 @@ fn expand_struct(p: &TokenStream, ident: &Ident, fields: &[FieldParam<'_>]) -> T
 
         #[automatically_derived]
         impl #p::FromInputs for #ident {
+            const PARAM_LIST: #p::Option<&'static [#p::Param]> =
+                #p::Some(<Self as #p::ToolParams>::PARAMS);
+
             fn from_inputs(#inputs: &#p::JsonObject) -> #p::Result<Self, #p::ParamTypeError> {
                 #p::Ok(Self { #(#reads)* })
             }
@@ -700,6 +703,9 @@ fn expand_struct(p: &TokenStream, ident: &Ident, fields: &[FieldParam<'_>]) -> T
 
         #[automatically_derived]
         impl #p::IntoOutput for #ident {
+            const PARAM_LIST: #p::Option<&'static [#p::Param]> =
+                #p::Some(<Self as #p::ToolParams>::PARAMS);
+
             fn into_output(self) -> #p::JsonObject {
                 let #output = #p::JsonObject::new();
                 #(#writes)*

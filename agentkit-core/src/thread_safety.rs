@@ -1,0 +1,173 @@
+//! The check `#[tool]` makes that every field of a tool is `Send` and `Sync`.
+//!
+//! A registry shares its tools across threads, so `Tool` requires both. Left to the
+//! compiler, one `Rc` field is reported six times: by the `Tool` impl, by the user's
+//! `ToolHandler` impl, by the future `run` returns, for `Send` and for `Sync` each. The
+//! macro instead asks, per field, which of the two its type lacks, and turns the answer into
+//! exactly one error spanned on the field's type. It then declares the struct `Send` and
+//! `Sync` itself, so that nothing downstream fails again.
+//!
+//! That declaration is sound because it never reaches a binary unless it is redundant: when
+//! every field is `Send` and `Sync`, so is the struct (the macro refuses generic structs),
+//! and when one is not, the check below fails the build.
+//!
+//! The question is answered without negative reasoning, by method resolution: the receiver
+//! `&&&&Probe<F>` matches the most-referenced impl whose bounds hold, tried in the order
+//! `Level0` (both), `Level1` (`Send` only), `Level2` (`Sync` only), `Level3` (neither). Each
+//! level returns a verdict; all verdicts but [`Fine`] have a `require` whose bound no type
+//! meets, with the message for the field's case.
+
+use std::marker::PhantomData;
+
+/// The receiver of the check for a field of type `F`.
+pub struct Probe<F: ?Sized>(PhantomData<F>);
+
+impl<F: ?Sized> Probe<F> {
+    /// The probe, as a constant so the generated check is one expression.
+    pub const NEW: Self = Probe(PhantomData);
+}
+
+/// The field's type is `Send` and `Sync`.
+pub struct Fine;
+
+/// The field's type is `Send` but not `Sync`.
+pub struct NotSync<F: ?Sized>(PhantomData<F>);
+
+/// The field's type is `Sync` but not `Send`.
+pub struct NotSend<F: ?Sized>(PhantomData<F>);
+
+/// The field's type is neither `Send` nor `Sync`.
+pub struct Neither<F: ?Sized>(PhantomData<F>);
+
+/// Implemented by no type: a bound on it is the error for a field that is neither.
+#[diagnostic::on_unimplemented(
+    message = "tools are shared across threads, so a tool's fields must be `Send` and `Sync`: `{Self}` is neither",
+    label = "neither `Send` nor `Sync`",
+    note = "`Arc` is the thread-safe `Rc`; `Mutex`, `RwLock` and the atomics are the thread-safe `RefCell` and `Cell`"
+)]
+pub trait IsNeitherSendNorSync {}
+
+/// Implemented by no type: a bound on it is the error for a field that is not `Sync`.
+#[diagnostic::on_unimplemented(
+    message = "tools are shared across threads, so a tool's fields must be `Send` and `Sync`: `{Self}` is not `Sync`",
+    label = "not `Sync`",
+    note = "`Mutex`, `RwLock` and the atomics are the thread-safe `RefCell` and `Cell`"
+)]
+pub trait IsNotSync {}
+
+/// Implemented by no type: a bound on it is the error for a field that is not `Send`.
+#[diagnostic::on_unimplemented(
+    message = "tools are shared across threads, so a tool's fields must be `Send` and `Sync`: `{Self}` is not `Send`",
+    label = "not `Send`",
+    note = "a lock guard cannot outlive the call that took it: keep the lock itself in the field"
+)]
+pub trait IsNotSend {}
+
+impl Fine {
+    /// Passes.
+    pub fn require(self) {}
+}
+
+impl<F: ?Sized> NotSync<F> {
+    /// Fails, saying the field is not `Sync`.
+    pub fn require(self)
+    where
+        F: IsNotSync,
+    {
+    }
+}
+
+impl<F: ?Sized> NotSend<F> {
+    /// Fails, saying the field is not `Send`.
+    pub fn require(self)
+    where
+        F: IsNotSend,
+    {
+    }
+}
+
+impl<F: ?Sized> Neither<F> {
+    /// Fails, saying the field is neither.
+    pub fn require(self)
+    where
+        F: IsNeitherSendNorSync,
+    {
+    }
+}
+
+/// Chosen for a field that is `Send` and `Sync`.
+pub trait Level0 {
+    /// The verdict.
+    fn verdict(&self) -> Fine {
+        Fine
+    }
+}
+
+impl<F: ?Sized + Send + Sync> Level0 for &&&Probe<F> {}
+
+/// Chosen for a field that is `Send` only.
+pub trait Level1<F: ?Sized> {
+    /// The verdict.
+    fn verdict(&self) -> NotSync<F> {
+        NotSync(PhantomData)
+    }
+}
+
+impl<F: ?Sized + Send> Level1<F> for &&Probe<F> {}
+
+/// Chosen for a field that is `Sync` only.
+pub trait Level2<F: ?Sized> {
+    /// The verdict.
+    fn verdict(&self) -> NotSend<F> {
+        NotSend(PhantomData)
+    }
+}
+
+impl<F: ?Sized + Sync> Level2<F> for &Probe<F> {}
+
+/// Chosen for a field that is neither.
+pub trait Level3<F: ?Sized> {
+    /// The verdict.
+    fn verdict(&self) -> Neither<F> {
+        Neither(PhantomData)
+    }
+}
+
+impl<F: ?Sized> Level3<F> for Probe<F> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::any::{Any, TypeId};
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+    use std::sync::{Arc, Mutex, MutexGuard};
+
+    fn is<Expected: Any>(verdict: impl Any) -> bool {
+        verdict.type_id() == TypeId::of::<Expected>()
+    }
+
+    // The verdicts the generated check relies on: each field type gets the level that
+    // matches what it lacks (the errors themselves are in the trybuild cases).
+    #[test]
+    // The references are the mechanism: the generated check writes exactly this.
+    #[allow(clippy::needless_borrow)]
+    fn each_field_type_gets_the_verdict_for_what_it_lacks() {
+        assert!(is::<Fine>((&&&&Probe::<String>::NEW).verdict()));
+        assert!(is::<Fine>((&&&&Probe::<Arc<Mutex<u8>>>::NEW).verdict()));
+        assert!(is::<Fine>((&&&&Probe::<str>::NEW).verdict()));
+        assert!(is::<NotSync<RefCell<u8>>>(
+            (&&&&Probe::<RefCell<u8>>::NEW).verdict()
+        ));
+        assert!(is::<NotSync<Cell<u8>>>(
+            (&&&&Probe::<Cell<u8>>::NEW).verdict()
+        ));
+        assert!(is::<NotSend<MutexGuard<'static, u8>>>(
+            (&&&&Probe::<MutexGuard<'static, u8>>::NEW).verdict()
+        ));
+        assert!(is::<Neither<Rc<u8>>>((&&&&Probe::<Rc<u8>>::NEW).verdict()));
+        assert!(is::<Neither<*const u8>>(
+            (&&&&Probe::<*const u8>::NEW).verdict()
+        ));
+    }
+}

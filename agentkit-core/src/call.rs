@@ -1,5 +1,7 @@
 //! [`ToolCall`]: what a model sends to call a tool.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -24,7 +26,8 @@ use crate::schema::JsonObject;
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCall {
-    id: String,
+    // Shared with the call's `ToolResult`, which echoes it: dispatching copies no id.
+    id: Arc<str>,
     name: String,
     arguments: ToolArguments,
 }
@@ -91,7 +94,7 @@ impl ToolCall {
     /// A call of tool `name` with id `id` and `arguments`: JSON text (`&str`, `String`) or an
     /// already-parsed [`Value`] or [`JsonObject`].
     pub fn new(
-        id: impl Into<String>,
+        id: impl Into<Arc<str>>,
         name: impl Into<String>,
         arguments: impl Into<ToolArguments>,
     ) -> Self {
@@ -104,6 +107,10 @@ impl ToolCall {
 
     /// The provider's id for the call, echoed in the result so the model can match them.
     pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub(crate) fn shared_id(&self) -> &Arc<str> {
         &self.id
     }
 

@@ -387,7 +387,8 @@ impl ToolExecutor {
             ToolArguments::Text(text) => Arguments::Json(text),
             ToolArguments::Value(value) => Arguments::Value(value),
         };
-        self.run(call.name(), call.id(), arguments, options).await
+        self.run(call.name(), call.shared_id(), arguments, options)
+            .await
     }
 
     /// Like [`dispatch`](Self::dispatch), in strict mode: a failure is returned as the typed
@@ -406,7 +407,7 @@ impl ToolExecutor {
     pub async fn execute(&self, tool_name: &str, inputs: JsonObject) -> ToolResult {
         self.run(
             tool_name,
-            "",
+            no_call_id(),
             Arguments::Object(inputs),
             CallOptions::default(),
         )
@@ -465,7 +466,7 @@ impl ToolExecutor {
     async fn run(
         &self,
         tool_name: &str,
-        call_id: &str,
+        call_id: &Arc<str>,
         arguments: Arguments<'_>,
         options: CallOptions<'_>,
     ) -> ToolResult {
@@ -509,10 +510,11 @@ impl ToolExecutor {
     async fn run_inner(
         &self,
         tool_name: &str,
-        call_id: &str,
+        shared_id: &Arc<str>,
         arguments: Arguments<'_>,
         options: CallOptions<'_>,
     ) -> ToolResult {
+        let call_id: &str = shared_id;
         let start = Instant::now();
         self.emit(&ToolEvent::Started { tool_name, call_id });
         // Made only if the tool asks for it; declared before the guard, which outlives it
@@ -522,7 +524,7 @@ impl ToolExecutor {
         let call = CallGuard {
             executor: self,
             tool_name,
-            call_id,
+            call_id: shared_id,
             start,
             cancellation: &cancellation,
             ended: false,
@@ -584,7 +586,7 @@ impl ToolExecutor {
         let run = Run {
             tool,
             spec,
-            call_id,
+            call_id: shared_id,
             start,
             cancellation: &cancellation,
         };
@@ -597,10 +599,11 @@ impl ToolExecutor {
         let Run {
             tool,
             spec,
-            call_id,
+            call_id: shared_id,
             start,
             cancellation,
         } = run;
+        let call_id: &str = shared_id;
         let name = || spec.name_cow().clone();
         let fail = |error: ToolExecutionError| Outcome::Failed(error.into());
         let Input {
@@ -672,7 +675,7 @@ impl ToolExecutor {
             let job = BlockingJob {
                 tool: Arc::clone(tool),
                 tool_name: spec.name_cow().clone(),
-                call_id: call_id.to_owned(),
+                call_id: Arc::clone(shared_id),
                 inputs: inputs.clone(),
                 credentials,
                 dependencies: Arc::clone(&self.dependencies),
@@ -1015,7 +1018,8 @@ struct Input<'a> {
     typed: Option<Box<dyn Any + Send>>,
 }
 
-/// Whether a `null` is anywhere in `object`.
+/// Whether a `null` is anywhere in `object`. (A scan of every value: for the small objects
+/// tools return, cheaper than looking up the float parameters by name.)
 fn has_null(object: &JsonObject) -> bool {
     fn null_in(value: &Value) -> bool {
         match value {
@@ -1032,7 +1036,7 @@ fn has_null(object: &JsonObject) -> bool {
 struct Run<'a> {
     tool: &'a Arc<dyn DynTool>,
     spec: &'a ToolSpec,
-    call_id: &'a str,
+    call_id: &'a Arc<str>,
     start: Instant,
     cancellation: &'a OnceLock<Cancellation>,
 }
@@ -1075,7 +1079,7 @@ struct Room<'a> {
 struct BlockingJob {
     tool: Arc<dyn DynTool>,
     tool_name: Cow<'static, str>,
-    call_id: String,
+    call_id: Arc<str>,
     inputs: JsonObject,
     credentials: Credentials,
     dependencies: Arc<Dependencies>,
@@ -1221,7 +1225,7 @@ fn status_name(result: &ToolResult) -> &'static str {
 struct CallGuard<'a> {
     executor: &'a ToolExecutor,
     tool_name: &'a str,
-    call_id: &'a str,
+    call_id: &'a Arc<str>,
     start: Instant,
     cancellation: &'a OnceLock<Cancellation>,
     ended: bool,
@@ -1238,13 +1242,14 @@ impl CallGuard<'_> {
         self.ended = true;
         let duration = self.start.elapsed();
         let executor = self.executor;
-        let call_id = self.call_id;
+        let shared_id = self.call_id;
+        let call_id: &str = shared_id;
         let observed = !executor.observers.is_empty();
         // Takes the name, which the events borrow first: no copy of it per call.
         let result = |tool_name, outcome| {
             ToolResult::new(
                 tool_name,
-                call_id.to_owned(),
+                Arc::clone(shared_id),
                 outcome,
                 duration,
                 executor.limits,
@@ -1304,7 +1309,8 @@ impl CallGuard<'_> {
                     });
                 }
                 let pending = ToolExecutionError::new(tool_name.clone(), AwaitingApproval);
-                let deferred = DeferredCall::new(tool_name.to_string(), call_id.to_owned(), inputs);
+                let deferred =
+                    DeferredCall::new(tool_name.to_string(), Arc::clone(shared_id), inputs);
                 result(tool_name, Err(pending.into())).deferring(deferred)
             }
         }
@@ -1332,6 +1338,12 @@ impl Drop for CallGuard<'_> {
             duration: self.start.elapsed(),
         });
     }
+}
+
+/// The id of a call made without one ([`ToolExecutor::execute`]): the empty string, made once.
+fn no_call_id() -> &'static Arc<str> {
+    static NO_CALL_ID: OnceLock<Arc<str>> = OnceLock::new();
+    NO_CALL_ID.get_or_init(|| Arc::from(""))
 }
 
 /// Sets a call's cancellation signal, if the tool asked for it.

@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::error::{Error, ErrorKind};
@@ -30,12 +31,12 @@ pub enum ToolStatus {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DeferredCall {
     tool_name: String,
-    call_id: String,
+    call_id: Arc<str>,
     inputs: JsonObject,
 }
 
 impl DeferredCall {
-    pub(crate) fn new(tool_name: String, call_id: String, inputs: JsonObject) -> Self {
+    pub(crate) fn new(tool_name: String, call_id: Arc<str>, inputs: JsonObject) -> Self {
         DeferredCall {
             tool_name,
             call_id,
@@ -58,7 +59,7 @@ impl DeferredCall {
         &self.inputs
     }
 
-    pub(crate) fn into_parts(self) -> (String, String, JsonObject) {
+    pub(crate) fn into_parts(self) -> (String, Arc<str>, JsonObject) {
         (self.tool_name, self.call_id, self.inputs)
     }
 }
@@ -71,7 +72,8 @@ impl DeferredCall {
 #[must_use = "a tool result says whether the call failed"]
 pub struct ToolResult {
     tool_name: Cow<'static, str>,
-    call_id: String,
+    // The call's own id, shared, not copied.
+    call_id: Arc<str>,
     outcome: Result<JsonObject, Error>,
     deferred: Option<Box<DeferredCall>>,
     duration: Duration,
@@ -81,7 +83,7 @@ pub struct ToolResult {
 impl ToolResult {
     pub(crate) fn new(
         tool_name: Cow<'static, str>,
-        call_id: String,
+        call_id: Arc<str>,
         outcome: Result<JsonObject, Error>,
         duration: Duration,
         limits: TextLimits,

@@ -1,5 +1,6 @@
 //! Validation of arguments with nothing to fill allocates nothing, and neither does building
-//! a validation issue's message until it is displayed.
+//! a validation issue's message until it is displayed. A `#[tool]` call allocates no more than
+//! the same call dispatched the serde-only way, and its result shares the call's id.
 //!
 //! A counting global allocator observes it; speed itself is measured in
 //! `agentkit-core/benches/dispatch.rs`, never here.
@@ -9,7 +10,15 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use agentkit_core::{Param, ParamType, ToolSchema};
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+
+use agentkit_core::{
+    BoxError, Param, ParamType, ToolCall, ToolContext, ToolExecutor, ToolHandler, ToolRegistry,
+    ToolSchema, block_on, tool,
+};
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 struct Counting;
@@ -135,4 +144,132 @@ fn validating_complete_nested_arguments_allocates_nothing() {
         allocations, 0,
         "validation of complete nested arguments allocated"
     );
+}
+
+fn weather(city: &str, units: &str) -> (String, f64, String) {
+    let temperature = if units == "metric" { 22.0 } else { 72.0 };
+    (city.to_owned(), temperature, units.to_owned())
+}
+
+/// The README's tool, as `#[tool]` declares it.
+#[tool(
+    name = "fetch_weather",
+    input = [
+        { name = "city", type = string },
+        { name = "country", type = string, required = false, default = "US" },
+        { name = "units", type = string, required = false, default = "imperial" },
+    ],
+    output = [
+        { name = "city", type = string },
+        { name = "temperature", type = float },
+        { name = "units", type = string },
+    ],
+)]
+struct FetchWeather;
+
+impl ToolHandler for FetchWeather {
+    async fn run(
+        &self,
+        input: FetchWeatherInput,
+        _: &ToolContext<'_>,
+    ) -> Result<FetchWeatherOutput, BoxError> {
+        let (city, temperature, units) = weather(&input.city, &input.units);
+        Ok(FetchWeatherOutput {
+            city,
+            temperature,
+            units,
+        })
+    }
+}
+
+fn weather_executor() -> ToolExecutor {
+    let mut registry = ToolRegistry::new();
+    registry.register(FetchWeather).expect("a valid tool");
+    ToolExecutor::new(registry)
+}
+
+// The same tool dispatched as serde-only peers do: a name lookup, a boxed future,
+// `serde_json::from_str` into a derived struct (first error only, no validation beyond the
+// types), the tool body, and the output serialized back to JSON.
+#[derive(Deserialize)]
+struct WeatherArgs {
+    city: String,
+    #[serde(default = "us")]
+    #[allow(dead_code)]
+    country: String,
+    #[serde(default = "imperial")]
+    units: String,
+}
+
+fn us() -> String {
+    "US".into()
+}
+
+fn imperial() -> String {
+    "imperial".into()
+}
+
+#[derive(Serialize)]
+struct WeatherOut {
+    city: String,
+    temperature: f64,
+    units: String,
+}
+
+type SerdeTool = fn(&str) -> Pin<Box<dyn Future<Output = Result<Value, String>> + Send + '_>>;
+
+fn serde_weather(
+    arguments: &str,
+) -> Pin<Box<dyn Future<Output = Result<Value, String>> + Send + '_>> {
+    Box::pin(async move {
+        let args: WeatherArgs = serde_json::from_str(arguments).map_err(|e| e.to_string())?;
+        let (city, temperature, units) = weather(&args.city, &args.units);
+        serde_json::to_value(WeatherOut {
+            city,
+            temperature,
+            units,
+        })
+        .map_err(|e| e.to_string())
+    })
+}
+
+#[test]
+fn a_typed_call_allocates_no_more_than_the_serde_only_dispatch() {
+    let executor = weather_executor();
+    let tools: HashMap<String, SerdeTool> =
+        HashMap::from([("fetch_weather".to_owned(), serde_weather as SerdeTool)]);
+    for arguments in [
+        r#"{"city":"Paris"}"#,
+        r#"{"city":"Paris","country":"FR","units":"metric"}"#,
+    ] {
+        let call = ToolCall::new("call_1", "fetch_weather", arguments);
+        let serde_only = || block_on(tools["fetch_weather"](arguments));
+        let typed = || block_on(executor.dispatch(&call));
+        // Once each first, so that one-time initialisation is not counted.
+        let (expected, typed_result) = (serde_only(), typed());
+        assert_eq!(
+            typed_result.output().cloned().map(Value::Object),
+            expected.ok()
+        );
+
+        let (_, serde_allocations) = allocations_during(serde_only);
+        let (result, typed_allocations) = allocations_during(typed);
+        assert!(result.is_success(), "{result:?}");
+        assert!(
+            typed_allocations <= serde_allocations,
+            "{arguments}: the typed call allocated {typed_allocations} times, \
+             the serde-only dispatch {serde_allocations}"
+        );
+    }
+}
+
+#[test]
+fn a_result_shares_the_call_id_rather_than_copying_it() {
+    let executor = weather_executor();
+    for arguments in [r#"{"city":"Paris"}"#, r#"{"units":5}"#, "not json"] {
+        let call = ToolCall::new("call_1", "fetch_weather", arguments);
+        let result = block_on(executor.dispatch(&call));
+        assert_eq!(result.call_id(), "call_1");
+        assert_eq!(result.call_id().as_ptr(), call.id().as_ptr(), "{arguments}");
+    }
 }

@@ -30,6 +30,7 @@ use crate::events::{ToolEvent, ToolObserver};
 #[cfg(feature = "tracing")]
 use crate::model_text::Escaped;
 use crate::model_text::{TextLimits, capture};
+use crate::output::Returned;
 use crate::recorder::ReplayedFailure;
 use crate::registry::ToolRegistry;
 use crate::result::{DeferredCall, ToolResult};
@@ -752,8 +753,8 @@ impl ToolExecutor {
                 .map(|c| c.secrets().collect::<Vec<&str>>())
                 .unwrap_or_default()
         };
-        let mut output = match finished {
-            Finished::Returned(Ok(output)) => output,
+        let returned = match finished {
+            Finished::Returned(Ok(returned)) => returned,
             Finished::Returned(Err(cause)) => {
                 let error = match cause.downcast::<ReplayedFailure>() {
                     Ok(replayed) => replayed.into_error(name()),
@@ -763,6 +764,11 @@ impl ToolExecutor {
             }
             Finished::Panicked(panic) => return fail(ToolExecutionError::new(name(), panic)),
             Finished::NotStarted => return fail(ToolExecutionError::new(name(), NotStarted)),
+        };
+        let mut output = match returned {
+            // Fits the schema by its types, and its floats are finite: JSON when asked for.
+            Returned::Typed(_) => return Outcome::Output(returned),
+            Returned::Json(output) => output,
         };
         // An output built from Rust types that fit the schema needs no validation, unless a
         // non-finite float in it became `null`.
@@ -777,7 +783,7 @@ impl ToolExecutor {
                 return Outcome::Failed(error.into());
             }
         }
-        Outcome::Output(output)
+        Outcome::Output(Returned::Json(output))
     }
 
     /// Runs a blocking tool on a thread of the runtime, until it returns or the deadline
@@ -1043,7 +1049,7 @@ struct Run<'a> {
 
 /// How a call ended.
 enum Outcome {
-    Output(JsonObject),
+    Output(Returned),
     Failed(Error),
     /// The approval policy deferred the call.
     Deferred,
@@ -1057,7 +1063,7 @@ enum Outcome {
 
 /// What a tool's run gave.
 enum Finished {
-    Returned(Result<JsonObject, BoxError>),
+    Returned(Result<Returned, BoxError>),
     Panicked(ToolPanic),
     /// A blocking tool whose thread never started.
     NotStarted,
@@ -1262,7 +1268,7 @@ impl CallGuard<'_> {
                         tool_name: &tool_name,
                         call_id,
                         inputs,
-                        output: &output,
+                        output: output.as_json(),
                         duration,
                     });
                 }

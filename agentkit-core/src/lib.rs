@@ -112,6 +112,7 @@ mod json_schema;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod model_text;
+mod output;
 mod params;
 pub mod provider;
 mod recorder;
@@ -197,8 +198,10 @@ pub mod __private {
     pub mod thread_safety {
         pub use crate::thread_safety::*;
     }
+    pub use crate::output::{Returned, TypedOutput};
     pub use crate::typed::{
-        Inputs, Parsed, execute_typed, input_schema, output_schema, parse_typed, serde_glue,
+        Inputs, OutputForm, Parsed, execute_typed, input_schema, output_schema, parse_typed,
+        serde_glue,
     };
     pub use crate::{
         BoxError, Credentials, FromInputs, FromParam, IntoOutput, IntoParam, JsonObject, Literal,

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::error::{Error, ErrorKind};
 use crate::model_text::{TextLimits, escape_json_text, truncate_content};
+use crate::output::Returned;
 use crate::schema::JsonObject;
 
 /// Whether a tool call succeeded.
@@ -74,7 +75,8 @@ pub struct ToolResult {
     tool_name: Cow<'static, str>,
     // The call's own id, shared, not copied.
     call_id: Arc<str>,
-    outcome: Result<JsonObject, Error>,
+    // A `#[tool]` tool's typed output stays typed until `output()` or the model text asks.
+    outcome: Result<Returned, Error>,
     deferred: Option<Box<DeferredCall>>,
     duration: Duration,
     limits: TextLimits,
@@ -84,7 +86,7 @@ impl ToolResult {
     pub(crate) fn new(
         tool_name: Cow<'static, str>,
         call_id: Arc<str>,
-        outcome: Result<JsonObject, Error>,
+        outcome: Result<Returned, Error>,
         duration: Duration,
         limits: TextLimits,
     ) -> Self {
@@ -152,7 +154,7 @@ impl ToolResult {
 
     /// The validated output, on success.
     pub fn output(&self) -> Option<&JsonObject> {
-        self.outcome.as_ref().ok()
+        self.outcome.as_ref().ok().map(Returned::as_json)
     }
 
     /// The error, on failure (for a deferred call, the [`AwaitingApproval`](crate::AwaitingApproval) error).
@@ -168,7 +170,7 @@ impl ToolResult {
     /// The outcome, consuming the result (a deferred call is the
     /// [`AwaitingApproval`](crate::AwaitingApproval) error).
     pub fn into_result(self) -> Result<JsonObject, Error> {
-        self.outcome
+        self.outcome.map(Returned::into_json)
     }
 
     /// Strict mode: a failure is the error; a success or a deferred call stays a result.
@@ -197,7 +199,8 @@ impl ToolResult {
     pub fn to_model_content(&self) -> String {
         match &self.outcome {
             Ok(output) => {
-                let json = serde_json::to_string(output).unwrap_or_else(|_| "{}".to_owned());
+                let json =
+                    serde_json::to_string(output.as_json()).unwrap_or_else(|_| "{}".to_owned());
                 truncate_content(escape_json_text(json), self.limits.max_content_bytes())
             }
             Err(error) => error.to_model_message_with(&self.limits),
@@ -220,7 +223,7 @@ impl fmt::Debug for ToolResult {
             d.field("deferred", deferred);
         }
         match &self.outcome {
-            Ok(output) => d.field("output", output),
+            Ok(output) => d.field("output", output.as_json()),
             Err(error) => d.field("error", error),
         };
         d.field("duration", &self.duration).finish()

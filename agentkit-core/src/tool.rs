@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use crate::context::ToolContext;
 use crate::error::{BoxError, SemanticError, SemanticProblem};
 use crate::json_schema::{Style, export};
+use crate::output::Returned;
 use crate::rules::{self, NameKind, Problem};
 use crate::schema::{JsonObject, ToolSchema, UnknownArguments};
 use crate::typed::Parsed;
@@ -678,7 +679,7 @@ pub trait Tool: Send + Sync + 'static {
         &self,
         input: Box<dyn Any + Send>,
         ctx: &ToolContext<'_>,
-    ) -> impl Future<Output = Result<JsonObject, BoxError>> + Send {
+    ) -> impl Future<Output = Result<Returned, BoxError>> + Send {
         let _ = (input, ctx);
         std::future::ready(Err(BoxError::from(
             "this tool has no typed fast path: `parse_typed` gave nothing to run",
@@ -696,7 +697,7 @@ pub(crate) trait DynTool: Send + Sync + 'static {
         &'a self,
         inputs: &'a JsonObject,
         ctx: &'a ToolContext<'a>,
-    ) -> BoxFuture<'a, Result<JsonObject, BoxError>>;
+    ) -> BoxFuture<'a, Result<Returned, BoxError>>;
 
     fn parse_typed(&self, text: &str, unknown: UnknownArguments, max_issues: usize) -> Parsed;
 
@@ -706,7 +707,7 @@ pub(crate) trait DynTool: Send + Sync + 'static {
         &'a self,
         input: Box<dyn Any + Send>,
         ctx: &'a ToolContext<'a>,
-    ) -> BoxFuture<'a, Result<JsonObject, BoxError>>;
+    ) -> BoxFuture<'a, Result<Returned, BoxError>>;
 }
 
 impl<T: Tool> DynTool for T {
@@ -718,8 +719,9 @@ impl<T: Tool> DynTool for T {
         &'a self,
         inputs: &'a JsonObject,
         ctx: &'a ToolContext<'a>,
-    ) -> BoxFuture<'a, Result<JsonObject, BoxError>> {
-        Box::pin(Tool::execute(self, inputs, ctx))
+    ) -> BoxFuture<'a, Result<Returned, BoxError>> {
+        // In the same box as the tool's future: no allocation for the wrapping.
+        Box::pin(async move { Tool::execute(self, inputs, ctx).await.map(Returned::Json) })
     }
 
     fn parse_typed(&self, text: &str, unknown: UnknownArguments, max_issues: usize) -> Parsed {
@@ -734,7 +736,7 @@ impl<T: Tool> DynTool for T {
         &'a self,
         input: Box<dyn Any + Send>,
         ctx: &'a ToolContext<'a>,
-    ) -> BoxFuture<'a, Result<JsonObject, BoxError>> {
+    ) -> BoxFuture<'a, Result<Returned, BoxError>> {
         Box::pin(Tool::execute_parsed(self, input, ctx))
     }
 }

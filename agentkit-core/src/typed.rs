@@ -40,6 +40,7 @@ use serde_json::{Map, Value};
 
 use crate::context::ToolContext;
 use crate::error::BoxError;
+use crate::output::Returned;
 use crate::rules::ParamType;
 use crate::schema::{JsonObject, Param, ToolSchema};
 
@@ -262,6 +263,16 @@ pub trait IntoOutput {
 
     /// Writes every field into an object.
     fn into_output(self) -> JsonObject;
+
+    /// The output as the executor carries it: an object to validate, unless the type
+    /// guarantees its schema (`#[tool]` says so for such an output struct), when it stays
+    /// typed until something asks for its JSON.
+    fn into_returned(self) -> Returned
+    where
+        Self: Sized,
+    {
+        Returned::Json(self.into_output())
+    }
 }
 
 impl FromInputs for JsonObject {
@@ -444,13 +455,14 @@ pub enum Inputs<'a> {
 
 /// The body of the `Tool::execute` and `Tool::execute_parsed` that `#[tool(...)]` generates:
 /// one function for both, so that a tool without `ToolHandler` is one error, not one per
-/// method.
+/// method. `O` is the form the output is returned in: an object, or for the executor's fast
+/// path, a [`Returned`].
 #[doc(hidden)]
-pub async fn execute_typed<T: ToolHandler>(
+pub async fn execute_typed<T: ToolHandler, O: OutputForm>(
     tool: &T,
     inputs: Inputs<'_>,
     ctx: &ToolContext<'_>,
-) -> Result<JsonObject, BoxError>
+) -> Result<O, BoxError>
 where
     T::Input: 'static,
 {
@@ -460,8 +472,26 @@ where
             .downcast::<T::Input>()
             .map_err(|_| "the parsed input is not this tool's")?,
     };
-    let output = tool.run(input, ctx).await?;
-    Ok(output.into_output())
+    Ok(O::from_output(tool.run(input, ctx).await?))
+}
+
+/// A form [`execute_typed`] returns an output in. Not public API.
+#[doc(hidden)]
+pub trait OutputForm {
+    /// `output` in this form.
+    fn from_output<X: IntoOutput>(output: X) -> Self;
+}
+
+impl OutputForm for JsonObject {
+    fn from_output<X: IntoOutput>(output: X) -> Self {
+        output.into_output()
+    }
+}
+
+impl OutputForm for Returned {
+    fn from_output<X: IntoOutput>(output: X) -> Self {
+        output.into_returned()
+    }
 }
 
 /// The serde glue of the types `#[tool(...)]` generates: their `Serialize` and `Deserialize`

@@ -61,15 +61,16 @@ impl Tool<'_> {
 pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream {
     let p = tool.private();
     let ident = &tool.item.ident;
+    let fits = tool.output_type.is_none() && tool.output.as_deref().is_some_and(fits_by_type);
     // Spanned on the struct's name, so that a missing `impl ToolHandler` is reported there
-    // (once: the call and the returned future need it, and identical errors are merged).
+    // (once: the calls and the returned futures need it, and identical errors are merged).
     let execute = quote_spanned! {ident.span()=>
         fn execute(
             &self,
             inputs: &#p::JsonObject,
             ctx: &#p::ToolContext<'_>,
         ) -> impl #p::Future<Output = #p::Result<#p::JsonObject, #p::BoxError>> + #p::Send {
-            #p::execute_typed(self, #p::Inputs::Json(inputs), ctx)
+            #p::execute_typed::<Self, #p::JsonObject>(self, #p::Inputs::Json(inputs), ctx)
         }
 
         fn parse_typed(
@@ -85,11 +86,10 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
             &self,
             input: #p::Box<dyn #p::Any + #p::Send>,
             ctx: &#p::ToolContext<'_>,
-        ) -> impl #p::Future<Output = #p::Result<#p::JsonObject, #p::BoxError>> + #p::Send {
-            #p::execute_typed(self, #p::Inputs::Parsed(input), ctx)
+        ) -> impl #p::Future<Output = #p::Result<#p::Returned, #p::BoxError>> + #p::Send {
+            #p::execute_typed::<Self, #p::Returned>(self, #p::Inputs::Parsed(input), ctx)
         }
     };
-    let fits = tool.output_type.is_none() && tool.output.as_deref().is_some_and(fits_by_type);
     let fits = fits.then(|| {
         quote! {
             fn output_fits_by_type(&self) -> #p::bool {
@@ -1017,6 +1017,14 @@ fn output_struct(g: &mut Gen<'_, '_>, name: &Ident, params: &[Param]) -> TokenSt
     let from_inputs = from_inputs(g, name, &fields);
     let serde = serialize(p, name, &fields);
     let de = deserialize(p, name, "object", false);
+    // Valid by construction: the executor keeps it typed, and makes it JSON when asked.
+    let into_returned = (!g.fallback && fits_by_type(params)).then(|| {
+        quote! {
+            fn into_returned(self) -> #p::Returned {
+                #p::Returned::typed(self)
+            }
+        }
+    });
     quote! {
         #def
 
@@ -1025,6 +1033,8 @@ fn output_struct(g: &mut Gen<'_, '_>, name: &Ident, params: &[Param]) -> TokenSt
             fn into_output(self) -> #p::JsonObject {
                 #body
             }
+
+            #into_returned
         }
 
         #from_inputs

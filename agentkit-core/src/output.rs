@@ -1,0 +1,437 @@
+//! A tool's output as the executor carries it: a JSON object, or the typed output of a
+//! `#[tool]` tool, made JSON only when something asks for it.
+//!
+//! A `#[tool]` output struct whose types guarantee its schema (see `Tool::output_fits_by_type`)
+//! needs no validation, so on the executor's fast path nothing needs it as JSON until the
+//! caller reads [`ToolResult::output`](crate::ToolResult::output) or the model text: building
+//! the map (a node and a key per field) is left until then, and skipped when nobody asks.
+
+use std::fmt;
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use serde::Serialize;
+use serde::ser;
+
+use crate::schema::JsonObject;
+use crate::typed::IntoOutput;
+
+/// What a tool returned. Not public API.
+#[doc(hidden)]
+pub enum Returned {
+    /// An object, to validate against the output schema where one is declared.
+    Json(JsonObject),
+    /// A typed output that fits the schema by construction, made JSON on first use.
+    Typed(Box<dyn TypedOutput>),
+}
+
+impl Returned {
+    /// The output of a tool that must be validated: JSON now.
+    pub fn json<O: IntoOutput>(output: O) -> Returned {
+        Returned::Json(output.into_output())
+    }
+
+    /// The output of a tool whose output struct fits its schema by its types: kept typed,
+    /// unless a float in it is not finite (it would become `null`, which the schema refuses),
+    /// in which case it is JSON now, for the validator to report.
+    pub fn typed<O: IntoOutput + Serialize + Send + 'static>(output: O) -> Returned {
+        match output.serialize(FiniteFloats) {
+            Ok(()) => Returned::Typed(Box::new(Lazy {
+                typed: Mutex::new(Some(output)),
+                json: OnceLock::new(),
+            })),
+            Err(NotFinite) => Returned::json(output),
+        }
+    }
+
+    /// The output as JSON, made now if it was not yet.
+    pub fn as_json(&self) -> &JsonObject {
+        match self {
+            Returned::Json(json) => json,
+            Returned::Typed(typed) => typed.as_json(),
+        }
+    }
+
+    /// The output as JSON, taking it.
+    pub fn into_json(self) -> JsonObject {
+        match self {
+            Returned::Json(json) => json,
+            Returned::Typed(typed) => typed.into_json(),
+        }
+    }
+}
+
+/// A typed output, erased. Not public API.
+#[doc(hidden)]
+pub trait TypedOutput: Send + Sync {
+    /// The output as JSON, converted on the first call.
+    fn as_json(&self) -> &JsonObject;
+    /// The output as JSON, taking it.
+    fn into_json(self: Box<Self>) -> JsonObject;
+}
+
+/// The typed output until the first [`as_json`](TypedOutput::as_json), then its JSON.
+struct Lazy<O> {
+    typed: Mutex<Option<O>>,
+    json: OnceLock<JsonObject>,
+}
+
+impl<O: IntoOutput + Send> TypedOutput for Lazy<O> {
+    fn as_json(&self) -> &JsonObject {
+        self.json.get_or_init(|| {
+            // Taken once: `get_or_init` runs one initialiser at a time.
+            let typed = self
+                .typed
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take();
+            typed.map(IntoOutput::into_output).unwrap_or_default()
+        })
+    }
+
+    fn into_json(self: Box<Self>) -> JsonObject {
+        let Lazy { typed, json } = *self;
+        match json.into_inner() {
+            Some(json) => json,
+            None => typed
+                .into_inner()
+                .unwrap_or_else(PoisonError::into_inner)
+                .map(IntoOutput::into_output)
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// A serializer that only looks for a float that is not finite, allocating nothing.
+struct FiniteFloats;
+
+/// A float in the output is NaN or infinite.
+#[derive(Debug)]
+struct NotFinite;
+
+impl fmt::Display for NotFinite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a float that is not finite")
+    }
+}
+
+impl std::error::Error for NotFinite {}
+
+impl ser::Error for NotFinite {
+    // Any other error a `Serialize` impl raises cannot happen in the generated ones; were it
+    // to, the output goes to the validator as JSON, which is always safe.
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        NotFinite
+    }
+}
+
+type Done = Result<(), NotFinite>;
+
+fn finite(value: f64) -> Done {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(NotFinite)
+    }
+}
+
+impl ser::Serializer for FiniteFloats {
+    type Ok = ();
+    type Error = NotFinite;
+    type SerializeSeq = Self;
+    type SerializeTuple = Self;
+    type SerializeTupleStruct = Self;
+    type SerializeTupleVariant = Self;
+    type SerializeMap = Self;
+    type SerializeStruct = Self;
+    type SerializeStructVariant = Self;
+
+    fn serialize_bool(self, _: bool) -> Done {
+        Ok(())
+    }
+    fn serialize_i8(self, _: i8) -> Done {
+        Ok(())
+    }
+    fn serialize_i16(self, _: i16) -> Done {
+        Ok(())
+    }
+    fn serialize_i32(self, _: i32) -> Done {
+        Ok(())
+    }
+    fn serialize_i64(self, _: i64) -> Done {
+        Ok(())
+    }
+    fn serialize_u8(self, _: u8) -> Done {
+        Ok(())
+    }
+    fn serialize_u16(self, _: u16) -> Done {
+        Ok(())
+    }
+    fn serialize_u32(self, _: u32) -> Done {
+        Ok(())
+    }
+    fn serialize_u64(self, _: u64) -> Done {
+        Ok(())
+    }
+    fn serialize_f32(self, value: f32) -> Done {
+        finite(f64::from(value))
+    }
+    fn serialize_f64(self, value: f64) -> Done {
+        finite(value)
+    }
+    fn serialize_char(self, _: char) -> Done {
+        Ok(())
+    }
+    fn serialize_str(self, _: &str) -> Done {
+        Ok(())
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Done {
+        Ok(())
+    }
+    fn serialize_none(self) -> Done {
+        Ok(())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Done {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Done {
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Done {
+        Ok(())
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Done {
+        Ok(())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Done {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        value: &T,
+    ) -> Done {
+        value.serialize(self)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self, NotFinite> {
+        Ok(self)
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self, NotFinite> {
+        Ok(self)
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self, NotFinite> {
+        Ok(self)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self, NotFinite> {
+        Ok(self)
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self, NotFinite> {
+        Ok(self)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self, NotFinite> {
+        Ok(self)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self, NotFinite> {
+        Ok(self)
+    }
+}
+
+impl ser::SerializeSeq for FiniteFloats {
+    type Ok = ();
+    type Error = NotFinite;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
+        value.serialize(FiniteFloats)
+    }
+    fn end(self) -> Done {
+        Ok(())
+    }
+}
+
+impl ser::SerializeTuple for FiniteFloats {
+    type Ok = ();
+    type Error = NotFinite;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
+        value.serialize(FiniteFloats)
+    }
+    fn end(self) -> Done {
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleStruct for FiniteFloats {
+    type Ok = ();
+    type Error = NotFinite;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
+        value.serialize(FiniteFloats)
+    }
+    fn end(self) -> Done {
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleVariant for FiniteFloats {
+    type Ok = ();
+    type Error = NotFinite;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
+        value.serialize(FiniteFloats)
+    }
+    fn end(self) -> Done {
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for FiniteFloats {
+    type Ok = ();
+    type Error = NotFinite;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Done {
+        key.serialize(FiniteFloats)
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
+        value.serialize(FiniteFloats)
+    }
+    fn end(self) -> Done {
+        Ok(())
+    }
+}
+
+impl ser::SerializeStruct for FiniteFloats {
+    type Ok = ();
+    type Error = NotFinite;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, value: &T) -> Done {
+        value.serialize(FiniteFloats)
+    }
+    fn end(self) -> Done {
+        Ok(())
+    }
+}
+
+impl ser::SerializeStructVariant for FiniteFloats {
+    type Ok = ();
+    type Error = NotFinite;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, value: &T) -> Done {
+        value.serialize(FiniteFloats)
+    }
+    fn end(self) -> Done {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    #[derive(Serialize)]
+    struct Point {
+        x: f64,
+        label: String,
+    }
+
+    #[derive(Serialize)]
+    struct Out {
+        points: Vec<Point>,
+        scale: Option<f64>,
+        values: Vec<f64>,
+        extra: Value,
+    }
+
+    fn out(x: f64, scale: Option<f64>, value: f64) -> Out {
+        Out {
+            points: vec![Point {
+                x,
+                label: "a".into(),
+            }],
+            scale,
+            values: vec![1.0, value],
+            extra: json!({"n": 1.5, "list": [null, "s"]}),
+        }
+    }
+
+    #[derive(Serialize)]
+    struct Reading {
+        temperature: f64,
+    }
+
+    impl IntoOutput for Reading {
+        fn into_output(self) -> JsonObject {
+            let mut object = JsonObject::new();
+            object.insert("temperature".into(), self.temperature.into());
+            object
+        }
+    }
+
+    #[test]
+    fn a_typed_output_is_made_json_once_when_first_asked() {
+        let returned = Returned::typed(Reading { temperature: 21.5 });
+        assert!(matches!(returned, Returned::Typed(_)));
+        let first = returned.as_json();
+        assert_eq!(Value::Object(first.clone()), json!({"temperature": 21.5}));
+        assert!(std::ptr::eq(first, returned.as_json()), "converted twice");
+        assert_eq!(
+            returned.into_json(),
+            JsonObject::from_iter([("temperature".into(), json!(21.5))])
+        );
+        // Taken without being read first.
+        let returned = Returned::typed(Reading { temperature: -3.0 });
+        assert_eq!(
+            Value::Object(returned.into_json()),
+            json!({"temperature": -3.0})
+        );
+    }
+
+    #[test]
+    fn readers_on_several_threads_see_one_conversion() {
+        let returned = Returned::typed(Reading { temperature: 1.0 });
+        let addresses: Vec<usize> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..4)
+                .map(|_| scope.spawn(|| std::ptr::from_ref(returned.as_json()) as usize))
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(addresses.windows(2).all(|w| w[0] == w[1]), "{addresses:?}");
+        assert_eq!(
+            Value::Object(returned.as_json().clone()),
+            json!({"temperature": 1.0})
+        );
+    }
+
+    #[test]
+    fn a_typed_output_with_a_float_that_is_not_finite_is_json_at_once() {
+        // JSON now, so that the executor's validator refuses the `null` it became.
+        let returned = Returned::typed(Reading {
+            temperature: f64::NAN,
+        });
+        assert!(matches!(returned, Returned::Json(_)));
+        assert_eq!(returned.as_json()["temperature"], Value::Null);
+    }
+
+    #[test]
+    fn finds_a_float_that_is_not_finite_at_any_depth() {
+        assert!(out(1.0, Some(2.0), 3.0).serialize(FiniteFloats).is_ok());
+        assert!(out(1.0, None, 3.0).serialize(FiniteFloats).is_ok());
+        assert!(out(f64::NAN, None, 3.0).serialize(FiniteFloats).is_err());
+        assert!(
+            out(1.0, Some(f64::INFINITY), 3.0)
+                .serialize(FiniteFloats)
+                .is_err()
+        );
+        assert!(
+            out(1.0, None, f64::NEG_INFINITY)
+                .serialize(FiniteFloats)
+                .is_err()
+        );
+    }
+}

@@ -11,7 +11,9 @@
 //!   tool body on it, and its output serialized back to JSON;
 //! - `dispatch`: agentkit's executor with a hand-written tool (dynamic schema, output
 //!   validated);
-//! - `dispatch_typed`: the same through a `#[tool(...)]` tool, its typed input and output.
+//! - `dispatch_typed`: the same through a `#[tool(...)]` tool, its typed input and output;
+//! - `serde_only_text` and `dispatch_typed_text`: the two typed paths followed by the model
+//!   text (the output as a JSON string), since a `#[tool]` output is made JSON only then.
 //!
 //! Cases: (a) only the required city, (b) all three arguments, (c) a missing city and a
 //! wrongly typed unit. Run with
@@ -344,6 +346,29 @@ fn dispatch_typed(bencher: Bencher<'_, '_>, arguments: &str) {
     let executor = executor(FetchWeatherTyped);
     let call = ToolCall::new("call_1", "fetch_weather", arguments);
     bencher.bench(|| drop(block_on(executor.dispatch(black_box(&call)))));
+}
+
+/// `serde_only`, then the model text: the output as a JSON string.
+#[divan::bench(args = CASES)]
+fn serde_only_text(bencher: Bencher<'_, '_>, arguments: &str) {
+    let tools = serde_registry();
+    bencher.bench(|| {
+        let text = match tools.get(black_box("fetch_weather")) {
+            Some(tool) => block_on(tool.call(black_box(arguments)))
+                .map(|value| serde_json::to_string(&value).expect("a JSON value")),
+            None => Err("unknown tool".to_owned()),
+        };
+        drop(text);
+    });
+}
+
+/// `dispatch_typed`, then the model text (`ToolResult::to_model_content`): the typed output
+/// is made JSON here, as it is when an agent sends the result back.
+#[divan::bench(args = CASES)]
+fn dispatch_typed_text(bencher: Bencher<'_, '_>, arguments: &str) {
+    let executor = executor(FetchWeatherTyped);
+    let call = ToolCall::new("call_1", "fetch_weather", arguments);
+    bencher.bench(|| drop(block_on(executor.dispatch(black_box(&call))).to_model_content()));
 }
 
 /// Validation alone, of arguments with nothing to fill: no allocation.

@@ -466,13 +466,25 @@ pub async fn execute_typed<T: ToolHandler, O: OutputForm>(
 where
     T::Input: 'static,
 {
+    // The tool's run, compiled once per tool, whatever the form of its output.
+    Ok(O::from_output(run_typed(tool, inputs, ctx).await?))
+}
+
+async fn run_typed<T: ToolHandler>(
+    tool: &T,
+    inputs: Inputs<'_>,
+    ctx: &ToolContext<'_>,
+) -> Result<T::Output, BoxError>
+where
+    T::Input: 'static,
+{
     let input = match inputs {
         Inputs::Json(inputs) => T::Input::from_inputs(inputs)?,
         Inputs::Parsed(input) => *input
             .downcast::<T::Input>()
             .map_err(|_| "the parsed input is not this tool's")?,
     };
-    Ok(O::from_output(tool.run(input, ctx).await?))
+    tool.run(input, ctx).await
 }
 
 /// A form [`execute_typed`] returns an output in. Not public API.

@@ -117,7 +117,8 @@ pub(crate) fn thread_safety(tool: &Tool<'_>) -> TokenStream {
     let syn::Data::Struct(data) = &tool.item.data else {
         return TokenStream::new();
     };
-    if tool.has_generics() {
+    // A struct without fields is `Send` and `Sync` already: nothing to check or declare.
+    if tool.has_generics() || data.fields.is_empty() {
         return TokenStream::new();
     }
     let p = tool.private();

@@ -101,7 +101,10 @@ use proc_macro::TokenStream;
 ///
 /// The struct itself is left as written. Register the tool with `ToolRegistry::register`
 /// and call it through a `ToolExecutor`, which validates inputs (filling defaults), resolves
-/// credentials and validates outputs before and after your `run`.
+/// credentials and validates outputs before and after your `run`. An output struct whose
+/// types already guarantee its schema (no default to fill, no constraint but a string `enum`,
+/// which is a Rust enum) is checked only for floats that are not finite, and is made JSON
+/// only when the result's `output()` or model text is asked for.
 ///
 /// # Syntax
 ///

@@ -51,6 +51,19 @@ impl Returned {
         }
     }
 
+    /// The output as JSON text. A typed output not yet made JSON is written straight from its
+    /// fields, which `#[tool]` serializes in key order, as the object's map keeps them; where
+    /// the map keeps insertion order instead (serde_json's `preserve_order`), from the object.
+    pub(crate) fn to_json_text(&self) -> String {
+        let direct = match self {
+            Returned::Typed(typed) if map_keys_are_sorted() => typed.write_json(),
+            _ => None,
+        };
+        direct.unwrap_or_else(|| {
+            serde_json::to_string(self.as_json()).unwrap_or_else(|_| "{}".to_owned())
+        })
+    }
+
     /// The output as JSON, taking it.
     pub fn into_json(self) -> JsonObject {
         match self {
@@ -67,6 +80,21 @@ pub trait TypedOutput: Send + Sync {
     fn as_json(&self) -> &JsonObject;
     /// The output as JSON, taking it.
     fn into_json(self: Box<Self>) -> JsonObject;
+    /// The output as JSON text, written from the typed output, unless it was made JSON
+    /// already (`None`).
+    fn write_json(&self) -> Option<String>;
+}
+
+/// Whether [`JsonObject`] iterates its keys in order (a `BTreeMap`), as it does unless a crate
+/// in the build turns on serde_json's `preserve_order`.
+fn map_keys_are_sorted() -> bool {
+    static SORTED: OnceLock<bool> = OnceLock::new();
+    *SORTED.get_or_init(|| {
+        let mut probe = JsonObject::new();
+        probe.insert("b".into(), serde_json::Value::Null);
+        probe.insert("a".into(), serde_json::Value::Null);
+        probe.keys().next().map(String::as_str) == Some("a")
+    })
 }
 
 /// The typed output until the first [`as_json`](TypedOutput::as_json), then its JSON.
@@ -75,7 +103,7 @@ struct Lazy<O> {
     json: OnceLock<JsonObject>,
 }
 
-impl<O: IntoOutput + Send> TypedOutput for Lazy<O> {
+impl<O: IntoOutput + Serialize + Send> TypedOutput for Lazy<O> {
     fn as_json(&self) -> &JsonObject {
         self.json.get_or_init(|| {
             // Taken once: `get_or_init` runs one initialiser at a time.
@@ -86,6 +114,11 @@ impl<O: IntoOutput + Send> TypedOutput for Lazy<O> {
                 .take();
             typed.map(IntoOutput::into_output).unwrap_or_default()
         })
+    }
+
+    fn write_json(&self) -> Option<String> {
+        let typed = self.typed.lock().unwrap_or_else(PoisonError::into_inner);
+        serde_json::to_string(typed.as_ref()?).ok()
     }
 
     fn into_json(self: Box<Self>) -> JsonObject {

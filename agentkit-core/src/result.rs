@@ -199,8 +199,7 @@ impl ToolResult {
     pub fn to_model_content(&self) -> String {
         match &self.outcome {
             Ok(output) => {
-                let json =
-                    serde_json::to_string(output.as_json()).unwrap_or_else(|_| "{}".to_owned());
+                let json = output.to_json_text();
                 truncate_content(escape_json_text(json), self.limits.max_content_bytes())
             }
             Err(error) => error.to_model_message_with(&self.limits),

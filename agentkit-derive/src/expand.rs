@@ -553,7 +553,11 @@ impl Gen<'_, '_> {
 /// `impl Serialize` for a generated struct: an object of its parameters, an optional one left
 /// out when `None`.
 fn serialize(p: &TokenStream, name: &Ident, fields: &[Field<'_>]) -> TokenStream {
-    let writes = fields.iter().map(|f| {
+    // In key order, as the JSON object the executor validates keeps them: so the text written
+    // straight from an output struct is the text of its object.
+    let mut sorted: Vec<&Field<'_>> = fields.iter().collect();
+    sorted.sort_by_key(|f| f.name);
+    let writes = sorted.into_iter().map(|f| {
         let (ident, key) = (&f.ident, f.name);
         if f.optional {
             quote!(fields.optional(#key, &self.#ident)?;)

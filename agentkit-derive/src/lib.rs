@@ -90,7 +90,8 @@ use proc_macro::TokenStream;
 ///   FetchWeatherInputUnits }` and `pub struct FetchWeatherOutput { .. }`, with the struct's
 ///   visibility, documented fields, `Debug`, `Clone` and `PartialEq`, and serde's
 ///   `Serialize` and `Deserialize` (implemented through agentkit-core: you need no serde
-///   dependency of your own); they serialize to the JSON objects the executor validates;
+///   dependency of your own); they serialize to the JSON objects the executor validates,
+///   keys in order;
 /// - `pub enum FetchWeatherInputUnits { Metric, Imperial }` for the `enum` of `units`;
 /// - `impl TypedTool for FetchWeather`, naming the two structs.
 /// - a check that every field of `FetchWeather` is `Send` and `Sync`, since a registry shares

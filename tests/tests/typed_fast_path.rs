@@ -410,3 +410,59 @@ fn an_output_its_types_guarantee_is_not_validated_again_unless_a_float_became_nu
     let result = block_on(executor.dispatch(&ToolCall::new("c3", "bounded", "{}")));
     assert!(!result.is_success());
 }
+
+#[tool(
+    name = "summary",
+    input = [{ name = "title", type = string }],
+    output = [
+        { name = "title", type = string },
+        { name = "mode", type = string, enum = ["draft", "final"] },
+        { name = "score", type = float },
+        { name = "tags", type = list, items = string },
+        { name = "author", type = dictionary, fields = [
+            { name = "name", type = string },
+            { name = "age", type = integer, required = false },
+        ] },
+        { name = "note", type = string, required = false },
+    ],
+)]
+struct Summary;
+
+impl ToolHandler for Summary {
+    async fn run(
+        &self,
+        input: SummaryInput,
+        _: &ToolContext<'_>,
+    ) -> Result<SummaryOutput, BoxError> {
+        Ok(SummaryOutput {
+            title: input.title,
+            mode: SummaryOutputMode::Final,
+            score: 1.5,
+            tags: vec!["a".into()],
+            author: SummaryOutputAuthor {
+                name: "n".into(),
+                age: Some(40),
+            },
+            note: None,
+        })
+    }
+}
+
+#[test]
+fn the_model_text_of_a_typed_output_is_the_text_of_its_object() {
+    let mut registry = ToolRegistry::new();
+    registry.register(Summary).unwrap();
+    let executor = ToolExecutor::new(registry);
+    let call = ToolCall::new("c1", "summary", r#"{"title":"t"}"#);
+    // Written straight from the typed output (the fast path, nothing read before): fields
+    // declared out of key order, an enum, a nested struct, a list, an absent optional field.
+    let direct = block_on(executor.dispatch(&call)).to_model_content();
+    let read_first = block_on(executor.dispatch(&call));
+    let object = read_first.output().expect("a valid output").clone();
+    assert_eq!(direct, serde_json::to_string(&object).unwrap());
+    assert_eq!(read_first.to_model_content(), direct);
+    assert_eq!(
+        direct,
+        r#"{"author":{"age":40,"name":"n"},"mode":"final","score":1.5,"tags":["a"],"title":"t"}"#
+    );
+}

@@ -516,12 +516,15 @@ pub mod serde_glue {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
     use serde_json::Value;
 
-    use super::{FromInputs, FromParam};
+    use super::{FromInputs, FromParam, IntoParam};
     use crate::schema::JsonObject;
 
-    /// Serializes a struct as an object of its parameters, field by field.
+    /// Serializes a struct as an object of its parameters, field by field. The first error
+    /// is kept and returned by [`end`](Self::end), so that the generated code is one call a
+    /// field, with no `?` to expand.
     pub struct Fields<S: Serializer> {
         map: S::SerializeMap,
+        error: Option<S::Error>,
     }
 
     impl<S: Serializer> Fields<S> {
@@ -529,33 +532,38 @@ pub mod serde_glue {
         pub fn new(serializer: S) -> Result<Self, S::Error> {
             Ok(Fields {
                 map: serializer.serialize_map(None)?,
+                error: None,
             })
         }
 
         /// A field that is always there.
-        pub fn field<T: Serialize + ?Sized>(
-            &mut self,
-            name: &'static str,
-            value: &T,
-        ) -> Result<(), S::Error> {
-            self.map.serialize_entry(name, value)
+        pub fn field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) {
+            if self.error.is_none() {
+                self.error = self.map.serialize_entry(name, value).err();
+            }
         }
 
         /// An optional field: left out when `None`, as validation leaves an absent argument.
-        pub fn optional<T: Serialize>(
-            &mut self,
-            name: &'static str,
-            value: &Option<T>,
-        ) -> Result<(), S::Error> {
-            match value {
-                Some(value) => self.map.serialize_entry(name, value),
-                None => Ok(()),
+        pub fn optional<T: Serialize>(&mut self, name: &'static str, value: &Option<T>) {
+            if let Some(value) = value {
+                self.field(name, value);
             }
         }
 
         /// Ends the object.
         pub fn end(self) -> Result<S::Ok, S::Error> {
-            self.map.end()
+            match self.error {
+                Some(error) => Err(error),
+                None => self.map.end(),
+            }
+        }
+    }
+
+    /// Writes the field `name` of an output into `output`, unless it converts to nothing
+    /// (`None`).
+    pub fn put<T: IntoParam>(output: &mut JsonObject, name: &'static str, value: T) {
+        if let Some(value) = value.into_value() {
+            output.insert(name.into(), value);
         }
     }
 

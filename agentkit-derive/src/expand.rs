@@ -560,9 +560,9 @@ fn serialize(p: &TokenStream, name: &Ident, fields: &[Field<'_>]) -> TokenStream
     let writes = sorted.into_iter().map(|f| {
         let (ident, key) = (&f.ident, f.name);
         if f.optional {
-            quote!(fields.optional(#key, &self.#ident)?;)
+            quote!(fields.optional(#key, &self.#ident);)
         } else {
-            quote!(fields.field(#key, &self.#ident)?;)
+            quote!(fields.field(#key, &self.#ident);)
         }
     });
     let fields_var = if fields.is_empty() {
@@ -928,12 +928,8 @@ fn struct_def(g: &Gen<'_, '_>, name: &Ident, fields: &[Field<'_>], doc: &str) ->
 /// The statements that write each field into `output`, a `JsonObject`.
 fn writes(p: &TokenStream, fields: &[Field<'_>]) -> TokenStream {
     let writes = fields.iter().map(|Field { ident, name, .. }| {
-        quote! {
-            if let #p::Some(value) = #p::IntoParam::into_value(self.#ident) {
-                // Through the path: `From` need not be in scope (`#![no_implicit_prelude]`).
-                output.insert(#p::From::from(#name), value);
-            }
-        }
+        // One call a field: less for the compiler than the `if let` and insert inline.
+        quote!(#p::serde_glue::put(&mut output, #name, self.#ident);)
     });
     quote!(#(#writes)*)
 }
@@ -946,7 +942,7 @@ fn input_struct(g: &mut Gen<'_, '_>, name: &Ident, params: &[Param]) -> TokenStr
         g.tool.item.ident
     );
     let def = struct_def(g, name, &fields, &doc);
-    let from_inputs = from_inputs(g, name, &fields);
+    let from_inputs = from_inputs(g, name, &fields, Side::Input);
     let serde = serialize(&g.p, name, &fields);
     let de = deserialize(&g.p, name, "object", false);
     quote!(#def #from_inputs #serde #de)
@@ -954,7 +950,7 @@ fn input_struct(g: &mut Gen<'_, '_>, name: &Ident, params: &[Param]) -> TokenStr
 
 /// `impl FromInputs`: the struct read from an object of validated values (the input, to call
 /// `run`; both, to deserialize).
-fn from_inputs(g: &Gen<'_, '_>, name: &Ident, fields: &[Field<'_>]) -> TokenStream {
+fn from_inputs(g: &Gen<'_, '_>, name: &Ident, fields: &[Field<'_>], side: Side) -> TokenStream {
     let p = &g.p;
     // `inputs` is unused when there is no parameter.
     let inputs = if fields.is_empty() || g.fallback {
@@ -984,6 +980,15 @@ fn from_inputs(g: &Gen<'_, '_>, name: &Ident, fields: &[Field<'_>]) -> TokenStre
     } else {
         quote!(#p::Some(Self { #(#takes)* }))
     };
+    // An output struct is read from an object only to deserialize it, never on the fast
+    // path: the trait's default `from_slots` serves it, at no cost to compile.
+    let from_slots = (side == Side::Input).then(|| {
+        quote! {
+            fn from_slots(#slots: &mut [#p::Option<#p::Value>]) -> #p::Option<Self> {
+                #slots_body
+            }
+        }
+    });
     quote! {
         #[automatically_derived]
         impl #p::FromInputs for #name {
@@ -991,9 +996,7 @@ fn from_inputs(g: &Gen<'_, '_>, name: &Ident, fields: &[Field<'_>]) -> TokenStre
                 #body
             }
 
-            fn from_slots(#slots: &mut [#p::Option<#p::Value>]) -> #p::Option<Self> {
-                #slots_body
-            }
+            #from_slots
         }
     }
 }
@@ -1019,7 +1022,7 @@ fn output_struct(g: &mut Gen<'_, '_>, name: &Ident, params: &[Param]) -> TokenSt
             output
         }
     };
-    let from_inputs = from_inputs(g, name, &fields);
+    let from_inputs = from_inputs(g, name, &fields, Side::Output);
     let serde = serialize(p, name, &fields);
     let de = deserialize(p, name, "object", false);
     // Valid by construction: the executor keeps it typed, and makes it JSON when asked.

@@ -167,6 +167,23 @@ fn finite(value: f64) -> Done {
     }
 }
 
+// Every scalar but a float is fine; every compound is looked into.
+macro_rules! fine {
+    ($($method:ident($($arg:ty),*);)*) => {$(
+        fn $method(self, $(_: $arg),*) -> Done {
+            Ok(())
+        }
+    )*};
+}
+
+macro_rules! look_into {
+    ($($method:ident($($arg:ty),*);)*) => {$(
+        fn $method(self, $(_: $arg),*) -> Result<Self, NotFinite> {
+            Ok(self)
+        }
+    )*};
+}
+
 impl ser::Serializer for FiniteFloats {
     type Ok = ();
     type Error = NotFinite;
@@ -178,62 +195,43 @@ impl ser::Serializer for FiniteFloats {
     type SerializeStruct = Self;
     type SerializeStructVariant = Self;
 
-    fn serialize_bool(self, _: bool) -> Done {
-        Ok(())
+    fine! {
+        serialize_bool(bool);
+        serialize_i8(i8);
+        serialize_i16(i16);
+        serialize_i32(i32);
+        serialize_i64(i64);
+        serialize_u8(u8);
+        serialize_u16(u16);
+        serialize_u32(u32);
+        serialize_u64(u64);
+        serialize_char(char);
+        serialize_str(&str);
+        serialize_bytes(&[u8]);
+        serialize_none();
+        serialize_unit();
+        serialize_unit_struct(&'static str);
+        serialize_unit_variant(&'static str, u32, &'static str);
     }
-    fn serialize_i8(self, _: i8) -> Done {
-        Ok(())
+
+    look_into! {
+        serialize_seq(Option<usize>);
+        serialize_tuple(usize);
+        serialize_tuple_struct(&'static str, usize);
+        serialize_tuple_variant(&'static str, u32, &'static str, usize);
+        serialize_map(Option<usize>);
+        serialize_struct(&'static str, usize);
+        serialize_struct_variant(&'static str, u32, &'static str, usize);
     }
-    fn serialize_i16(self, _: i16) -> Done {
-        Ok(())
-    }
-    fn serialize_i32(self, _: i32) -> Done {
-        Ok(())
-    }
-    fn serialize_i64(self, _: i64) -> Done {
-        Ok(())
-    }
-    fn serialize_u8(self, _: u8) -> Done {
-        Ok(())
-    }
-    fn serialize_u16(self, _: u16) -> Done {
-        Ok(())
-    }
-    fn serialize_u32(self, _: u32) -> Done {
-        Ok(())
-    }
-    fn serialize_u64(self, _: u64) -> Done {
-        Ok(())
-    }
+
     fn serialize_f32(self, value: f32) -> Done {
         finite(f64::from(value))
     }
     fn serialize_f64(self, value: f64) -> Done {
         finite(value)
     }
-    fn serialize_char(self, _: char) -> Done {
-        Ok(())
-    }
-    fn serialize_str(self, _: &str) -> Done {
-        Ok(())
-    }
-    fn serialize_bytes(self, _: &[u8]) -> Done {
-        Ok(())
-    }
-    fn serialize_none(self) -> Done {
-        Ok(())
-    }
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Done {
         value.serialize(self)
-    }
-    fn serialize_unit(self) -> Done {
-        Ok(())
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Done {
-        Ok(())
-    }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Done {
-        Ok(())
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Done {
         value.serialize(self)
@@ -247,83 +245,31 @@ impl ser::Serializer for FiniteFloats {
     ) -> Done {
         value.serialize(self)
     }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self, NotFinite> {
-        Ok(self)
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self, NotFinite> {
-        Ok(self)
-    }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self, NotFinite> {
-        Ok(self)
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self, NotFinite> {
-        Ok(self)
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self, NotFinite> {
-        Ok(self)
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self, NotFinite> {
-        Ok(self)
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self, NotFinite> {
-        Ok(self)
-    }
 }
 
-impl ser::SerializeSeq for FiniteFloats {
-    type Ok = ();
-    type Error = NotFinite;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
-        value.serialize(FiniteFloats)
-    }
-    fn end(self) -> Done {
-        Ok(())
-    }
+// The compound serializers: each element, field or entry is looked at in turn.
+macro_rules! compound {
+    ($($trait:ident :: $method:ident($($name:ty)?);)*) => {$(
+        impl ser::$trait for FiniteFloats {
+            type Ok = ();
+            type Error = NotFinite;
+            fn $method<T: Serialize + ?Sized>(&mut self, $(_: $name,)? value: &T) -> Done {
+                value.serialize(FiniteFloats)
+            }
+            fn end(self) -> Done {
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for FiniteFloats {
-    type Ok = ();
-    type Error = NotFinite;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
-        value.serialize(FiniteFloats)
-    }
-    fn end(self) -> Done {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleStruct for FiniteFloats {
-    type Ok = ();
-    type Error = NotFinite;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
-        value.serialize(FiniteFloats)
-    }
-    fn end(self) -> Done {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for FiniteFloats {
-    type Ok = ();
-    type Error = NotFinite;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
-        value.serialize(FiniteFloats)
-    }
-    fn end(self) -> Done {
-        Ok(())
-    }
+compound! {
+    SerializeSeq::serialize_element();
+    SerializeTuple::serialize_element();
+    SerializeTupleStruct::serialize_field();
+    SerializeTupleVariant::serialize_field();
+    SerializeStruct::serialize_field(&'static str);
+    SerializeStructVariant::serialize_field(&'static str);
 }
 
 impl ser::SerializeMap for FiniteFloats {
@@ -333,28 +279,6 @@ impl ser::SerializeMap for FiniteFloats {
         key.serialize(FiniteFloats)
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
-        value.serialize(FiniteFloats)
-    }
-    fn end(self) -> Done {
-        Ok(())
-    }
-}
-
-impl ser::SerializeStruct for FiniteFloats {
-    type Ok = ();
-    type Error = NotFinite;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, value: &T) -> Done {
-        value.serialize(FiniteFloats)
-    }
-    fn end(self) -> Done {
-        Ok(())
-    }
-}
-
-impl ser::SerializeStructVariant for FiniteFloats {
-    type Ok = ();
-    type Error = NotFinite;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, value: &T) -> Done {
         value.serialize(FiniteFloats)
     }
     fn end(self) -> Done {

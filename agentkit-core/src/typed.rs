@@ -271,7 +271,7 @@ pub trait IntoOutput {
     where
         Self: Sized,
     {
-        Returned::Json(self.into_output())
+        Returned::json(self)
     }
 }
 

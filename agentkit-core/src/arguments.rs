@@ -12,7 +12,7 @@ use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::map::Entry;
 use serde_json::{Map, Number, Value};
 
-use crate::schema::{Issues, JsonObject, ValidationIssue};
+use crate::schema::{Issues, JsonObject, Param, ValidationIssue};
 
 /// Parses the argument text of a call into an object, and the issues of its repeated keys
 /// (at most `max_issues` kept, the rest counted), which validation then adds to: a model that
@@ -53,23 +53,19 @@ pub(crate) fn parse_arguments(
     }
 }
 
-/// The typed fast path's parse: each argument of `text` into the slot of its parameter, by
-/// the parameter names `names` (in order), with no object built around them. `false` when
+/// The typed fast path's parse: each argument of `text` into the slot of its parameter (in
+/// the order of `params`), with no object built around them. `false` when
 /// anything would make the full path report an issue or behave otherwise: invalid JSON, not
 /// an object, a key given twice (at any depth), or a key that is not a parameter. The full
 /// path then parses the text again and reports every issue in its words.
-pub(crate) fn parse_into_slots<'n>(
-    text: &str,
-    names: impl Iterator<Item = &'n str> + Clone,
-    slots: &mut [Option<Value>],
-) -> bool {
+pub(crate) fn parse_into_slots(text: &str, params: &[Param], slots: &mut [Option<Value>]) -> bool {
     if text.trim().is_empty() {
         return true;
     }
     let duplicates = RefCell::new(Issues::with_cap(1));
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let seed = SlotsSeed {
-        names,
+        params,
         slots,
         duplicates: &duplicates,
     };
@@ -80,13 +76,13 @@ pub(crate) fn parse_into_slots<'n>(
 }
 
 /// The root object of the fast path, read into slots.
-struct SlotsSeed<'s, 'd, I> {
-    names: I,
+struct SlotsSeed<'s, 'd> {
+    params: &'s [Param],
     slots: &'s mut [Option<Value>],
     duplicates: &'d RefCell<Issues>,
 }
 
-impl<'de, 'n, I: Iterator<Item = &'n str> + Clone> Visitor<'de> for SlotsSeed<'_, '_, I> {
+impl<'de> Visitor<'de> for SlotsSeed<'_, '_> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -95,7 +91,7 @@ impl<'de, 'n, I: Iterator<Item = &'n str> + Clone> Visitor<'de> for SlotsSeed<'_
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<(), A::Error> {
         use serde::de::Error as _;
-        while let Some(key) = access.next_key_seed(KeySeed(self.names.clone()))? {
+        while let Some(key) = access.next_key_seed(KeySeed(self.params))? {
             // Not a parameter: the full path decides, by the executor's policy.
             let Some(index) = key else {
                 return Err(A::Error::custom("undeclared argument"));
@@ -114,9 +110,9 @@ impl<'de, 'n, I: Iterator<Item = &'n str> + Clone> Visitor<'de> for SlotsSeed<'_
 }
 
 /// A key of the root object, as the index of its parameter; read without a copy of it.
-struct KeySeed<I>(I);
+struct KeySeed<'p>(&'p [Param]);
 
-impl<'de, 'n, I: Iterator<Item = &'n str>> DeserializeSeed<'de> for KeySeed<I> {
+impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
     type Value = Option<usize>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
@@ -124,15 +120,15 @@ impl<'de, 'n, I: Iterator<Item = &'n str>> DeserializeSeed<'de> for KeySeed<I> {
     }
 }
 
-impl<'de, 'n, I: Iterator<Item = &'n str>> Visitor<'de> for KeySeed<I> {
+impl<'de> Visitor<'de> for KeySeed<'_> {
     type Value = Option<usize>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a key")
     }
 
-    fn visit_str<E>(mut self, key: &str) -> Result<Option<usize>, E> {
-        Ok(self.0.position(|name| name == key))
+    fn visit_str<E>(self, key: &str) -> Result<Option<usize>, E> {
+        Ok(self.0.iter().position(|param| param.name() == key))
     }
 }
 

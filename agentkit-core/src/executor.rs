@@ -37,7 +37,7 @@ use crate::result::{DeferredCall, ToolResult};
 use crate::runtime::{Runtime, Sleep, default_runtime};
 use crate::schema::{Issues, JsonObject, UnknownArguments, ValidationIssue};
 use crate::tool::{DynTool, ToolSpec};
-use crate::typed::{InvalidArguments, Parsed};
+use crate::typed::{Inputs, InvalidArguments, Parsed};
 
 /// Runs tool calls: the Python original's `ToolExecutor`, and the only path to a tool.
 ///
@@ -712,8 +712,8 @@ impl ToolExecutor {
             )
             .with_progress(&sink);
             let start_tool = || match typed {
-                Some(input) => tool.execute_parsed_boxed(input, &ctx),
-                None => tool.execute_boxed(inputs, &ctx),
+                Some(input) => tool.execute_boxed(Inputs::Parsed(input), &ctx),
+                None => tool.execute_boxed(Inputs::Json(inputs), &ctx),
             };
             let run = match catch_unwind(AssertUnwindSafe(start_tool)) {
                 Ok(future) => Contained::new(future),
@@ -1126,7 +1126,7 @@ impl BlockingJob {
             .with_progress(&sink);
             // `block_on` also drops the future: a panic there is caught too.
             match catch_unwind(AssertUnwindSafe(|| {
-                block_on(tool.execute_boxed(&inputs, &ctx))
+                block_on(tool.execute_boxed(Inputs::Json(&inputs), &ctx))
             })) {
                 Ok(returned) => Finished::Returned(returned),
                 Err(panic) => Finished::Panicked(tool_panic(panic, &credentials)),

@@ -200,7 +200,7 @@ pub mod __private {
     }
     pub use crate::output::{Returned, TypedOutput};
     pub use crate::typed::{
-        Inputs, OutputForm, Parsed, execute_typed, input_schema, output_schema, parse_typed,
+        Inputs, Parsed, execute_json, execute_typed, input_schema, output_schema, parse_typed,
         serde_glue,
     };
     pub use crate::{

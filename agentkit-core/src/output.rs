@@ -7,7 +7,7 @@
 //! the map (a node and a key per field) is left until then, and skipped when nobody asks.
 
 use std::fmt;
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::OnceLock;
 
 use serde::Serialize;
 use serde::ser;
@@ -33,10 +33,10 @@ impl Returned {
     /// The output of a tool whose output struct fits its schema by its types: kept typed,
     /// unless a float in it is not finite (it would become `null`, which the schema refuses),
     /// in which case it is JSON now, for the validator to report.
-    pub fn typed<O: IntoOutput + Serialize + Send + 'static>(output: O) -> Returned {
+    pub fn typed<O: IntoOutput + Serialize + Send + Sync + 'static>(output: O) -> Returned {
         match output.serialize(FiniteFloats) {
             Ok(()) => Returned::Typed(Box::new(Lazy {
-                typed: Mutex::new(Some(output)),
+                typed: output,
                 json: OnceLock::new(),
             })),
             Err(NotFinite) => Returned::json(output),
@@ -51,9 +51,9 @@ impl Returned {
         }
     }
 
-    /// The output as JSON text. A typed output not yet made JSON is written straight from its
-    /// fields, which `#[tool]` serializes in key order, as the object's map keeps them; where
-    /// the map keeps insertion order instead (serde_json's `preserve_order`), from the object.
+    /// The output as JSON text. A typed output is written straight from its fields, which
+    /// `#[tool]` serializes in key order, as the object's map keeps them; where the map keeps
+    /// insertion order instead (serde_json's `preserve_order`), from the object.
     pub(crate) fn to_json_text(&self) -> String {
         let direct = match self {
             Returned::Typed(typed) if map_keys_are_sorted() => typed.write_json(),
@@ -80,8 +80,8 @@ pub trait TypedOutput: Send + Sync {
     fn as_json(&self) -> &JsonObject;
     /// The output as JSON, taking it.
     fn into_json(self: Box<Self>) -> JsonObject;
-    /// The output as JSON text, written from the typed output, unless it was made JSON
-    /// already (`None`).
+    /// The output as JSON text, written from the typed output (`None` if its `Serialize`
+    /// failed).
     fn write_json(&self) -> Option<String>;
 }
 
@@ -97,40 +97,44 @@ fn map_keys_are_sorted() -> bool {
     })
 }
 
-/// The typed output until the first [`as_json`](TypedOutput::as_json), then its JSON.
+/// The typed output, and its JSON once something asked for it.
+///
+/// The generic part is kept small: every `#[tool]` output type compiles its own copy of it,
+/// in the user's crate, so the once-only conversion lives in non-generic functions.
 struct Lazy<O> {
-    typed: Mutex<Option<O>>,
+    typed: O,
     json: OnceLock<JsonObject>,
 }
 
-impl<O: IntoOutput + Serialize + Send> TypedOutput for Lazy<O> {
+impl<O: IntoOutput + Serialize + Send + Sync> TypedOutput for Lazy<O> {
     fn as_json(&self) -> &JsonObject {
-        self.json.get_or_init(|| {
-            // Taken once: `get_or_init` runs one initialiser at a time.
-            let typed = self
-                .typed
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take();
-            typed.map(IntoOutput::into_output).unwrap_or_default()
-        })
+        json_once(&self.json, &|| to_object(&self.typed))
     }
 
     fn write_json(&self) -> Option<String> {
-        let typed = self.typed.lock().unwrap_or_else(PoisonError::into_inner);
-        serde_json::to_string(typed.as_ref()?).ok()
+        serde_json::to_string(&self.typed).ok()
     }
 
     fn into_json(self: Box<Self>) -> JsonObject {
         let Lazy { typed, json } = *self;
         match json.into_inner() {
             Some(json) => json,
-            None => typed
-                .into_inner()
-                .unwrap_or_else(PoisonError::into_inner)
-                .map(IntoOutput::into_output)
-                .unwrap_or_default(),
+            None => typed.into_output(),
         }
+    }
+}
+
+/// The object in `cell`, made by `make` on the first call.
+fn json_once<'a>(cell: &'a OnceLock<JsonObject>, make: &dyn Fn() -> JsonObject) -> &'a JsonObject {
+    cell.get_or_init(make)
+}
+
+/// `value` as an object, by its `Serialize` impl, which for a `#[tool]` output writes the same
+/// object as its `into_output` (left as it is, for `into_json`).
+fn to_object<O: Serialize>(value: &O) -> JsonObject {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::Object(object)) => object,
+        _ => JsonObject::new(),
     }
 }
 

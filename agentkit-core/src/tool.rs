@@ -1,6 +1,5 @@
 //! The [`Tool`] trait and its metadata, the [`ToolSpec`].
 
-use std::any::Any;
 use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
@@ -14,7 +13,7 @@ use crate::json_schema::{Style, export};
 use crate::output::Returned;
 use crate::rules::{self, NameKind, Problem};
 use crate::schema::{JsonObject, ToolSchema, UnknownArguments};
-use crate::typed::Parsed;
+use crate::typed::{Inputs, Parsed};
 
 /// The version a tool has when none is declared, as in the Python original.
 pub const DEFAULT_VERSION: &str = "1.0.0";
@@ -673,17 +672,23 @@ pub trait Tool: Send + Sync + 'static {
         false
     }
 
-    /// Runs the tool on what [`parse_typed`](Self::parse_typed) gave. Not public API.
+    /// Runs the tool as the executor does: on validated JSON inputs, or on what
+    /// [`parse_typed`](Self::parse_typed) gave. `#[tool(...)]` runs both through one typed
+    /// function; by default, JSON inputs go to [`execute`](Self::execute). Not public API.
     #[doc(hidden)]
-    fn execute_parsed(
+    fn execute_inputs(
         &self,
-        input: Box<dyn Any + Send>,
+        inputs: Inputs<'_>,
         ctx: &ToolContext<'_>,
     ) -> impl Future<Output = Result<Returned, BoxError>> + Send {
-        let _ = (input, ctx);
-        std::future::ready(Err(BoxError::from(
-            "this tool has no typed fast path: `parse_typed` gave nothing to run",
-        )))
+        async move {
+            match inputs {
+                Inputs::Json(inputs) => self.execute(inputs, ctx).await.map(Returned::Json),
+                Inputs::Parsed(_) => Err(BoxError::from(
+                    "this tool has no typed fast path: `parse_typed` gave nothing to run",
+                )),
+            }
+        }
     }
 }
 
@@ -693,19 +698,14 @@ pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub(crate) trait DynTool: Send + Sync + 'static {
     fn spec(&self) -> &ToolSpec;
 
-    fn execute_boxed<'a>(
-        &'a self,
-        inputs: &'a JsonObject,
-        ctx: &'a ToolContext<'a>,
-    ) -> BoxFuture<'a, Result<Returned, BoxError>>;
-
     fn parse_typed(&self, text: &str, unknown: UnknownArguments, max_issues: usize) -> Parsed;
 
     fn output_fits_by_type(&self) -> bool;
 
-    fn execute_parsed_boxed<'a>(
+    /// [`Tool::execute_inputs`], boxed: one future type a tool, whichever the inputs.
+    fn execute_boxed<'a>(
         &'a self,
-        input: Box<dyn Any + Send>,
+        inputs: Inputs<'a>,
         ctx: &'a ToolContext<'a>,
     ) -> BoxFuture<'a, Result<Returned, BoxError>>;
 }
@@ -713,15 +713,6 @@ pub(crate) trait DynTool: Send + Sync + 'static {
 impl<T: Tool> DynTool for T {
     fn spec(&self) -> &ToolSpec {
         Tool::spec(self)
-    }
-
-    fn execute_boxed<'a>(
-        &'a self,
-        inputs: &'a JsonObject,
-        ctx: &'a ToolContext<'a>,
-    ) -> BoxFuture<'a, Result<Returned, BoxError>> {
-        // In the same box as the tool's future: no allocation for the wrapping.
-        Box::pin(async move { Tool::execute(self, inputs, ctx).await.map(Returned::Json) })
     }
 
     fn parse_typed(&self, text: &str, unknown: UnknownArguments, max_issues: usize) -> Parsed {
@@ -732,11 +723,11 @@ impl<T: Tool> DynTool for T {
         Tool::output_fits_by_type(self)
     }
 
-    fn execute_parsed_boxed<'a>(
+    fn execute_boxed<'a>(
         &'a self,
-        input: Box<dyn Any + Send>,
+        inputs: Inputs<'a>,
         ctx: &'a ToolContext<'a>,
     ) -> BoxFuture<'a, Result<Returned, BoxError>> {
-        Box::pin(Tool::execute_parsed(self, input, ctx))
+        Box::pin(Tool::execute_inputs(self, inputs, ctx))
     }
 }

@@ -386,6 +386,9 @@ pub trait ToolHandler: TypedTool + Send + Sync + 'static {
 /// How many parameters the typed fast path keeps on the stack; more take one allocation.
 const INLINE_SLOTS: usize = 8;
 
+/// A tool's own input struct, its type erased between the parse and the run.
+type AnyInput = Box<dyn std::any::Any + Send>;
+
 /// What the typed fast path made of a call's argument text. Not public API.
 #[doc(hidden)]
 pub enum Parsed {
@@ -418,7 +421,29 @@ pub fn parse_typed<T: TypedTool + crate::Tool>(
 where
     T::Input: 'static,
 {
-    let Some(schema) = crate::Tool::spec(tool).input_schema() else {
+    // Only the last step knows the tool's type: the rest is compiled once, here, rather than
+    // once per tool in the user's crate.
+    parse_into(
+        crate::Tool::spec(tool),
+        text,
+        unknown,
+        max_issues,
+        &mut |slots| match T::Input::from_slots(slots) {
+            Some(input) => Some(Box::new(input)),
+            None => None,
+        },
+    )
+}
+
+/// [`parse_typed`], but for building the input from the slots.
+fn parse_into(
+    spec: &crate::ToolSpec,
+    text: &str,
+    unknown: crate::UnknownArguments,
+    max_issues: usize,
+    build: &mut dyn FnMut(&mut [Option<Value>]) -> Option<AnyInput>,
+) -> Parsed {
+    let Some(schema) = spec.input_schema() else {
         return Parsed::Unparsed;
     };
     let params = schema.parameters();
@@ -430,7 +455,7 @@ where
         spilled = vec![None; params.len()];
         &mut spilled
     };
-    if !crate::arguments::parse_into_slots(text, params.iter().map(|p| p.name()), slots) {
+    if !crate::arguments::parse_into_slots(text, params, slots) {
         return Parsed::Unparsed;
     }
     let mut issues = crate::schema::Issues::with_cap(max_issues);
@@ -438,13 +463,13 @@ where
     if !issues.is_empty() {
         return Parsed::Invalid(InvalidArguments(issues));
     }
-    match T::Input::from_slots(slots) {
-        Some(input) => Parsed::Input(Box::new(input)),
+    match build(slots) {
+        Some(input) => Parsed::Input(input),
         None => Parsed::Unparsed,
     }
 }
 
-/// What a generated `Tool::execute` or `Tool::execute_parsed` runs the tool on.
+/// What a tool runs on: validated JSON, or the input [`parse_typed`] made. Not public API.
 #[doc(hidden)]
 pub enum Inputs<'a> {
     /// Validated arguments, as JSON.
@@ -453,28 +478,15 @@ pub enum Inputs<'a> {
     Parsed(Box<dyn std::any::Any + Send>),
 }
 
-/// The body of the `Tool::execute` and `Tool::execute_parsed` that `#[tool(...)]` generates:
-/// one function for both, so that a tool without `ToolHandler` is one error, not one per
-/// method. `O` is the form the output is returned in: an object, or for the executor's fast
-/// path, a [`Returned`].
+/// The body of the `Tool::execute_inputs` that `#[tool(...)]` generates, which its
+/// `Tool::execute` runs too (see [`execute_json`]): one function for both, so that a tool without
+/// `ToolHandler` is one error, not one per method, and each tool compiles one future.
 #[doc(hidden)]
-pub async fn execute_typed<T: ToolHandler, O: OutputForm>(
+pub async fn execute_typed<T: ToolHandler>(
     tool: &T,
     inputs: Inputs<'_>,
     ctx: &ToolContext<'_>,
-) -> Result<O, BoxError>
-where
-    T::Input: 'static,
-{
-    // The tool's run, compiled once per tool, whatever the form of its output.
-    Ok(O::from_output(run_typed(tool, inputs, ctx).await?))
-}
-
-async fn run_typed<T: ToolHandler>(
-    tool: &T,
-    inputs: Inputs<'_>,
-    ctx: &ToolContext<'_>,
-) -> Result<T::Output, BoxError>
+) -> Result<Returned, BoxError>
 where
     T::Input: 'static,
 {
@@ -484,26 +496,16 @@ where
             .downcast::<T::Input>()
             .map_err(|_| "the parsed input is not this tool's")?,
     };
-    tool.run(input, ctx).await
+    Ok(tool.run(input, ctx).await?.into_returned())
 }
 
-/// A form [`execute_typed`] returns an output in. Not public API.
+/// The body of the `Tool::execute` that `#[tool(...)]` generates: the run of its
+/// `Tool::execute_inputs`, as an object.
 #[doc(hidden)]
-pub trait OutputForm {
-    /// `output` in this form.
-    fn from_output<X: IntoOutput>(output: X) -> Self;
-}
-
-impl OutputForm for JsonObject {
-    fn from_output<X: IntoOutput>(output: X) -> Self {
-        output.into_output()
-    }
-}
-
-impl OutputForm for Returned {
-    fn from_output<X: IntoOutput>(output: X) -> Self {
-        output.into_returned()
-    }
+pub async fn execute_json<F: Future<Output = Result<Returned, BoxError>>>(
+    run: F,
+) -> Result<JsonObject, BoxError> {
+    Ok(run.await?.into_json())
 }
 
 /// The serde glue of the types `#[tool(...)]` generates: their `Serialize` and `Deserialize`

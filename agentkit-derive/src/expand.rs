@@ -1,7 +1,8 @@
 //! Stage 4: the generated code, for a declaration without mistakes.
 //!
-//! Every path goes through `<crate>::__private`, so the expansion works whatever the user
-//! has in scope (`mod core {}`, a `Result` alias) and under a renamed dependency. The spec is
+//! Every path goes through `<crate>::__private`, imported once per tool under a name of its
+//! own, so the expansion works whatever the user has in scope (`mod core {}`, a `Result`
+//! alias) and under a renamed dependency. The spec is
 //! `static` data built with `const fn`s: describing the tool costs nothing at run time.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -37,17 +38,44 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
             let typed = typed(&tool, false);
             let tool_impl = tool_impl(&tool, &spec(&tool));
             let thread_safety = thread_safety(&tool);
-            quote!(#item #typed #tool_impl #thread_safety)
+            let import = tool.private_import();
+            quote!(#item #import #typed #tool_impl #thread_safety)
         }
         Err(errors) => fallback::expand(&tool, &item, &errors),
     }
 }
 
 impl Tool<'_> {
-    /// `<crate>::__private`.
+    /// The path every generated item reaches agentkit-core through: the alias that
+    /// [`private_import`](Self::private_import) declares for `<crate>::__private`. One token
+    /// in place of the absolute path's five, in each of the expansion's hundred-odd paths:
+    /// the compiler parses and resolves every token of every tool on every build.
     pub(crate) fn private(&self) -> TokenStream {
+        self.private_at(Span::call_site())
+    }
+
+    /// [`private`](Self::private), spanned at `span`: it resolves the same way (both are the
+    /// call site's hygiene), but an error in an expression that starts with it points there.
+    pub(crate) fn private_at(&self, span: Span) -> TokenStream {
+        let mut alias = self.private_alias();
+        alias.set_span(span);
+        quote!(#alias)
+    }
+
+    /// `use <crate>::__private as __agentkit_<Struct>;`: named after the struct, whose name is
+    /// unique in its module, so that two tools in one module import two names.
+    pub(crate) fn private_import(&self) -> TokenStream {
         let krate = &self.krate;
-        quote!(#krate::__private)
+        let alias = self.private_alias();
+        quote! {
+            #[doc(hidden)]
+            #[allow(unused_imports)]
+            use #krate::__private as #alias;
+        }
+    }
+
+    fn private_alias(&self) -> Ident {
+        format_ident!("__agentkit_{}", self.item.ident, span = Span::call_site())
     }
 
     fn tool_name(&self) -> String {
@@ -59,18 +87,21 @@ impl Tool<'_> {
 
 /// The `Tool` impl, with `spec_body` as the body of `spec`.
 pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream {
-    let p = tool.private();
     let ident = &tool.item.ident;
     let fits = tool.output_type.is_none() && tool.output.as_deref().is_some_and(fits_by_type);
+    let p = tool.private();
     // Spanned on the struct's name, so that a missing `impl ToolHandler` is reported there
-    // (once: the calls and the returned futures need it, and identical errors are merged).
+    // (once: the call and the returned future need it, and identical errors are merged).
+    let at = tool.private_at(ident.span());
+    let run = quote_spanned!(ident.span()=> #at::execute_typed(self, inputs, ctx));
     let execute = quote_spanned! {ident.span()=>
         fn execute(
             &self,
             inputs: &#p::JsonObject,
             ctx: &#p::ToolContext<'_>,
         ) -> impl #p::Future<Output = #p::Result<#p::JsonObject, #p::BoxError>> + #p::Send {
-            #p::execute_typed::<Self, #p::JsonObject>(self, #p::Inputs::Json(inputs), ctx)
+            // Through `execute_inputs`, so that a missing `ToolHandler` is one error, there.
+            #p::execute_json(#p::Tool::execute_inputs(self, #p::Inputs::Json(inputs), ctx))
         }
 
         fn parse_typed(
@@ -82,12 +113,12 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
             #p::parse_typed(self, text, unknown, max_issues)
         }
 
-        fn execute_parsed(
+        fn execute_inputs(
             &self,
-            input: #p::Box<dyn #p::Any + #p::Send>,
+            inputs: #p::Inputs<'_>,
             ctx: &#p::ToolContext<'_>,
         ) -> impl #p::Future<Output = #p::Result<#p::Returned, #p::BoxError>> + #p::Send {
-            #p::execute_typed::<Self, #p::Returned>(self, #p::Inputs::Parsed(input), ctx)
+            #run
         }
     };
     let fits = fits.then(|| {
@@ -1182,7 +1213,9 @@ mod tests {
         // `2.0` is the integer 2, and the absent `e` is filled in.
         assert!(out.contains("Literal :: Integer (2)"), "{out}");
         assert!(
-            out.contains("(:: agentkit_core :: __private :: Cow :: Borrowed (\"e\") , :: agentkit_core :: __private :: Literal :: Integer (1))"),
+            out.contains(
+                "(__agentkit_S :: Cow :: Borrowed (\"e\") , __agentkit_S :: Literal :: Integer (1))"
+            ),
             "{out}"
         );
     }

@@ -26,8 +26,10 @@ pub(crate) fn expand(tool: &Tool<'_>, item: &TokenStream, errors: &[syn::Error])
         )
     };
     let thread_safety = expand::thread_safety(tool);
+    let import = tool.private_import();
     quote! {
         #item
+        #import
         #(#errors)*
         #typed
         #tool_impl

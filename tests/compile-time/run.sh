@@ -16,6 +16,7 @@
 #   bash tests/compile-time/run.sh                 # from anywhere in the checkout
 #   bash tests/compile-time/run.sh -n 9            # more runs
 #   bash tests/compile-time/run.sh --expanded      # also count the lines of the expansion
+#   bash tests/compile-time/run.sh --items         # also count the functions each crate compiles
 #
 # The crates live in `<target>/compile-time/` (`target/` of this checkout, or
 # $CARGO_TARGET_DIR), a workspace of their own with its own target directory, so
@@ -32,17 +33,19 @@ set -euo pipefail
 
 usage() {
     sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-    echo "usage: $0 [-n RUNS] [--dir DIR] [--expanded]"
+    echo "usage: $0 [-n RUNS] [--dir DIR] [--expanded] [--items]"
 }
 
 runs=5
 dir=
 expanded=0
+items=0
 while (($#)); do
     case $1 in
         -n) runs=${2:?-n needs a number}; shift 2 ;;
         --dir) dir=${2:?--dir needs a directory}; shift 2 ;;
         --expanded) expanded=1; shift ;;
+        --items) items=1; shift ;;
         -h | --help) usage; exit 0 ;;
         *) usage >&2; exit 2 ;;
     esac
@@ -294,5 +297,19 @@ if ((expanded)); then
             --target-dir "$dir/target" -- -Zunpretty=expanded 2>>"$log" | wc -l) ||
             { echo "the expansion of tools-$crate failed; the end of $log:" >&2; tail -n 40 "$log" >&2; exit 1; }
         echo "lines after expansion, $crate: $lines"
+    done
+fi
+
+if ((items)); then
+    echo
+    for crate in macro hand; do
+        # The crate's own items only: touched, so that rustc runs on it and prints them.
+        touch "$dir/tools-$crate/src/lib.rs"
+        listing=$(cd "$dir" && RUSTC_BOOTSTRAP=1 cargo rustc -q -p "tools-$crate" --lib \
+            --target-dir "$dir/target" -- -Zprint-mono-items=yes 2>>"$log") ||
+            { echo "listing the items of tools-$crate failed; the end of $log:" >&2; tail -n 40 "$log" >&2; exit 1; }
+        all=$(grep -c '^MONO_ITEM' <<<"$listing" || true)
+        one=$(grep -c 'Tool00[^0-9]' <<<"$listing" || true)
+        echo "compiled items, $crate: $all in all, $one for Tool00"
     done
 fi

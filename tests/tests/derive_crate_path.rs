@@ -18,11 +18,11 @@ mod sdk {
         pub(crate) static CALLS: AtomicUsize = AtomicUsize::new(0);
 
         /// Counts, then runs the real `execute_typed`.
-        pub(crate) async fn execute_typed<T: agentkit_core::ToolHandler, O: OutputForm>(
+        pub(crate) async fn execute_typed<T: agentkit_core::ToolHandler>(
             tool: &T,
             inputs: Inputs<'_>,
             ctx: &ToolContext<'_>,
-        ) -> Result<O, BoxError>
+        ) -> Result<Returned, BoxError>
         where
             T::Input: 'static,
         {

@@ -31,7 +31,10 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
     };
     let cx = Ctxt::new();
     let krate = container(&cx, &input);
-    let p = quote!(#krate::__private);
+    // Every impl is written in one anonymous `const` block that imports `<crate>::__private`
+    // once, as serde's derives do: one token per path rather than five, in a module of its
+    // own.
+    let p = quote!(__agentkit);
     if !input.generics.params.is_empty() {
         cx.error_spanned_by(
             &input.generics,
@@ -81,8 +84,18 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
             quote!()
         }
     };
+    let wrap = |impls: TokenStream| {
+        quote! {
+            #[doc(hidden)]
+            const _: () = {
+                #[allow(unused_imports)]
+                use #krate::__private as __agentkit;
+                #impls
+            };
+        }
+    };
     match cx.check() {
-        Ok(()) => expanded,
+        Ok(()) => wrap(expanded),
         Err(errors) => {
             let errors = errors.iter().map(syn::Error::to_compile_error);
             // A generic type or a union cannot have the impls at all: only the error says why.
@@ -95,7 +108,7 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
                 Data::Enum(_) => ParamType::String,
                 _ => ParamType::Dictionary,
             };
-            let fallback = fallback(&p, &input.ident, ty);
+            let fallback = wrap(fallback(&p, &input.ident, ty));
             quote!(#(#errors)* #fallback)
         }
     }

@@ -24,7 +24,7 @@ pub(crate) fn parse_arguments(
     text: &str,
     max_issues: usize,
 ) -> Result<(JsonObject, Issues), Issues> {
-    if text.trim().is_empty() {
+    if is_blank(text) {
         return Ok((JsonObject::new(), Issues::with_cap(max_issues)));
     }
     let duplicates = RefCell::new(Issues::with_cap(max_issues));
@@ -59,7 +59,7 @@ pub(crate) fn parse_arguments(
 /// an object, a key given twice (at any depth), or a key that is not a parameter. The full
 /// path then parses the text again and reports every issue in its words.
 pub(crate) fn parse_into_slots(text: &str, params: &[Param], slots: &mut [Option<Value>]) -> bool {
-    if text.trim().is_empty() {
+    if is_blank(text) {
         return true;
     }
     let duplicates = RefCell::new(Issues::with_cap(1));
@@ -73,6 +73,15 @@ pub(crate) fn parse_into_slots(text: &str, params: &[Param], slots: &mut [Option
         .deserialize_map(seed)
         .and_then(|()| deserializer.end());
     parsed.is_ok() && duplicates.borrow().is_empty()
+}
+
+/// Whether `text` is empty or whitespace only, as `str::trim` sees it. Arguments are nearly
+/// always an object, decided by their first byte without the scan for Unicode whitespace.
+fn is_blank(text: &str) -> bool {
+    match text.as_bytes().first() {
+        Some(b'{') => false,
+        _ => text.trim().is_empty(),
+    }
 }
 
 /// The root object of the fast path, read into slots.
@@ -250,6 +259,19 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
 mod tests {
     use super::*;
     use crate::schema::IssueKind;
+
+    #[test]
+    fn blank_is_what_trim_empties() {
+        for text in ["", " ", "\n\t ", "\u{2003}", "\u{feff}"] {
+            assert_eq!(is_blank(text), text.trim().is_empty(), "{text:?}");
+        }
+        for text in ["{}", " {}", "{", "[]", "\u{2003}{}", "x"] {
+            assert!(!is_blank(text), "{text:?}");
+        }
+        // Both parses take a blank text for `{}`.
+        assert!(parse_arguments(" \u{2003}\n", 20).unwrap().0.is_empty());
+        assert!(parse_into_slots(" \u{2003}\n", &[], &mut []));
+    }
 
     fn issues(text: &str) -> Vec<String> {
         parse_arguments(text, 20)

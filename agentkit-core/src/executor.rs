@@ -36,7 +36,7 @@ use crate::registry::ToolRegistry;
 use crate::result::{DeferredCall, ToolResult};
 use crate::runtime::{Runtime, Sleep, default_runtime};
 use crate::schema::{Issues, JsonObject, UnknownArguments, ValidationIssue};
-use crate::tool::{DynTool, ToolSpec};
+use crate::tool::{BoxFuture, DynTool, ToolSpec};
 use crate::typed::{Inputs, InvalidArguments, Parsed};
 
 /// Runs tool calls: the Python original's `ToolExecutor`, and the only path to a tool.
@@ -533,8 +533,10 @@ impl ToolExecutor {
         let tool = match self.registry.resolve(tool_name) {
             Ok(tool) => tool,
             Err(unknown) => {
-                let name = Cow::Owned(capture(tool_name));
-                return call.finish(name, None, Outcome::Failed(unknown.into()));
+                return cold(|| {
+                    let name = Cow::Owned(capture(tool_name));
+                    call.finish(name, None, Outcome::Failed(unknown.into()))
+                });
             }
         };
         let spec = tool.spec();
@@ -574,9 +576,11 @@ impl ToolExecutor {
         let (mut inputs, found, typed) = match parsed {
             Ok(parsed) => parsed,
             Err(issues) => {
-                let error =
-                    ToolValidationError::from_issues(name.clone(), Direction::Input, issues);
-                return call.finish(name, None, Outcome::Failed(error.into()));
+                return cold(|| {
+                    let error =
+                        ToolValidationError::from_issues(name.clone(), Direction::Input, issues);
+                    call.finish(name, None, Outcome::Failed(error.into()))
+                });
             }
         };
         let input = Input {
@@ -606,7 +610,7 @@ impl ToolExecutor {
         } = run;
         let call_id: &str = shared_id;
         let name = || spec.name_cow().clone();
-        let fail = |error: ToolExecutionError| Outcome::Failed(error.into());
+        let fail = |error: ToolExecutionError| cold(|| Outcome::Failed(error.into()));
         let Input {
             values: inputs,
             mut found,
@@ -616,8 +620,10 @@ impl ToolExecutor {
             schema.validate_into(inputs, self.unknown_arguments, &mut found);
         }
         if !found.is_empty() {
-            let error = ToolValidationError::from_issues(name(), Direction::Input, found);
-            return Outcome::Failed(error.into());
+            return cold(|| {
+                let error = ToolValidationError::from_issues(name(), Direction::Input, found);
+                Outcome::Failed(error.into())
+            });
         }
         let inputs = &*inputs;
 
@@ -686,7 +692,10 @@ impl ToolExecutor {
                 progress,
                 start,
             };
-            match self.run_blocking(job, &mut deadline).await {
+            // Boxed: blocking tools are the rare case, and their future inline makes every
+            // call's state machine larger, its hot code sparser in the instruction cache.
+            let blocking: BoxFuture<'_, _> = Box::pin(self.run_blocking(job, &mut deadline));
+            match blocking.await {
                 Some((finished, late, credentials)) => (finished, late, credentials),
                 None => {
                     cancel(cancellation);
@@ -1022,6 +1031,15 @@ struct Input<'a> {
     /// The tool's own input, already validated, from the typed fast path; `values` is then
     /// empty and unused.
     typed: Option<Box<dyn Any + Send>>,
+}
+
+/// Runs `f` out of line, as a cold function: the code of the paths that end a call early
+/// (an unknown tool, invalid arguments, a timeout, a panic) is kept out of the code every
+/// call runs, which so stays denser in the instruction cache.
+#[cold]
+#[inline(never)]
+fn cold<T>(f: impl FnOnce() -> T) -> T {
+    f()
 }
 
 /// Whether a `null` is anywhere in `object`. (A scan of every value: for the small objects

@@ -54,10 +54,10 @@ pub(crate) fn parse_arguments(
 }
 
 /// The typed fast path's parse: each argument of `text` into the slot of its parameter (in
-/// the order of `params`), with no object built around them. `false` when
-/// anything would make the full path report an issue or behave otherwise: invalid JSON, not
-/// an object, a key given twice (at any depth), or a key that is not a parameter. The full
-/// path then parses the text again and reports every issue in its words.
+/// the order of `params`), with no object built around them. `false` when anything would
+/// make the full path report an issue or behave otherwise: invalid JSON, not an object, a key
+/// given twice (at any depth), or a key that is not a parameter. The full path then parses
+/// the text again and reports every issue in its words.
 pub(crate) fn parse_into_slots(text: &str, params: &[Param], slots: &mut [Option<Value>]) -> bool {
     if is_blank(text) {
         return true;

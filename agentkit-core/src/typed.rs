@@ -479,8 +479,8 @@ pub enum Inputs<'a> {
 }
 
 /// The body of the `Tool::execute_inputs` that `#[tool(...)]` generates, which its
-/// `Tool::execute` runs too (see [`execute_json`]): one function for both, so that a tool without
-/// `ToolHandler` is one error, not one per method, and each tool compiles one future.
+/// `Tool::execute` runs too (see [`execute_json`]): one function for both, so that a tool
+/// without `ToolHandler` is one error, not one per method, and each tool compiles one future.
 #[doc(hidden)]
 pub async fn execute_typed<T: ToolHandler>(
     tool: &T,

@@ -2,8 +2,8 @@
 //!
 //! Every path goes through `<crate>::__private`, imported once per tool under a name of its
 //! own, so the expansion works whatever the user has in scope (`mod core {}`, a `Result`
-//! alias) and under a renamed dependency. The spec is
-//! `static` data built with `const fn`s: describing the tool costs nothing at run time.
+//! alias) and under a renamed dependency. The spec is `static` data built with `const fn`s:
+//! describing the tool costs nothing at run time.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};

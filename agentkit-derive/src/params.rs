@@ -32,8 +32,8 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
     let cx = Ctxt::new();
     let krate = container(&cx, &input);
     // Every impl is written in one anonymous `const` block that imports `<crate>::__private`
-    // once, as serde's derives do: one token per path rather than five, in a module of its
-    // own.
+    // once, as serde's derives do: one token per path rather than five, and the import seen
+    // nowhere else.
     let p = quote!(__agentkit);
     if !input.generics.params.is_empty() {
         cx.error_spanned_by(

@@ -18,7 +18,8 @@
 //! Cases: (a) only the required city, (b) all three arguments, (c) a missing city and a
 //! wrongly typed unit. Run with
 //! `cargo bench -p agentkit-core --bench dispatch --features derive`, and see
-//! `benches/ratios.sh` for the ratios of each path to the baselines, from one run.
+//! `benches/ratios.sh` for the ratios of each path to the baselines, from one run, and
+//! `benches/callgrind.sh` for each path's instructions and instruction-cache misses per call.
 //!
 //! Allocations are counted (divan's `AllocProfiler`) for every path alike.
 
@@ -40,7 +41,47 @@ static ALLOC: AllocProfiler = AllocProfiler::system();
 fn main() {
     // The paths must do the same work to be compared: check they return the same for (a).
     agreement_check();
+    // `AGENTKIT_BENCH_LOOP=<path>:<case>:<calls>` runs one path that many times, untimed, and
+    // exits: for counting instructions and cache misses under callgrind (`callgrind.sh`).
+    if let Ok(spec) = std::env::var("AGENTKIT_BENCH_LOOP") {
+        run_loop(&spec);
+        return;
+    }
     divan::main();
+}
+
+/// `path:case:calls`: `case` 0, 1 or 2 for (a), (b) and (c); the paths as the benchmarks name
+/// them.
+fn run_loop(spec: &str) {
+    let fields: Vec<&str> = spec.split(':').collect();
+    let [path, case, calls] = fields[..] else {
+        panic!("AGENTKIT_BENCH_LOOP is <path>:<case>:<calls>, not {spec:?}");
+    };
+    let arguments = CASES[case.parse::<usize>().expect("a case: 0, 1 or 2")];
+    let calls: usize = calls.parse().expect("a number of calls");
+    let minimal = minimal_registry();
+    let serde = serde_registry();
+    let dynamic = executor(FetchWeatherDynamic {
+        spec: dynamic_spec(),
+    });
+    let typed = executor(FetchWeatherTyped);
+    let call = ToolCall::new("call_1", "fetch_weather", arguments);
+    let serde_call = |arguments| block_on(serde["fetch_weather"].call(arguments));
+    for _ in 0..calls {
+        let arguments = black_box(arguments);
+        match path {
+            "baseline_parse_check_fill" => drop(baseline(arguments)),
+            "minimal_executor" => drop(minimal_dispatch(&minimal, "fetch_weather", arguments)),
+            "serde_only" => drop(serde_call(arguments)),
+            "serde_only_text" => drop(serde_call(arguments).map(|v| serde_json::to_string(&v))),
+            "dispatch" => drop(block_on(dynamic.dispatch(black_box(&call)))),
+            "dispatch_typed" => drop(block_on(typed.dispatch(black_box(&call)))),
+            "dispatch_typed_text" => {
+                drop(block_on(typed.dispatch(black_box(&call))).to_model_content());
+            }
+            other => panic!("no path {other:?}"),
+        }
+    }
 }
 
 const CASES: [&str; 3] = [

@@ -18,7 +18,8 @@
 //! Cases: (a) only the required city, (b) all three arguments, (c) a missing city and a
 //! wrongly typed unit. Run with
 //! `cargo bench -p agentkit-core --bench dispatch --features derive`, and see
-//! `benches/ratios.sh` for the ratios of each path to the baselines, from one run, and
+//! `benches/ratios.sh` for the ratios of each path to the baselines, from one run;
+//! `benches/paired.sh` for the same ratios with the paths interleaved, round after round; and
 //! `benches/callgrind.sh` for each path's instructions and instruction-cache misses per call.
 //!
 //! Allocations are counted (divan's `AllocProfiler`) for every path alike.
@@ -47,11 +48,74 @@ fn main() {
         run_loop(&spec);
         return;
     }
+    // `AGENTKIT_BENCH_PAIRED=<rounds>`: every path in turn, round after round (`paired.sh`).
+    if let Ok(rounds) = std::env::var("AGENTKIT_BENCH_PAIRED") {
+        run_paired(rounds.parse().expect("a number of rounds"));
+        return;
+    }
     divan::main();
 }
 
-/// `path:case:calls`: `case` 0, 1 or 2 for (a), (b) and (c); the paths as the benchmarks name
-/// them.
+/// A path as the benchmarks name it, and a closure making one call, its setup done.
+type Path = (&'static str, Box<dyn FnMut()>);
+
+/// The paths as the benchmarks name them, each a closure making one call with `arguments`,
+/// its setup (registries, executors) done.
+fn paths(arguments: &'static str) -> Vec<Path> {
+    let minimal = minimal_registry();
+    let serde = serde_registry();
+    let serde_text = serde_registry();
+    let dynamic = executor(FetchWeatherDynamic {
+        spec: dynamic_spec(),
+    });
+    let typed = executor(FetchWeatherTyped);
+    let typed_text = executor(FetchWeatherTyped);
+    let call = ToolCall::new("call_1", "fetch_weather", arguments);
+    let (dynamic_call, typed_call, text_call) = (call.clone(), call.clone(), call);
+    vec![
+        (
+            "baseline_parse_check_fill",
+            Box::new(move || drop(baseline(black_box(arguments)))),
+        ),
+        (
+            "minimal_executor",
+            Box::new(move || {
+                drop(minimal_dispatch(
+                    &minimal,
+                    "fetch_weather",
+                    black_box(arguments),
+                ))
+            }),
+        ),
+        (
+            "serde_only",
+            Box::new(move || drop(block_on(serde["fetch_weather"].call(black_box(arguments))))),
+        ),
+        (
+            "dispatch",
+            Box::new(move || drop(block_on(dynamic.dispatch(black_box(&dynamic_call))))),
+        ),
+        (
+            "dispatch_typed",
+            Box::new(move || drop(block_on(typed.dispatch(black_box(&typed_call))))),
+        ),
+        (
+            "serde_only_text",
+            Box::new(move || {
+                let output = block_on(serde_text["fetch_weather"].call(black_box(arguments)));
+                drop(output.map(|value| serde_json::to_string(&value)));
+            }),
+        ),
+        (
+            "dispatch_typed_text",
+            Box::new(move || {
+                drop(block_on(typed_text.dispatch(black_box(&text_call))).to_model_content());
+            }),
+        ),
+    ]
+}
+
+/// `path:case:calls`: `case` 0, 1 or 2 for (a), (b) and (c).
 fn run_loop(spec: &str) {
     let fields: Vec<&str> = spec.split(':').collect();
     let [path, case, calls] = fields[..] else {
@@ -59,27 +123,73 @@ fn run_loop(spec: &str) {
     };
     let arguments = CASES[case.parse::<usize>().expect("a case: 0, 1 or 2")];
     let calls: usize = calls.parse().expect("a number of calls");
-    let minimal = minimal_registry();
-    let serde = serde_registry();
-    let dynamic = executor(FetchWeatherDynamic {
-        spec: dynamic_spec(),
-    });
-    let typed = executor(FetchWeatherTyped);
-    let call = ToolCall::new("call_1", "fetch_weather", arguments);
-    let serde_call = |arguments| block_on(serde["fetch_weather"].call(arguments));
+    let mut paths = paths(arguments);
+    let Some((_, call)) = paths.iter_mut().find(|(name, _)| *name == path) else {
+        panic!("no path {path:?}");
+    };
     for _ in 0..calls {
-        let arguments = black_box(arguments);
-        match path {
-            "baseline_parse_check_fill" => drop(baseline(arguments)),
-            "minimal_executor" => drop(minimal_dispatch(&minimal, "fetch_weather", arguments)),
-            "serde_only" => drop(serde_call(arguments)),
-            "serde_only_text" => drop(serde_call(arguments).map(|v| serde_json::to_string(&v))),
-            "dispatch" => drop(block_on(dynamic.dispatch(black_box(&call)))),
-            "dispatch_typed" => drop(block_on(typed.dispatch(black_box(&call)))),
-            "dispatch_typed_text" => {
-                drop(block_on(typed.dispatch(black_box(&call))).to_model_content());
+        call();
+    }
+}
+
+/// For each case, `rounds` rounds in which every path makes a batch of calls, timed: a
+/// machine whose speed drifts slows the paths of one round alike, so each path's ratio to a
+/// baseline is taken within each round, and the median over the rounds printed.
+fn run_paired(rounds: usize) {
+    const BATCH: u32 = 200;
+    for arguments in CASES {
+        let mut paths = paths(arguments);
+        // Warm-up: one batch each, untimed.
+        for (_, call) in &mut paths {
+            (0..BATCH).for_each(|_| call());
+        }
+        let mut times: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds); paths.len()];
+        for round in 0..rounds {
+            // Rotated, so that no path always runs first or after the same one.
+            for step in 0..paths.len() {
+                let index = (round + step) % paths.len();
+                let call = &mut paths[index].1;
+                let start = std::time::Instant::now();
+                (0..BATCH).for_each(|_| call());
+                times[index].push(start.elapsed().as_nanos() as f64 / f64::from(BATCH));
             }
-            other => panic!("no path {other:?}"),
+        }
+        let median = |mut values: Vec<f64>| {
+            values.sort_by(f64::total_cmp);
+            values[values.len() / 2]
+        };
+        let ratio = |path: usize, base: usize| {
+            median(
+                (0..rounds)
+                    .map(|r| times[path][r] / times[base][r])
+                    .collect(),
+            )
+        };
+        let index = |name: &str| paths.iter().position(|(n, _)| *n == name).expect("a path");
+        let (baseline, minimal) = (
+            index("baseline_parse_check_fill"),
+            index("minimal_executor"),
+        );
+        println!("\n{arguments}");
+        println!(
+            "  {:<28} {:>10} {:>10} {:>10} {:>10}",
+            "path", "median", "/baseline", "/minimal", "/serde"
+        );
+        for (path, (name, _)) in paths.iter().enumerate() {
+            // The `_text` paths are compared with serde-only's text.
+            let serde = index(if name.ends_with("_text") {
+                "serde_only_text"
+            } else {
+                "serde_only"
+            });
+            println!(
+                "  {:<28} {:>7.1} ns {:>9.2}x {:>9.2}x {:>9.2}x",
+                name,
+                median(times[path].clone()),
+                ratio(path, baseline),
+                ratio(path, minimal),
+                ratio(path, serde),
+            );
         }
     }
 }

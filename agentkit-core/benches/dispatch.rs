@@ -29,12 +29,16 @@ use std::future::Future;
 use std::pin::Pin;
 
 use agentkit_core::{
-    BoxError, JsonObject, Param, ParamType, Tool, ToolCall, ToolContext, ToolExecutor, ToolHandler,
-    ToolRegistry, ToolSchema, ToolSpec, block_on, tool,
+    BoxError, JsonObject, Param, ParamType, Tool, ToolCall, ToolContext, ToolExecutor,
+    ToolRegistry, ToolSchema, ToolSpec, block_on,
 };
 use divan::{AllocProfiler, Bencher, black_box};
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+
+#[path = "common/weather.rs"]
+mod weather;
+
+use weather::{FetchWeatherTyped, serde_weather, weather};
 
 #[global_allocator]
 static ALLOC: AllocProfiler = AllocProfiler::system();
@@ -232,12 +236,6 @@ fn baseline(arguments: &str) -> Result<Map<String, Value>, Vec<String>> {
     }
 }
 
-/// The tool body every path runs: `{city, temperature, units}` from the inputs.
-fn weather(city: &str, units: &str) -> (String, f64, String) {
-    let temperature = if units == "metric" { 22.0 } else { 72.0 };
-    (city.to_owned(), temperature, units.to_owned())
-}
-
 type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// A tool of the minimal executor: validated arguments in, an output object out.
@@ -278,31 +276,6 @@ fn minimal_dispatch(
     block_on(tool(&args))
 }
 
-#[derive(Deserialize)]
-struct WeatherArgs {
-    city: String,
-    #[serde(default = "us")]
-    #[allow(dead_code)]
-    country: String,
-    #[serde(default = "imperial")]
-    units: String,
-}
-
-fn us() -> String {
-    "US".into()
-}
-
-fn imperial() -> String {
-    "imperial".into()
-}
-
-#[derive(Serialize)]
-struct WeatherOut {
-    city: String,
-    temperature: f64,
-    units: String,
-}
-
 /// A tool of serde-only peers: typed arguments parsed from the string, output serialized.
 trait SerdeTool: Send + Sync {
     fn call<'a>(&'a self, arguments: &'a str) -> BoxFuture<'a, Result<Value, String>>;
@@ -312,16 +285,7 @@ struct SerdeWeather;
 
 impl SerdeTool for SerdeWeather {
     fn call<'a>(&'a self, arguments: &'a str) -> BoxFuture<'a, Result<Value, String>> {
-        Box::pin(async move {
-            let args: WeatherArgs = serde_json::from_str(arguments).map_err(|e| e.to_string())?;
-            let (city, temperature, units) = weather(&args.city, &args.units);
-            serde_json::to_value(WeatherOut {
-                city,
-                temperature,
-                units,
-            })
-            .map_err(|e| e.to_string())
-        })
+        serde_weather(arguments)
     }
 }
 
@@ -393,38 +357,6 @@ fn dynamic_spec() -> ToolSpec {
         .output(output)
         .build()
         .expect("the Python original's spec is valid")
-}
-
-/// The same tool with `#[tool]`.
-#[tool(
-    name = "fetch_weather",
-    description = "Look up the current weather for a city.",
-    input = [
-        { name = "city", type = string, description = "City name" },
-        { name = "country", type = string, required = false, default = "US" },
-        { name = "units", type = string, required = false, default = "imperial" },
-    ],
-    output = [
-        { name = "city", type = string },
-        { name = "temperature", type = float },
-        { name = "units", type = string },
-    ],
-)]
-struct FetchWeatherTyped;
-
-impl ToolHandler for FetchWeatherTyped {
-    async fn run(
-        &self,
-        input: FetchWeatherTypedInput,
-        _: &ToolContext<'_>,
-    ) -> Result<FetchWeatherTypedOutput, BoxError> {
-        let (city, temperature, units) = weather(&input.city, &input.units);
-        Ok(FetchWeatherTypedOutput {
-            city,
-            temperature,
-            units,
-        })
-    }
 }
 
 /// A registered tool that is not called.

@@ -37,7 +37,7 @@ use crate::result::{DeferredCall, ToolResult};
 use crate::runtime::{Runtime, Sleep, default_runtime};
 use crate::schema::{Issues, JsonObject, UnknownArguments, ValidationIssue};
 use crate::tool::{BoxFuture, DynTool, ToolSpec};
-use crate::typed::{Inputs, InvalidArguments, Parsed};
+use crate::typed::{AnyInput, Inputs, InvalidArguments, Parsed};
 
 /// Runs tool calls: the Python original's `ToolExecutor`, and the only path to a tool.
 ///
@@ -1030,7 +1030,7 @@ struct Input<'a> {
     found: Issues,
     /// The tool's own input, already validated, from the typed fast path; `values` is then
     /// empty and unused.
-    typed: Option<Box<dyn Any + Send>>,
+    typed: Option<AnyInput>,
 }
 
 /// Runs `f` out of line, as a cold function: the code of the paths that end a call early

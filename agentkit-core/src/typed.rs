@@ -387,13 +387,13 @@ pub trait ToolHandler: TypedTool + Send + Sync + 'static {
 const INLINE_SLOTS: usize = 8;
 
 /// A tool's own input struct, its type erased between the parse and the run.
-type AnyInput = Box<dyn std::any::Any + Send>;
+pub(crate) type AnyInput = Box<dyn std::any::Any + Send>;
 
 /// What the typed fast path made of a call's argument text. Not public API.
 #[doc(hidden)]
 pub enum Parsed {
     /// The tool's own input, validated, defaults filled.
-    Input(Box<dyn std::any::Any + Send>),
+    Input(AnyInput),
     /// The issues validation finds in the arguments, as the full path would report them.
     Invalid(InvalidArguments),
     /// Nothing: the full path runs (invalid JSON, a repeated or undeclared key, or a tool
@@ -428,14 +428,12 @@ where
         text,
         unknown,
         max_issues,
-        &mut |slots| match T::Input::from_slots(slots) {
-            Some(input) => Some(Box::new(input)),
-            None => None,
-        },
+        &mut |slots| T::Input::from_slots(slots).map(|input| Box::new(input) as AnyInput),
     )
 }
 
-/// [`parse_typed`], but for building the input from the slots.
+/// The work of [`parse_typed`]: parse, validate and fill the slots, then `build`, the one step
+/// that knows the tool's type, makes its input from them.
 fn parse_into(
     spec: &crate::ToolSpec,
     text: &str,
@@ -475,7 +473,7 @@ pub enum Inputs<'a> {
     /// Validated arguments, as JSON.
     Json(&'a JsonObject),
     /// The tool's own input, from [`parse_typed`].
-    Parsed(Box<dyn std::any::Any + Send>),
+    Parsed(AnyInput),
 }
 
 /// The body of the `Tool::execute_inputs` that `#[tool(...)]` generates, which its

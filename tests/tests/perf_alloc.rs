@@ -14,12 +14,14 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 
-use agentkit_core::{
-    BoxError, Param, ParamType, ToolCall, ToolContext, ToolExecutor, ToolHandler, ToolRegistry,
-    ToolSchema, block_on, tool,
-};
-use serde::{Deserialize, Serialize};
+use agentkit_core::{Param, ParamType, ToolCall, ToolExecutor, ToolRegistry, ToolSchema, block_on};
 use serde_json::{Value, json};
+
+// The `#[tool]` tool and the serde-only peer, as the dispatch benchmark has them.
+#[path = "../../agentkit-core/benches/common/weather.rs"]
+mod weather;
+
+use weather::{FetchWeatherTyped, serde_weather};
 
 struct Counting;
 
@@ -146,92 +148,14 @@ fn validating_complete_nested_arguments_allocates_nothing() {
     );
 }
 
-fn weather(city: &str, units: &str) -> (String, f64, String) {
-    let temperature = if units == "metric" { 22.0 } else { 72.0 };
-    (city.to_owned(), temperature, units.to_owned())
-}
-
-/// The README's tool, as `#[tool]` declares it.
-#[tool(
-    name = "fetch_weather",
-    input = [
-        { name = "city", type = string },
-        { name = "country", type = string, required = false, default = "US" },
-        { name = "units", type = string, required = false, default = "imperial" },
-    ],
-    output = [
-        { name = "city", type = string },
-        { name = "temperature", type = float },
-        { name = "units", type = string },
-    ],
-)]
-struct FetchWeather;
-
-impl ToolHandler for FetchWeather {
-    async fn run(
-        &self,
-        input: FetchWeatherInput,
-        _: &ToolContext<'_>,
-    ) -> Result<FetchWeatherOutput, BoxError> {
-        let (city, temperature, units) = weather(&input.city, &input.units);
-        Ok(FetchWeatherOutput {
-            city,
-            temperature,
-            units,
-        })
-    }
-}
-
 fn weather_executor() -> ToolExecutor {
     let mut registry = ToolRegistry::new();
-    registry.register(FetchWeather).expect("a valid tool");
+    registry.register(FetchWeatherTyped).expect("a valid tool");
     ToolExecutor::new(registry)
 }
 
-// The same tool dispatched as serde-only peers do: a name lookup, a boxed future,
-// `serde_json::from_str` into a derived struct (first error only, no validation beyond the
-// types), the tool body, and the output serialized back to JSON.
-#[derive(Deserialize)]
-struct WeatherArgs {
-    city: String,
-    #[serde(default = "us")]
-    #[allow(dead_code)]
-    country: String,
-    #[serde(default = "imperial")]
-    units: String,
-}
-
-fn us() -> String {
-    "US".into()
-}
-
-fn imperial() -> String {
-    "imperial".into()
-}
-
-#[derive(Serialize)]
-struct WeatherOut {
-    city: String,
-    temperature: f64,
-    units: String,
-}
-
+// The same tool dispatched as serde-only peers do: `weather::serde_weather`.
 type SerdeTool = fn(&str) -> Pin<Box<dyn Future<Output = Result<Value, String>> + Send + '_>>;
-
-fn serde_weather(
-    arguments: &str,
-) -> Pin<Box<dyn Future<Output = Result<Value, String>> + Send + '_>> {
-    Box::pin(async move {
-        let args: WeatherArgs = serde_json::from_str(arguments).map_err(|e| e.to_string())?;
-        let (city, temperature, units) = weather(&args.city, &args.units);
-        serde_json::to_value(WeatherOut {
-            city,
-            temperature,
-            units,
-        })
-        .map_err(|e| e.to_string())
-    })
-}
 
 #[test]
 fn a_typed_call_allocates_no_more_than_the_serde_only_dispatch() {

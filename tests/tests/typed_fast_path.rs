@@ -423,6 +423,11 @@ fn the_model_text_of_a_typed_output_is_the_text_of_its_object() {
     let object = read_first.output().expect("a valid output").clone();
     assert_eq!(direct, serde_json::to_string(&object).unwrap());
     assert_eq!(read_first.to_model_content(), direct);
+    // The object made by reference (`output()`) is the one made by taking the fields.
+    let taken = block_on(executor.dispatch(&call))
+        .into_result()
+        .expect("a valid output");
+    assert_eq!(taken, object);
     assert_eq!(
         direct,
         r#"{"author":{"age":40,"name":"n"},"mode":"final","score":1.5,"tags":["a"],"title":"t"}"#

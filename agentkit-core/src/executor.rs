@@ -573,7 +573,7 @@ impl ToolExecutor {
                 parse_arguments(text, max_issues).map(|(inputs, found)| (inputs, found, None))
             }
         };
-        let (mut inputs, found, typed) = match parsed {
+        let (mut inputs, mut found, typed) = match parsed {
             Ok(parsed) => parsed,
             Err(issues) => {
                 return cold(|| {
@@ -583,11 +583,15 @@ impl ToolExecutor {
                 });
             }
         };
-        let input = Input {
-            values: &mut inputs,
-            found,
-            typed,
-        };
+        if let (Some(schema), None) = (spec.input_schema(), &typed) {
+            schema.validate_into(&mut inputs, self.unknown_arguments, &mut found);
+        }
+        if !found.is_empty() {
+            return cold(|| {
+                let error = ToolValidationError::from_issues(name.clone(), Direction::Input, found);
+                call.finish(name, Some(&inputs), Outcome::Failed(error.into()))
+            });
+        }
         let run = Run {
             tool,
             spec,
@@ -595,12 +599,27 @@ impl ToolExecutor {
             start,
             cancellation: &cancellation,
         };
-        let outcome = self.run_tool(run, input, options).await;
+        let outcome = if self.is_plain(spec, &options) {
+            let input = match typed {
+                Some(typed) => Inputs::Parsed(typed),
+                None => Inputs::Json(&inputs),
+            };
+            self.run_plain(run, input, options).await
+        } else {
+            self.run_tool(run, &inputs, typed, options).await
+        };
         call.finish(name, Some(&inputs), outcome)
     }
 
-    /// Everything after parsing, for a tool that exists and arguments that are an object.
-    async fn run_tool(&self, run: Run<'_>, input: Input<'_>, options: CallOptions<'_>) -> Outcome {
+    /// Everything after validating the arguments, for the calls [`run_plain`](Self::run_plain)
+    /// does not take: approval, blocking, deadlines, room to wait for.
+    async fn run_tool(
+        &self,
+        run: Run<'_>,
+        inputs: &JsonObject,
+        typed: Option<AnyInput>,
+        options: CallOptions<'_>,
+    ) -> Outcome {
         let Run {
             tool,
             spec,
@@ -611,22 +630,6 @@ impl ToolExecutor {
         let call_id: &str = shared_id;
         let name = || spec.name_cow().clone();
         let fail = |error: ToolExecutionError| cold(|| Outcome::Failed(error.into()));
-        let Input {
-            values: inputs,
-            mut found,
-            typed,
-        } = input;
-        if let (Some(schema), None) = (spec.input_schema(), &typed) {
-            schema.validate_into(inputs, self.unknown_arguments, &mut found);
-        }
-        if !found.is_empty() {
-            return cold(|| {
-                let error = ToolValidationError::from_issues(name(), Direction::Input, found);
-                Outcome::Failed(error.into())
-            });
-        }
-        let inputs = &*inputs;
-
         let CallOptions {
             until,
             turn,
@@ -756,23 +759,114 @@ impl ToolExecutor {
                 succeeded,
             };
         }
+        self.conclude(tool, spec, turn, finished, credentials.as_ref())
+    }
+
+    /// The common case, in a state machine of its own, a fraction of [`run_tool`]'s size: no
+    /// approval, no deadline, no room to wait for, not blocking. Its guarantees are
+    /// [`run_tool`]'s: credentials resolved by name, panics contained (starting the tool and
+    /// in every poll), the output checked and errors scrubbed by [`conclude`](Self::conclude).
+    /// Fewer branches and a smaller future per call are what it is for: the code every call
+    /// runs stays dense in the instruction cache.
+    ///
+    /// [`run_tool`]: Self::run_tool
+    async fn run_plain(
+        &self,
+        run: Run<'_>,
+        input: Inputs<'_>,
+        options: CallOptions<'_>,
+    ) -> Outcome {
+        let Run {
+            tool,
+            spec,
+            call_id: shared_id,
+            cancellation,
+            ..
+        } = run;
+        let call_id: &str = shared_id;
+        let CallOptions { turn, progress, .. } = options;
+        let credentials = match self.resolve_credentials(spec) {
+            Ok(credentials) => credentials,
+            Err(error) => return cold(|| Outcome::Failed(error.into())),
+        };
+        let sink = |update: &Progress| {
+            report(
+                &self.observers,
+                spec.name(),
+                call_id,
+                update,
+                progress.as_ref(),
+            );
+        };
+        let ctx = ToolContext::new(
+            call_id,
+            spec.name(),
+            &credentials,
+            &self.dependencies,
+            cancellation,
+        )
+        .with_progress(&sink);
+        let start_tool = || tool.execute_boxed(input, &ctx);
+        let finished = match catch_unwind(AssertUnwindSafe(start_tool)) {
+            Ok(future) => match Contained::new(future).await {
+                Ok(returned) => Finished::Returned(returned),
+                Err(panic) => Finished::Panicked(tool_panic(panic, &credentials)),
+            },
+            Err(panic) => Finished::Panicked(tool_panic(panic, &credentials)),
+        };
+        self.conclude(tool, spec, turn, finished, Some(&credentials))
+    }
+
+    /// Whether a call can take [`run_plain`](Self::run_plain): nothing but the tool to wait
+    /// for, and nothing to decide first.
+    fn is_plain(&self, spec: &ToolSpec, options: &CallOptions<'_>) -> bool {
+        !spec.requires_approval()
+            && !spec.is_blocking()
+            && options.until.is_none()
+            && options.turn.is_none_or(|turn| turn.deadline.is_none())
+            && self.in_flight.is_none()
+            && self.exclusive.is_none()
+            && spec.timeout().or(self.default_timeout).is_none()
+    }
+
+    /// What a tool's run comes to: its output, checked unless its types guarantee it, or
+    /// its failure, with the call's secrets scrubbed from the error and a retry request
+    /// counted against the turn's budget.
+    fn conclude(
+        &self,
+        tool: &Arc<dyn DynTool>,
+        spec: &ToolSpec,
+        turn: Option<&Turn<'_>>,
+        finished: Finished,
+        credentials: Option<&Credentials>,
+    ) -> Outcome {
+        let name = || spec.name_cow().clone();
         let secrets = || {
             credentials
-                .as_ref()
                 .map(|c| c.secrets().collect::<Vec<&str>>())
                 .unwrap_or_default()
         };
         let returned = match finished {
             Finished::Returned(Ok(returned)) => returned,
             Finished::Returned(Err(cause)) => {
-                let error = match cause.downcast::<ReplayedFailure>() {
-                    Ok(replayed) => replayed.into_error(name()),
-                    Err(cause) => ToolExecutionError::scrubbed(name(), cause, &secrets()).into(),
-                };
-                return Outcome::Failed(self.spend_retry(error, spec, turn));
+                return cold(|| {
+                    let error = match cause.downcast::<ReplayedFailure>() {
+                        Ok(replayed) => replayed.into_error(name()),
+                        Err(cause) => {
+                            ToolExecutionError::scrubbed(name(), cause, &secrets()).into()
+                        }
+                    };
+                    Outcome::Failed(self.spend_retry(error, spec, turn))
+                });
             }
-            Finished::Panicked(panic) => return fail(ToolExecutionError::new(name(), panic)),
-            Finished::NotStarted => return fail(ToolExecutionError::new(name(), NotStarted)),
+            Finished::Panicked(panic) => {
+                return cold(|| Outcome::Failed(ToolExecutionError::new(name(), panic).into()));
+            }
+            Finished::NotStarted => {
+                return cold(|| {
+                    Outcome::Failed(ToolExecutionError::new(name(), NotStarted).into())
+                });
+            }
         };
         let mut output = match returned {
             // Fits the schema by its types, and its floats are finite: JSON when asked for.
@@ -1021,16 +1115,6 @@ impl<'e> Turn<'e> {
         // The counts stay consistent across a panic: each change is one increment.
         self.retries.lock().unwrap_or_else(PoisonError::into_inner)
     }
-}
-
-/// A call's arguments as an object, with the issues their text already showed (repeated keys),
-/// which validation adds to.
-struct Input<'a> {
-    values: &'a mut JsonObject,
-    found: Issues,
-    /// The tool's own input, already validated, from the typed fast path; `values` is then
-    /// empty and unused.
-    typed: Option<AnyInput>,
 }
 
 /// Runs `f` out of line, as a cold function: the code of the paths that end a call early

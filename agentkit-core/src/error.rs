@@ -901,7 +901,8 @@ impl Error {
 
     /// Like [`to_model_message`](Self::to_model_message), within `limits`.
     pub fn to_model_message_with(&self, limits: &TextLimits) -> String {
-        let mut message = String::new();
+        // Room for the usual message, which then grows no more than once or twice.
+        let mut message = String::with_capacity(256);
         // Writing to a String cannot fail.
         let _ = self.write_model_message(&mut message, limits);
         truncate_content(message, limits.max_content_bytes())

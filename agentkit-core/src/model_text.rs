@@ -130,6 +130,9 @@ pub(crate) fn capture(s: &str) -> String {
 /// paragraph separators, and the invisible format characters that reorder or hide text
 /// (bidirectional overrides and isolates, zero-width characters, the byte-order mark, tags).
 pub(crate) fn is_unsafe_char(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_control();
+    }
     c.is_control()
         || matches!(
             c,
@@ -163,21 +166,30 @@ pub(crate) fn is_unsafe_char(c: char) -> bool {
 /// show in `'...'`, `\` and `'` are escaped too: an echoed name can neither leave its quotes
 /// nor start a line.
 fn write_escaped(f: &mut dyn fmt::Write, s: &str, max_chars: usize, quoted: bool) -> fmt::Result {
-    for (shown, c) in s.chars().enumerate() {
+    // The characters between two escapes are written as one slice: most texts have none.
+    let mut plain = 0;
+    for (shown, (at, c)) in s.char_indices().enumerate() {
         if shown == max_chars {
+            f.write_str(&s[plain..at])?;
             return f.write_char('…');
         }
-        match c {
-            '\\' if quoted => f.write_str("\\\\")?,
-            '\'' if quoted => f.write_str("\\'")?,
-            '\n' => f.write_str("\\n")?,
-            '\r' => f.write_str("\\r")?,
-            '\t' => f.write_str("\\t")?,
-            c if is_unsafe_char(c) => write!(f, "\\u{{{:x}}}", u32::from(c))?,
-            c => f.write_char(c)?,
+        let escape = match c {
+            '\\' if quoted => Some("\\\\"),
+            '\'' if quoted => Some("\\'"),
+            '\n' => Some("\\n"),
+            '\r' => Some("\\r"),
+            '\t' => Some("\\t"),
+            c if is_unsafe_char(c) => None,
+            _ => continue,
+        };
+        f.write_str(&s[plain..at])?;
+        match escape {
+            Some(escape) => f.write_str(escape)?,
+            None => write!(f, "\\u{{{:x}}}", u32::from(c))?,
         }
+        plain = at + c.len_utf8();
     }
-    Ok(())
+    f.write_str(&s[plain..])
 }
 
 /// A name shown in quotes, escaped and cut, for `format!`: `'{}'` with `Escaped(name, 80)`.
@@ -306,6 +318,61 @@ mod tests {
             EscapedText("it's a\nb\u{2066}", 80).to_string(),
             "it's a\\nb\\u{2066}"
         );
+    }
+
+    /// One character at a time: what `write_escaped`, which writes the runs between escapes
+    /// whole, must equal.
+    fn escaped_char_by_char(s: &str, max_chars: usize, quoted: bool) -> String {
+        let mut out = String::new();
+        for (shown, c) in s.chars().enumerate() {
+            if shown == max_chars {
+                out.push('…');
+                return out;
+            }
+            match c {
+                '\\' | '\'' if quoted => out.extend(['\\', c]),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c if is_unsafe_char(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn runs_between_escapes_are_written_as_they_were_char_by_char() {
+        let texts = [
+            "",
+            "plain ascii",
+            "it's a \\ path\n\tand\r more",
+            "\u{202E}first\u{0}\u{85}mid\u{E0041}last\u{FEFF}",
+            "日本語 and é, then \u{2028} then 😀'",
+            "''\\\\\n\n",
+        ];
+        for text in texts {
+            for max_chars in 0..=text.chars().count() + 1 {
+                for quoted in [false, true] {
+                    let mut written = String::new();
+                    write_escaped(&mut written, text, max_chars, quoted).unwrap();
+                    assert_eq!(
+                        written,
+                        escaped_char_by_char(text, max_chars, quoted),
+                        "{text:?} cut at {max_chars}, quoted: {quoted}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ascii_is_unsafe_exactly_when_it_is_a_control_character() {
+        for byte in 0..=0x7f_u8 {
+            let c = char::from(byte);
+            assert_eq!(is_unsafe_char(c), c.is_control(), "{byte:#x}");
+        }
+        assert!(is_unsafe_char('\u{85}'), "C1 controls stay unsafe");
     }
 
     #[test]

@@ -20,7 +20,7 @@ use crate::approval::{Approval, ApprovalPolicy, ApprovalRequest};
 use crate::arguments::parse_arguments;
 use crate::block_on::block_on;
 use crate::call::{ToolArguments, ToolCall};
-use crate::context::{Cancellation, Dependencies, Progress, ToolContext};
+use crate::context::{Cancellation, Dependencies, Progress, ProgressSink, ToolContext};
 use crate::credentials::{CredentialProvider, Credentials, NoCredentials};
 use crate::error::{
     AwaitingApproval, BoxError, CredentialError, Direction, Error, ErrorKind, ToolCancelled,
@@ -706,23 +706,8 @@ impl ToolExecutor {
                 }
             }
         } else {
-            let sink = |update: &Progress| {
-                report(
-                    &self.observers,
-                    spec.name(),
-                    call_id,
-                    update,
-                    progress.as_ref(),
-                );
-            };
-            let ctx = ToolContext::new(
-                call_id,
-                spec.name(),
-                &credentials,
-                &self.dependencies,
-                cancellation,
-            )
-            .with_progress(&sink);
+            let sink = self.progress_sink(spec, call_id, progress.as_ref());
+            let ctx = self.tool_context(spec, call_id, &credentials, cancellation, &sink);
             let start_tool = || match typed {
                 Some(input) => tool.execute_boxed(Inputs::Parsed(input), &ctx),
                 None => tool.execute_boxed(Inputs::Json(inputs), &ctx),
@@ -789,23 +774,8 @@ impl ToolExecutor {
             Ok(credentials) => credentials,
             Err(error) => return cold(|| Outcome::Failed(error.into())),
         };
-        let sink = |update: &Progress| {
-            report(
-                &self.observers,
-                spec.name(),
-                call_id,
-                update,
-                progress.as_ref(),
-            );
-        };
-        let ctx = ToolContext::new(
-            call_id,
-            spec.name(),
-            &credentials,
-            &self.dependencies,
-            cancellation,
-        )
-        .with_progress(&sink);
+        let sink = self.progress_sink(spec, call_id, progress.as_ref());
+        let ctx = self.tool_context(spec, call_id, &credentials, cancellation, &sink);
         let start_tool = || tool.execute_boxed(input, &ctx);
         let finished = match catch_unwind(AssertUnwindSafe(start_tool)) {
             Ok(future) => match Contained::new(future).await {
@@ -815,6 +785,37 @@ impl ToolExecutor {
             Err(panic) => Finished::Panicked(tool_panic(panic, &credentials)),
         };
         self.conclude(tool, spec, turn, finished, Some(&credentials))
+    }
+
+    /// Where a running tool's progress goes: to the observers, and to the reporter of the
+    /// call's caller (an MCP client that asked for it).
+    fn progress_sink<'c>(
+        &'c self,
+        spec: &'c ToolSpec,
+        call_id: &'c str,
+        reporter: Option<&'c ProgressReporter>,
+    ) -> impl Fn(&Progress) + Send + Sync + 'c {
+        move |update: &Progress| report(&self.observers, spec.name(), call_id, update, reporter)
+    }
+
+    /// What a tool runs with: its call's id, credentials and cancellation, the executor's
+    /// dependencies, and `sink` for its progress.
+    fn tool_context<'c>(
+        &'c self,
+        spec: &'c ToolSpec,
+        call_id: &'c str,
+        credentials: &'c Credentials,
+        cancellation: &'c OnceLock<Cancellation>,
+        sink: ProgressSink<'c>,
+    ) -> ToolContext<'c> {
+        ToolContext::new(
+            call_id,
+            spec.name(),
+            credentials,
+            &self.dependencies,
+            cancellation,
+        )
+        .with_progress(sink)
     }
 
     /// Whether a call can take [`run_plain`](Self::run_plain): nothing but the tool to wait

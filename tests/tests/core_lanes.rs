@@ -3,16 +3,17 @@
 //! the full path. Each scenario here runs the same call on executors that differ only in
 //! what sends it down one way or the other (a timeout of an hour, an in-flight limit, an
 //! observer), and checks that the results agree: status, error kind, operator text, model
-//! text and output. The scenarios are the guarantees: credentials by name, a missing or failing
-//! credential, a panicking tool, an error quoting a secret, output
-//! validation, a typed output with a non-finite float, retry budgets within a turn.
+//! text and output. The scenarios are the guarantees: credentials by name, a missing
+//! credential, a provider failing with a secret in its error, a panicking tool, an error
+//! quoting a secret, output validation, a typed output with a non-finite float, retry
+//! budgets within a turn.
 
 mod core_fixtures;
 
 use std::time::Duration;
 
 use agentkit_core::{
-    BoxError, Credentials, Error, ErrorKind, InMemoryCredentials, JsonObject, ToolCall,
+    BoxError, CredentialProvider, Credentials, Error, ErrorKind, JsonObject, Secret, ToolCall,
     ToolContext, ToolError, ToolEvent, ToolExecutor, ToolExecutorBuilder, ToolHandler,
     ToolObserver, ToolRegistry, ToolResult, ToolSpec, block_on, tool,
 };
@@ -45,8 +46,21 @@ impl ToolHandler for Typed {
     }
 }
 
+/// Resolves [`KEY`]; fails for `flaky-key`, quoting the secret it handed out before.
+struct Provider;
+
+impl CredentialProvider for Provider {
+    fn resolve(&self, name: &str) -> Result<Option<Secret>, BoxError> {
+        match name {
+            KEY => Ok(Some(Secret::new(SECRET))),
+            "flaky-key" => Err(format!("vault timed out after handing out {SECRET}").into()),
+            _ => Ok(None),
+        }
+    }
+}
+
 /// The dynamic tools: `dynamic` fails the way its argument asks; `needs_other` needs a
-/// credential nobody has.
+/// credential nobody has; `needs_flaky` one whose lookup fails.
 fn registry() -> ToolRegistry {
     let spec = ToolSpec::builder("dynamic")
         .credential(KEY)
@@ -81,9 +95,16 @@ fn registry() -> ToolRegistry {
         .build()
         .unwrap();
     let (needs_other, _) = FnTool::new(needs_other, |_, _| Ok(JsonObject::new()));
+    let needs_flaky = ToolSpec::builder("needs_flaky")
+        .credential(KEY)
+        .credential("flaky-key")
+        .build()
+        .unwrap();
+    let (needs_flaky, _) = FnTool::new(needs_flaky, |_, _| Ok(JsonObject::new()));
     let mut registry = ToolRegistry::new();
     registry.register(dynamic).unwrap();
     registry.register(needs_other).unwrap();
+    registry.register(needs_flaky).unwrap();
     registry.register(Typed).unwrap();
     registry
 }
@@ -99,8 +120,7 @@ impl ToolObserver for Quiet {
 /// full path, each for a different reason.
 fn executors() -> Vec<(&'static str, ToolExecutor)> {
     let make = |configure: fn(ToolExecutorBuilder) -> ToolExecutorBuilder| {
-        let credentials = InMemoryCredentials::new().with(KEY, SECRET);
-        configure(ToolExecutor::builder(registry()).credentials(credentials)).build()
+        configure(ToolExecutor::builder(registry()).credentials(Provider)).build()
     };
     vec![
         ("plain", make(|builder| builder)),
@@ -213,6 +233,17 @@ fn a_missing_credential_fails_before_the_tool_runs_both_ways() {
     assert_eq!(result.error_kind(), Some(ErrorKind::Credential));
     let error = execution_error(&result);
     assert!(format!("{error}").contains("other-key"), "{error}");
+}
+
+#[test]
+fn a_failing_credential_provider_is_reported_scrubbed_both_ways() {
+    let result = agree(&ToolCall::new("call_1", "needs_flaky", "{}"));
+    assert_eq!(result.error_kind(), Some(ErrorKind::Credential));
+    let operator = format!("{:?}", execution_error(&result));
+    assert!(
+        operator.contains("vault timed out after handing out [redacted]"),
+        "{operator}"
+    );
 }
 
 #[test]

@@ -1,9 +1,10 @@
 //! The executor runs a call in one of two ways: the common case (no approval, no deadline, no
 //! in-flight limit, not blocking) in a small state machine of its own, every other call on
-//! the full path. Each scenario here runs the same call on executors that differ only in
-//! what sends it down one way or the other (a timeout of an hour, an in-flight limit, an
-//! observer), and checks that the results agree: status, error kind, operator text, model
-//! text and output. The scenarios are the guarantees: credentials by name, a missing
+//! the full path; and a `#[tool]` tool's arguments either straight into its input struct or,
+//! when something needs them as JSON (an observer), as a JSON object first. Each scenario here
+//! runs the same call on executors that differ only in what decides the way (a timeout of an
+//! hour, an in-flight limit, an observer), and checks that the results agree: status, error
+//! kind, operator text, model text and output. The scenarios are the guarantees: credentials by name, a missing
 //! credential, a provider failing with a secret in its error, a panicking tool, an error
 //! quoting a secret, output validation, a typed output with a non-finite float, retry
 //! budgets within a turn.
@@ -109,15 +110,17 @@ fn registry() -> ToolRegistry {
     registry
 }
 
-/// An observer that only counts: its presence sends every call down the full path.
+/// An observer that sees nothing it keeps: its presence makes the executor parse every
+/// argument text to a JSON object, as observers are shown them.
 struct Quiet;
 
 impl ToolObserver for Quiet {
     fn on_event(&self, _: &ToolEvent<'_>) {}
 }
 
-/// The executors compared, by name: the first takes the common case's way, the others the
-/// full path, each for a different reason.
+/// The executors compared, by name: `plain` runs every call the common case's way, with a
+/// `#[tool]` tool's arguments read straight into its input; `timeout` and `in_flight` run
+/// them on the full path; `observed` the common case's way, with the arguments as JSON.
 fn executors() -> Vec<(&'static str, ToolExecutor)> {
     let make = |configure: fn(ToolExecutorBuilder) -> ToolExecutorBuilder| {
         configure(ToolExecutor::builder(registry()).credentials(Provider)).build()

@@ -35,12 +35,20 @@ impl Returned {
     /// in which case it is JSON now, for the validator to report.
     pub fn typed<O: IntoOutput + Serialize + Send + Sync + 'static>(output: O) -> Returned {
         match output.serialize(FiniteFloats) {
-            Ok(()) => Returned::Typed(Box::new(Lazy {
-                typed: output,
-                json: OnceLock::new(),
-            })),
+            Ok(()) => Returned::typed_without_floats(output),
             Err(NotFinite) => Returned::json(output),
         }
+    }
+
+    /// The output of a tool whose output struct fits its schema by its types and holds no
+    /// float: kept typed, with nothing to check.
+    pub fn typed_without_floats<O: IntoOutput + Serialize + Send + Sync + 'static>(
+        output: O,
+    ) -> Returned {
+        Returned::Typed(Box::new(Lazy {
+            typed: output,
+            json: OnceLock::new(),
+        }))
     }
 
     /// The output as JSON, made now if it was not yet.

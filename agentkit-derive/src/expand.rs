@@ -9,7 +9,7 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::DeriveInput;
 
-use crate::ast::{Param, Policy, Tool};
+use crate::ast::{Param, Policy, Tool, Ty};
 use crate::check;
 use crate::ctxt::Ctxt;
 use crate::fallback;
@@ -198,6 +198,21 @@ fn fits_by_type(params: &[Param]) -> bool {
                 .fields
                 .as_ref()
                 .is_none_or(|(fields, _)| fits_by_type(fields))
+    })
+}
+
+/// Whether the generated struct for `params` holds a float anywhere (a field, a list's items,
+/// a dictionary's fields, at any depth): only a float can be non-finite, which JSON has no
+/// number for.
+fn holds_float(params: &[Param]) -> bool {
+    let float = |ty: Option<Ty>| ty.is_some_and(|ty| ty.ty == ParamType::Float);
+    params.iter().any(|param| {
+        float(param.ty)
+            || float(param.items.map(|(items, _)| items))
+            || param
+                .fields
+                .as_ref()
+                .is_some_and(|(fields, _)| holds_float(fields))
     })
 }
 
@@ -1058,9 +1073,15 @@ fn output_struct(g: &mut Gen<'_, '_>, name: &Ident, params: &[Param]) -> TokenSt
     let de = deserialize(p, name, "object", false);
     // Valid by construction: the executor keeps it typed, and makes it JSON when asked.
     let into_returned = (!g.fallback && fits_by_type(params)).then(|| {
+        // Without a float, nothing in it can become `null`: no walk over it to check.
+        let typed = if holds_float(params) {
+            quote!(typed)
+        } else {
+            quote!(typed_without_floats)
+        };
         quote! {
             fn into_returned(self) -> #p::Returned {
-                #p::Returned::typed(self)
+                #p::Returned::#typed(self)
             }
         }
     });

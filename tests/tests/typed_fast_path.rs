@@ -410,6 +410,63 @@ fn an_output_its_types_guarantee_is_not_validated_again_unless_a_float_became_nu
     assert!(!result.is_success());
 }
 
+// Floats only inside a list and a dictionary: the output is still checked for non-finite
+// ones, where an output without any float is not.
+#[tool(
+    name = "readings",
+    input = [{ name = "nested", type = string }],
+    output = [
+        { name = "values", type = list, items = float },
+        { name = "stats", type = dictionary, fields = [{ name = "mean", type = float }] },
+    ],
+)]
+struct Readings;
+
+impl ToolHandler for Readings {
+    async fn run(
+        &self,
+        input: ReadingsInput,
+        _: &ToolContext<'_>,
+    ) -> Result<ReadingsOutput, BoxError> {
+        let (values, mean) = match input.nested.as_str() {
+            "list" => (vec![1.0, f64::NAN], 1.0),
+            "dictionary" => (vec![1.0], f64::INFINITY),
+            _ => (vec![1.0], 2.0),
+        };
+        Ok(ReadingsOutput {
+            values,
+            stats: ReadingsOutputStats { mean },
+        })
+    }
+}
+
+#[test]
+fn a_non_finite_float_deep_in_a_typed_output_is_refused() {
+    let mut registry = ToolRegistry::new();
+    registry.register(Readings).unwrap();
+    let executor = ToolExecutor::new(registry);
+    let run = |nested: &str| {
+        let call = ToolCall::new("c1", "readings", json!({ "nested": nested }).to_string());
+        block_on(executor.dispatch(&call))
+    };
+    let fine = run("none");
+    assert_eq!(
+        fine.output(),
+        Some(&JsonObject::from_iter([
+            ("stats".to_owned(), json!({"mean": 2.0})),
+            ("values".to_owned(), json!([1.0])),
+        ]))
+    );
+    for nested in ["list", "dictionary"] {
+        let result = run(nested);
+        assert_eq!(
+            result.error().map(|e| e.kind()),
+            Some(agentkit_core::ErrorKind::OutputValidation),
+            "{nested}: {result:?}"
+        );
+    }
+}
+
 #[test]
 fn the_model_text_of_a_typed_output_is_the_text_of_its_object() {
     let mut registry = ToolRegistry::new();

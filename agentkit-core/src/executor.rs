@@ -31,6 +31,7 @@ use crate::events::{ToolEvent, ToolObserver};
 use crate::model_text::Escaped;
 use crate::model_text::{TextLimits, capture};
 use crate::output::Returned;
+use crate::panic_hook::ToolMark;
 use crate::recorder::ReplayedFailure;
 use crate::registry::ToolRegistry;
 use crate::result::{DeferredCall, ToolResult};
@@ -713,7 +714,7 @@ impl ToolExecutor {
                 None => tool.execute_boxed(Inputs::Json(inputs), &ctx),
             };
             let run = match catch_unwind(AssertUnwindSafe(start_tool)) {
-                Ok(future) => Contained::new(future),
+                Ok(future) => ToolRun::new(future),
                 Err(panic) => return fail(panicked(name(), panic, &credentials)),
             };
             let (finished, late) = if deadline.is_set() {
@@ -778,7 +779,7 @@ impl ToolExecutor {
         let ctx = self.tool_context(spec, call_id, &credentials, cancellation, &sink);
         let start_tool = || tool.execute_boxed(input, &ctx);
         let finished = match catch_unwind(AssertUnwindSafe(start_tool)) {
-            Ok(future) => match Contained::new(future).await {
+            Ok(future) => match ToolRun::new(future).await {
                 Ok(returned) => Finished::Returned(returned),
                 Err(panic) => Finished::Panicked(tool_panic(panic, &credentials)),
             },
@@ -1229,6 +1230,7 @@ impl BlockingJob {
             .with_progress(&sink);
             // `block_on` also drops the future: a panic there is caught too.
             match catch_unwind(AssertUnwindSafe(|| {
+                let _mark = ToolMark::enter();
                 block_on(tool.execute_boxed(Inputs::Json(&inputs), &ctx))
             })) {
                 Ok(returned) => Finished::Returned(returned),
@@ -1552,6 +1554,60 @@ struct PolicyPanicked;
 #[derive(Debug, thiserror::Error)]
 #[error("the blocking tool could not be started: no thread was available")]
 struct NotStarted;
+
+/// A tool's future, run with its panics contained, as [`Contained`] runs any: a panic while
+/// polling becomes the `Err` output, one while dropping it is swallowed. Its polls and its
+/// drop also run marked as the tool's code, for the [panic hook](crate::install_tool_panic_hook);
+/// a finished future is dropped at once, within the same poll's mark and containment, so
+/// that the drop of every finished call costs nothing more.
+struct ToolRun<'a>(Option<BoxFuture<'a, Result<Returned, BoxError>>>);
+
+impl<'a> ToolRun<'a> {
+    fn new(future: BoxFuture<'a, Result<Returned, BoxError>>) -> Self {
+        ToolRun(Some(future))
+    }
+}
+
+impl Future for ToolRun<'_> {
+    type Output = Result<Result<Returned, BoxError>, Box<dyn Any + Send>>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        if self.0.is_none() {
+            return Poll::Pending;
+        }
+        let _mark = ToolMark::enter();
+        let slot = &mut self.0;
+        let polled = catch_unwind(AssertUnwindSafe(|| {
+            let poll = slot
+                .as_mut()
+                .map_or(Poll::Pending, |future| future.as_mut().poll(cx));
+            if poll.is_ready() {
+                *slot = None;
+            }
+            poll
+        }));
+        match polled {
+            Ok(poll) => poll.map(Ok),
+            Err(panic) => {
+                // A future that panicked is not polled again.
+                if let Some(future) = slot.take() {
+                    drop_contained(future);
+                }
+                Poll::Ready(Err(panic))
+            }
+        }
+    }
+}
+
+impl Drop for ToolRun<'_> {
+    fn drop(&mut self) {
+        // Only an unfinished future is left: a call cancelled or timed out.
+        if let Some(future) = self.0.take() {
+            let _mark = ToolMark::enter();
+            drop_contained(future);
+        }
+    }
+}
 
 /// A future run with its panics contained: a panic while polling becomes the `Err` output,
 /// and a panic while dropping it (a tool cleaning up on cancellation) is swallowed.

@@ -113,6 +113,7 @@ mod json_schema;
 pub mod mcp;
 mod model_text;
 mod output;
+mod panic_hook;
 mod params;
 pub mod provider;
 mod recorder;
@@ -143,6 +144,7 @@ pub use error::{
 pub use events::{ToolEvent, ToolObserver};
 pub use executor::{DEFAULT_RETRIES, ToolExecutor, ToolExecutorBuilder, Turn};
 pub use model_text::TextLimits;
+pub use panic_hook::install_tool_panic_hook;
 pub use params::{ParamSchema, ToolParams};
 pub use recorder::{
     DEFAULT_RECORDER_CAPACITY, ExecutionRecorder, NoRecording, RecordedError, RecordedOutcome,

@@ -1558,8 +1558,8 @@ struct NotStarted;
 /// A tool's future, run with its panics contained, as [`Contained`] runs any: a panic while
 /// polling becomes the `Err` output, one while dropping it is swallowed. Its polls and its
 /// drop also run marked as the tool's code, for the [panic hook](crate::install_tool_panic_hook);
-/// a finished future is dropped at once, within the same poll's mark and containment, so
-/// that the drop of every finished call costs nothing more.
+/// a finished future is dropped at once, within its last poll's mark, so that only an
+/// unfinished one (a call cancelled or timed out) is left for `Drop`.
 struct ToolRun<'a>(Option<BoxFuture<'a, Result<Returned, BoxError>>>);
 
 impl<'a> ToolRun<'a> {
@@ -1578,24 +1578,20 @@ impl Future for ToolRun<'_> {
         let _mark = ToolMark::enter();
         let slot = &mut self.0;
         let polled = catch_unwind(AssertUnwindSafe(|| {
-            let poll = slot
-                .as_mut()
-                .map_or(Poll::Pending, |future| future.as_mut().poll(cx));
-            if poll.is_ready() {
-                *slot = None;
-            }
-            poll
+            slot.as_mut()
+                .map_or(Poll::Pending, |future| future.as_mut().poll(cx))
         }));
-        match polled {
-            Ok(poll) => poll.map(Ok),
-            Err(panic) => {
-                // A future that panicked is not polled again.
-                if let Some(future) = slot.take() {
-                    drop_contained(future);
-                }
-                Poll::Ready(Err(panic))
-            }
+        let output = match polled {
+            Ok(Poll::Ready(output)) => Ok(output),
+            Ok(Poll::Pending) => return Poll::Pending,
+            Err(panic) => Err(panic),
+        };
+        // Finished, or panicked (and not to be polled again): dropped now, still marked, a
+        // panic in its drop swallowed, as the output stands.
+        if let Some(future) = slot.take() {
+            drop_contained(future);
         }
+        Poll::Ready(output)
     }
 }
 

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::{Pin, pin};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -714,7 +715,7 @@ impl ToolExecutor {
                 None => tool.execute_boxed(Inputs::Json(inputs), &ctx),
             };
             let run = match catch_unwind(AssertUnwindSafe(start_tool)) {
-                Ok(future) => ToolRun::new(future),
+                Ok(future) => Contained::tool(future),
                 Err(panic) => return fail(panicked(name(), panic, &credentials)),
             };
             let (finished, late) = if deadline.is_set() {
@@ -779,7 +780,7 @@ impl ToolExecutor {
         let ctx = self.tool_context(spec, call_id, &credentials, cancellation, &sink);
         let start_tool = || tool.execute_boxed(input, &ctx);
         let finished = match catch_unwind(AssertUnwindSafe(start_tool)) {
-            Ok(future) => match ToolRun::new(future).await {
+            Ok(future) => match Contained::tool(future).await {
                 Ok(returned) => Finished::Returned(returned),
                 Err(panic) => Finished::Panicked(tool_panic(panic, &credentials)),
             },
@@ -1555,88 +1556,69 @@ struct PolicyPanicked;
 #[error("the blocking tool could not be started: no thread was available")]
 struct NotStarted;
 
-/// A tool's future, run with its panics contained, as [`Contained`] runs any: a panic while
-/// polling becomes the `Err` output, one while dropping it is swallowed. Its polls and its
-/// drop also run marked as the tool's code, for the [panic hook](crate::install_tool_panic_hook);
-/// a finished future is dropped at once, within its last poll's mark, so that only an
-/// unfinished one (a call cancelled or timed out) is left for `Drop`.
-struct ToolRun<'a>(Option<BoxFuture<'a, Result<Returned, BoxError>>>);
-
-impl<'a> ToolRun<'a> {
-    fn new(future: BoxFuture<'a, Result<Returned, BoxError>>) -> Self {
-        ToolRun(Some(future))
-    }
-}
-
-impl Future for ToolRun<'_> {
-    type Output = Result<Result<Returned, BoxError>, Box<dyn Any + Send>>;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        if self.0.is_none() {
-            return Poll::Pending;
-        }
-        let _mark = ToolMark::enter();
-        let slot = &mut self.0;
-        let polled = catch_unwind(AssertUnwindSafe(|| {
-            slot.as_mut()
-                .map_or(Poll::Pending, |future| future.as_mut().poll(cx))
-        }));
-        let output = match polled {
-            Ok(Poll::Ready(output)) => Ok(output),
-            Ok(Poll::Pending) => return Poll::Pending,
-            Err(panic) => Err(panic),
-        };
-        // Finished, or panicked (and not to be polled again): dropped now, still marked, a
-        // panic in its drop swallowed, as the output stands.
-        if let Some(future) = slot.take() {
-            drop_contained(future);
-        }
-        Poll::Ready(output)
-    }
-}
-
-impl Drop for ToolRun<'_> {
-    fn drop(&mut self) {
-        // Only an unfinished future is left: a call cancelled or timed out.
-        if let Some(future) = self.0.take() {
-            let _mark = ToolMark::enter();
-            drop_contained(future);
-        }
-    }
-}
-
 /// A future run with its panics contained: a panic while polling becomes the `Err` output,
-/// and a panic while dropping it (a tool cleaning up on cancellation) is swallowed.
-struct Contained<F>(Option<F>);
+/// and a panic while dropping it (a tool cleaning up on cancellation) is swallowed. Once it
+/// has finished or panicked it is dropped at once, within that poll, and not polled again.
+///
+/// Its polls and its drop each run inside a fresh `S`: nothing, or, for a tool's future
+/// ([`Contained::tool`]), a [`ToolMark`] telling the [panic
+/// hook](crate::install_tool_panic_hook) that the code running is the tool's.
+struct Contained<F, S: Scope = ()>(Option<F>, PhantomData<fn() -> S>);
+
+/// What a [`Contained`] future's polls and drop run inside, made anew for each.
+trait Scope {
+    fn enter() -> Self;
+}
+
+impl Scope for () {
+    fn enter() {}
+}
+
+impl Scope for ToolMark {
+    fn enter() -> Self {
+        ToolMark::enter()
+    }
+}
 
 impl<F> Contained<F> {
     fn new(future: F) -> Self {
-        Contained(Some(future))
+        Contained(Some(future), PhantomData)
     }
 }
 
-impl<F: Future + Unpin> Future for Contained<F> {
+impl<F> Contained<F, ToolMark> {
+    /// A tool's future: its polls and drop marked as the tool's code.
+    fn tool(future: F) -> Self {
+        Contained(Some(future), PhantomData)
+    }
+}
+
+impl<F: Future + Unpin, S: Scope> Future for Contained<F, S> {
     type Output = Result<F::Output, Box<dyn Any + Send>>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let Some(inner) = self.0.as_mut() else {
             return Poll::Pending;
         };
-        match catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx))) {
-            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
-            Ok(Poll::Pending) => Poll::Pending,
-            Err(panic) => {
-                // A future that panicked is not polled again.
-                let _ = self.0.take().map(|future| drop_contained(future));
-                Poll::Ready(Err(panic))
-            }
+        let _scope = S::enter();
+        let output = match catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx))) {
+            Ok(Poll::Ready(output)) => Ok(output),
+            Ok(Poll::Pending) => return Poll::Pending,
+            Err(panic) => Err(panic),
+        };
+        // Dropped within the poll's scope; a panic in its drop is swallowed and the output
+        // stands. What `Drop` is left with is a future that never finished.
+        if let Some(future) = self.0.take() {
+            drop_contained(future);
         }
+        Poll::Ready(output)
     }
 }
 
-impl<F> Drop for Contained<F> {
+impl<F, S: Scope> Drop for Contained<F, S> {
     fn drop(&mut self) {
         if let Some(future) = self.0.take() {
+            let _scope = S::enter();
             drop_contained(future);
         }
     }

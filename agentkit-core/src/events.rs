@@ -32,7 +32,7 @@ pub enum ToolEvent<'a> {
         inputs: &'a JsonObject,
         /// The validated output.
         output: &'a JsonObject,
-        /// How long the call took.
+        /// How long the call took, as [`ToolResult::duration`](crate::ToolResult::duration).
         duration: Duration,
     },
     /// `tool.execution.failed`: validation, credentials, the tool or dispatch failed.
@@ -45,7 +45,7 @@ pub enum ToolEvent<'a> {
         inputs: Option<&'a JsonObject>,
         /// What went wrong: a timeout, a cancellation, a denial or a retry request too.
         error: &'a Error,
-        /// How long the call took.
+        /// How long the call took, as [`ToolResult::duration`](crate::ToolResult::duration).
         duration: Duration,
     },
     /// `tool.execution.deferred`: the approval policy deferred the call; the tool has not
@@ -58,7 +58,7 @@ pub enum ToolEvent<'a> {
         call_id: &'a str,
         /// The validated inputs, defaults filled.
         inputs: &'a JsonObject,
-        /// How long the call took.
+        /// How long the call took, as [`ToolResult::duration`](crate::ToolResult::duration).
         duration: Duration,
     },
     /// `tool.execution.progress`: a running tool reported progress through its
@@ -82,7 +82,7 @@ pub enum ToolEvent<'a> {
         call_id: &'a str,
         /// Whether what was discarded was a success (an output), rather than an error.
         succeeded: bool,
-        /// How long after the call's start the tool finished.
+        /// How long after the call's arguments were found valid the tool finished.
         duration: Duration,
     },
 }

@@ -518,17 +518,16 @@ impl ToolExecutor {
         options: CallOptions<'_>,
     ) -> ToolResult {
         let call_id: &str = shared_id;
-        let start = Instant::now();
         self.emit(&ToolEvent::Started { tool_name, call_id });
         // Made only if the tool asks for it; declared before the guard, which outlives it
         // not, so that a dropped call can still signal it.
         let cancellation = OnceLock::new();
         // From here on the call ends with a terminal event, even if this future is dropped.
-        let call = CallGuard {
+        let mut call = CallGuard {
             executor: self,
             tool_name,
             call_id: shared_id,
-            start,
+            start: None,
             cancellation: &cancellation,
             ended: false,
         };
@@ -594,6 +593,10 @@ impl ToolExecutor {
                 call.finish(name, Some(&inputs), Outcome::Failed(error.into()))
             });
         }
+        // The duration starts here: a call refused before this point ran nothing worth timing
+        // (see `ToolResult::duration`), and reads no clock.
+        let start = Instant::now();
+        call.start = Some(start);
         let run = Run {
             tool,
             spec,
@@ -1338,12 +1341,18 @@ struct CallGuard<'a> {
     executor: &'a ToolExecutor,
     tool_name: &'a str,
     call_id: &'a Arc<str>,
-    start: Instant,
+    /// When the arguments were found valid: `None` until then.
+    start: Option<Instant>,
     cancellation: &'a OnceLock<Cancellation>,
     ended: bool,
 }
 
 impl CallGuard<'_> {
+    /// The call's duration so far: zero for a call that never got past its arguments.
+    fn duration(&self) -> Duration {
+        self.start.map_or(Duration::ZERO, |start| start.elapsed())
+    }
+
     /// Emits the terminal event and builds the result.
     fn finish(
         mut self,
@@ -1352,7 +1361,7 @@ impl CallGuard<'_> {
         outcome: Outcome,
     ) -> ToolResult {
         self.ended = true;
-        let duration = self.start.elapsed();
+        let duration = self.duration();
         let executor = self.executor;
         let shared_id = self.call_id;
         let call_id: &str = shared_id;
@@ -1447,7 +1456,7 @@ impl Drop for CallGuard<'_> {
             call_id: self.call_id,
             inputs: None,
             error: &error,
-            duration: self.start.elapsed(),
+            duration: self.duration(),
         });
     }
 }

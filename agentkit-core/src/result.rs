@@ -162,7 +162,12 @@ impl ToolResult {
         self.outcome.as_ref().err()
     }
 
-    /// How long the call took, from the start of validation to the end of output validation.
+    /// How long the call took once its arguments were found valid: from there to the end of
+    /// output validation, credentials, the tool's run and any wait for approval included.
+    ///
+    /// Zero for a call refused before that (an unknown tool, invalid arguments), which never
+    /// ran anything worth timing: such a call reads no clock. The events of the call carry the
+    /// same duration.
     pub fn duration(&self) -> Duration {
         self.duration
     }

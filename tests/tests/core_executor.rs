@@ -696,6 +696,61 @@ fn without_a_provider_no_credential_resolves() {
 
 // ---------------------------------------------------------------- ToolResult
 
+/// The duration runs from valid arguments to a checked output: a call refused before its tool
+/// could run reports zero (it reads no clock), one that ran reports its time, in the result
+/// and in its terminal event alike.
+#[test]
+fn a_call_refused_before_its_tool_runs_reports_no_duration() {
+    let (tool, _) = FnTool::new(weather_spec(), |inputs, _| {
+        std::thread::sleep(Duration::from_millis(5));
+        let mut output = inputs.clone();
+        output.insert("temperature".into(), json!(21.5));
+        output.insert("conditions".into(), json!("sunny"));
+        Ok(output)
+    });
+    let mut registry = ToolRegistry::new();
+    registry.register(tool).unwrap();
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&events);
+    let executor = ToolExecutor::builder(registry)
+        .credentials(creds())
+        .observer(move |event: &ToolEvent<'_>| {
+            if let Some(duration) = event.duration() {
+                seen.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(duration);
+            }
+        })
+        .build();
+    for (name, arguments) in [
+        ("fetch_weather", r#"{"units":5}"#),
+        ("fetch_weather", "[1, 2"),
+        ("no_such_tool", r#"{"city":"Paris"}"#),
+    ] {
+        let result = block_on(executor.dispatch(&ToolCall::new("c", name, arguments)));
+        assert!(result.error().is_some(), "{name} {arguments}");
+        assert_eq!(result.duration(), Duration::ZERO, "{name} {arguments}");
+    }
+    let ran =
+        block_on(executor.dispatch(&ToolCall::new("c", "fetch_weather", r#"{"city":"Paris"}"#)));
+    assert!(ran.is_success(), "{:?}", ran.error());
+    assert!(
+        ran.duration() >= Duration::from_millis(5),
+        "{:?}",
+        ran.duration()
+    );
+    let events = events.lock().unwrap_or_else(PoisonError::into_inner);
+    assert_eq!(
+        *events,
+        [
+            Duration::ZERO,
+            Duration::ZERO,
+            Duration::ZERO,
+            ran.duration()
+        ]
+    );
+}
+
 #[test]
 fn tool_result_fields_on_success() {
     let spec = ToolSpec::builder("slow").build().unwrap();

@@ -49,17 +49,19 @@ impl Tool<'_> {
     /// The path every generated item reaches agentkit-core through: the alias that
     /// [`private_import`](Self::private_import) declares for `<crate>::__private`. One token
     /// in place of the absolute path's five, in each of the expansion's hundred-odd paths:
-    /// the compiler parses and resolves every token of every tool on every build.
-    pub(crate) fn private(&self) -> TokenStream {
+    /// the compiler parses and resolves every token of every tool on every build. An `Ident`
+    /// rather than a `TokenStream`: a token stream interpolated into `quote!` is handed to the
+    /// compiler and back each time, an `Ident` is copied in place.
+    pub(crate) fn private(&self) -> Ident {
         self.private_at(Span::call_site())
     }
 
     /// [`private`](Self::private), spanned at `span`: it resolves the same way (both are the
     /// call site's hygiene), but an error in an expression that starts with it points there.
-    pub(crate) fn private_at(&self, span: Span) -> TokenStream {
+    pub(crate) fn private_at(&self, span: Span) -> Ident {
         let mut alias = self.private_alias();
         alias.set_span(span);
-        quote!(#alias)
+        alias
     }
 
     /// `use <crate>::__private as __agentkit_<Struct>;`: named after the struct, whose name is
@@ -270,7 +272,7 @@ fn spec(tool: &Tool<'_>) -> TokenStream {
 
 /// `.with_static_policy(..)` when the tool declares any of it; nothing otherwise, which keeps
 /// the common expansion as small as it was.
-fn policy(p: &TokenStream, policy: &Policy) -> Option<TokenStream> {
+fn policy(p: &Ident, policy: &Policy) -> Option<TokenStream> {
     if *policy == Policy::default() {
         return None;
     }
@@ -299,12 +301,7 @@ fn policy(p: &TokenStream, policy: &Policy) -> Option<TokenStream> {
 
 /// Pushes `static #array: [Param; N] = [...];` for `params` onto `statics`, with the arrays
 /// of their declared fields, and returns the name of the array.
-fn param_array(
-    p: &TokenStream,
-    params: &[Param],
-    array: &str,
-    statics: &mut Vec<TokenStream>,
-) -> Ident {
+fn param_array(p: &Ident, params: &[Param], array: &str, statics: &mut Vec<TokenStream>) -> Ident {
     let len = params.len();
     let values: Vec<TokenStream> = params
         .iter()
@@ -322,7 +319,7 @@ fn param_array(
 }
 
 /// A `const` `Param` expression; `fields` names the `static` array of its declared fields.
-fn param_value(p: &TokenStream, param: &Param, fields: Option<&Ident>) -> TokenStream {
+fn param_value(p: &Ident, param: &Param, fields: Option<&Ident>) -> TokenStream {
     let name = param.name.as_ref().map_or("", |n| n.value.as_str());
     let ty = param_type(param.ty.map_or(ParamType::String, |t| t.ty));
     let required = param.is_required();
@@ -357,14 +354,14 @@ fn param_value(p: &TokenStream, param: &Param, fields: Option<&Ident>) -> TokenS
 
 /// `.with_static_constraints(..)` when the parameter declares any; nothing otherwise, which
 /// keeps the common expansion as it was.
-fn constraints(p: &TokenStream, c: &rules::Constraints) -> Option<TokenStream> {
+fn constraints(p: &Ident, c: &rules::Constraints) -> Option<TokenStream> {
     constraints_over(p, c, None)
 }
 
 /// [`constraints`], where an `enum`, `minimum` or `maximum` the declaration leaves out is
 /// `shape`'s (a `const` `Shape`: what a field's Rust type says, for `#[derive(ToolParams)]`).
 pub(crate) fn constraints_over(
-    p: &TokenStream,
+    p: &Ident,
     c: &rules::Constraints,
     shape: Option<&TokenStream>,
 ) -> Option<TokenStream> {
@@ -405,7 +402,7 @@ pub(crate) fn constraints_over(
 }
 
 /// `Some(Number::..)`, a bound as a `const` expression.
-pub(crate) fn number(p: &TokenStream, n: rules::Number) -> TokenStream {
+pub(crate) fn number(p: &Ident, n: rules::Number) -> TokenStream {
     match n {
         rules::Number::Integer(i) => {
             let digits = Literal::u64_unsuffixed(i.unsigned_abs());
@@ -421,7 +418,7 @@ pub(crate) fn number(p: &TokenStream, n: rules::Number) -> TokenStream {
 }
 
 /// The Rust type of a value of `ty` in the generated input and output structs.
-fn rust_type(p: &TokenStream, ty: ParamType) -> TokenStream {
+fn rust_type(p: &Ident, ty: ParamType) -> TokenStream {
     match ty {
         ParamType::String => quote!(#p::String),
         ParamType::Integer => quote!(#p::i64),
@@ -445,7 +442,7 @@ fn param_type(ty: ParamType) -> Ident {
 }
 
 /// A default as a `const` `Literal` expression.
-pub(crate) fn literal(p: &TokenStream, default: &rules::Literal) -> TokenStream {
+pub(crate) fn literal(p: &Ident, default: &rules::Literal) -> TokenStream {
     match default {
         rules::Literal::Null => quote!(#p::Literal::Null),
         rules::Literal::String(s) => {
@@ -563,7 +560,7 @@ enum Side {
 /// collected in `items`, each named after the struct that holds it and the parameter.
 struct Gen<'t, 'a> {
     tool: &'t Tool<'a>,
-    p: TokenStream,
+    p: Ident,
     fallback: bool,
     items: Vec<TokenStream>,
     /// The names of the types generated so far, so that two parameters whose names differ only
@@ -598,7 +595,7 @@ impl Gen<'_, '_> {
 
 /// `impl Serialize` for a generated struct: an object of its parameters, an optional one left
 /// out when `None`.
-fn serialize(p: &TokenStream, name: &Ident, fields: &[Field<'_>]) -> TokenStream {
+fn serialize(p: &Ident, name: &Ident, fields: &[Field<'_>]) -> TokenStream {
     // In key order, as the JSON object the executor validates keeps them: so the text written
     // straight from an output struct is the text of its object.
     let mut sorted: Vec<&Field<'_>> = fields.iter().collect();
@@ -630,7 +627,7 @@ fn serialize(p: &TokenStream, name: &Ident, fields: &[Field<'_>]) -> TokenStream
 
 /// `impl Deserialize` through `glue` (`object` for a struct read with `FromInputs`, `value`
 /// for a type read with `FromParam`).
-fn deserialize(p: &TokenStream, name: &Ident, glue: &str, fallback: bool) -> TokenStream {
+fn deserialize(p: &Ident, name: &Ident, glue: &str, fallback: bool) -> TokenStream {
     let glue = Ident::new(glue, Span::call_site());
     // The fallback's types have no conversions to read with.
     let body = if fallback {
@@ -915,7 +912,7 @@ fn string_enum(
 /// `FromParam` and `IntoParam` of a fieldless enum whose variants stand for the string values
 /// (`#[tool]`'s generated enums, and `#[derive(ToolParams)]` on an enum).
 pub(crate) fn enum_conversions(
-    p: &TokenStream,
+    p: &Ident,
     name: &Ident,
     variants: &[(&str, &Ident)],
 ) -> TokenStream {
@@ -972,7 +969,7 @@ fn struct_def(g: &Gen<'_, '_>, name: &Ident, fields: &[Field<'_>], doc: &str) ->
 }
 
 /// The statements that write each field into `output`, a `JsonObject`.
-fn writes(p: &TokenStream, fields: &[Field<'_>]) -> TokenStream {
+fn writes(p: &Ident, fields: &[Field<'_>]) -> TokenStream {
     let writes = fields.iter().map(|Field { ident, name, .. }| {
         // One call a field: less for the compiler than the `if let` and insert inline.
         quote!(#p::serde_glue::put(&mut output, #name, self.#ident);)

@@ -34,7 +34,7 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
     // Every impl is written in one anonymous `const` block that imports `<crate>::__private`
     // once, as serde's derives do: one token per path rather than five, and the import seen
     // nowhere else.
-    let p = quote!(__agentkit);
+    let p = Ident::new("__agentkit", Span::call_site());
     if !input.generics.params.is_empty() {
         cx.error_spanned_by(
             &input.generics,
@@ -622,7 +622,7 @@ fn snake_case(name: &str) -> String {
     out
 }
 
-fn expand_struct(p: &TokenStream, ident: &Ident, fields: &[FieldParam<'_>]) -> TokenStream {
+fn expand_struct(p: &Ident, ident: &Ident, fields: &[FieldParam<'_>]) -> TokenStream {
     let params = fields.iter().map(|f| param_value(p, f));
     let checks = fields
         .iter()
@@ -736,7 +736,7 @@ fn name_of(f: &FieldParam<'_>) -> String {
 }
 
 /// The `const` `Param` of a field.
-fn param_value(p: &TokenStream, f: &FieldParam<'_>) -> TokenStream {
+fn param_value(p: &Ident, f: &FieldParam<'_>) -> TokenStream {
     let ty = f.ty;
     let shape = quote_spanned!(ty.span()=> #p::field::<#ty>().shape);
     let name = name_of(f);
@@ -762,7 +762,7 @@ fn param_value(p: &TokenStream, f: &FieldParam<'_>) -> TokenStream {
 
 /// For a default of a type of the user's own: a `const` that fails to evaluate unless the
 /// type is a fieldless enum allowing that value, on the default.
-fn own_default_check(p: &TokenStream, f: &FieldParam<'_>) -> Option<TokenStream> {
+fn own_default_check(p: &Ident, f: &FieldParam<'_>) -> Option<TokenStream> {
     let (value, span) = f.own_default.as_ref()?;
     let ty = f.ty;
     let message = format!(
@@ -771,7 +771,8 @@ fn own_default_check(p: &TokenStream, f: &FieldParam<'_>) -> Option<TokenStream>
         quote!(#ty).to_string().replace(' ', ""),
         value
     );
-    let p = respan(p.clone(), *span);
+    let mut p = p.clone();
+    p.set_span(*span);
     Some(quote_spanned! {*span=>
         const _: () = #p::assert!(#p::has_enum_value::<#ty>(#value), #message);
     })
@@ -779,7 +780,7 @@ fn own_default_check(p: &TokenStream, f: &FieldParam<'_>) -> Option<TokenStream>
 
 /// For a type of the user's own, or a list of one: a `const` that fails to evaluate, on the
 /// field's type, if the type cannot be a parameter (a `Vec` of an enum).
-fn shape_check(p: &TokenStream, f: &FieldParam<'_>) -> Option<TokenStream> {
+fn shape_check(p: &Ident, f: &FieldParam<'_>) -> Option<TokenStream> {
     if matches!(f.kind, Kind::Known { .. }) {
         return None;
     }
@@ -789,7 +790,8 @@ fn shape_check(p: &TokenStream, f: &FieldParam<'_>) -> Option<TokenStream> {
         Kind::ListOfOwn => item_type(ty).map_or_else(|| ty.span(), Spanned::span),
         _ => ty.span(),
     };
-    let p = respan(p.clone(), span);
+    let mut p = p.clone();
+    p.set_span(span);
     Some(quote_spanned! {span=>
         const _: () = if let #p::Some(problem) = #p::field::<#ty>().shape.problem {
             #p::panic!("{}", problem)
@@ -808,26 +810,7 @@ fn item_type(ty: &Type) -> Option<&Type> {
     Some(inner)
 }
 
-/// `tokens` with every span set to `span`, so that an error in evaluating them is reported
-/// there rather than on the derive.
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|mut token| {
-            if let proc_macro2::TokenTree::Group(group) = &token {
-                let mut respanned =
-                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
-                respanned.set_span(span);
-                token = proc_macro2::TokenTree::Group(respanned);
-            } else {
-                token.set_span(span);
-            }
-            token
-        })
-        .collect()
-}
-
-fn expand_enum(p: &TokenStream, ident: &Ident, variants: &[(Str, &Ident)]) -> TokenStream {
+fn expand_enum(p: &Ident, ident: &Ident, variants: &[(Str, &Ident)]) -> TokenStream {
     let values = variants.iter().map(|(value, _)| {
         let value = &value.value;
         quote!(#p::Literal::String(#p::Cow::Borrowed(#value)))
@@ -851,7 +834,7 @@ fn expand_enum(p: &TokenStream, ident: &Ident, variants: &[(Str, &Ident)]) -> To
 }
 
 /// The impls, with no parameters and conversions never called, for a type with mistakes.
-fn fallback(p: &TokenStream, ident: &Ident, ty: ParamType) -> TokenStream {
+fn fallback(p: &Ident, ident: &Ident, ty: ParamType) -> TokenStream {
     let unreachable =
         quote!(#p::unreachable!("#[derive(ToolParams)] reported errors for this type"));
     let param_type = match ty {

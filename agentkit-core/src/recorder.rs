@@ -33,7 +33,8 @@ pub struct Recording {
     pub inputs: Option<JsonObject>,
     /// The output or the error.
     pub outcome: RecordedOutcome,
-    /// How long the call took.
+    /// How long the call took, as [`ToolResult::duration`](crate::ToolResult::duration): zero
+    /// for a call refused before its tool ran.
     #[serde(with = "duration_micros")]
     pub duration: Duration,
     /// Whether the tool finished after the call had ended (a timeout, a dropped call), and

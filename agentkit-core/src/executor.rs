@@ -499,11 +499,21 @@ impl ToolExecutor {
                 // The span's status, as OpenTelemetry layers read it.
                 span.record("otel.status_code", "ERROR");
             }
-            tracing::info!(
-                parent: &span,
-                histogram.agent.tool.execution.duration = result.duration().as_secs_f64(),
-                gen_ai.tool.name = %name,
-            );
+            // A call refused before its tool ran has no duration to count (it reports zero):
+            // a histogram of those zeros would only skew the latencies of the calls that ran.
+            let refused = result.error().is_some_and(|error| {
+                matches!(
+                    error.kind(),
+                    ErrorKind::InputValidation | ErrorKind::UnknownTool
+                )
+            });
+            if !refused {
+                tracing::info!(
+                    parent: &span,
+                    histogram.agent.tool.execution.duration = result.duration().as_secs_f64(),
+                    gen_ai.tool.name = %name,
+                );
+            }
             result
         }
         #[cfg(not(feature = "tracing"))]

@@ -93,8 +93,8 @@
 //!   runtime.
 //! - `tracing`: a span per call (`execute_tool {name}`, with `gen_ai.tool.name` and
 //!   `gen_ai.tool.call.id`, per the OpenTelemetry GenAI conventions) and the
-//!   `agent.tool.execution.duration` histogram as a `histogram.`-prefixed event field. No
-//!   argument value or secret is recorded.
+//!   `agent.tool.execution.duration` histogram as a `histogram.`-prefixed event field, for
+//!   each call whose tool ran. No argument value or secret is recorded.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]

@@ -227,3 +227,23 @@ fn a_deferred_call_records_its_status() {
         "one status per call: {lines:#?}"
     );
 }
+
+/// The duration histogram counts the calls whose tool ran, failures included; a call refused
+/// before its tool could run (invalid arguments, an unknown tool) has no duration to count.
+#[test]
+fn the_duration_histogram_counts_the_calls_that_ran() {
+    let lines = capture(&[
+        ToolCall::new("c1", "lookup", r#"{"query": "fail"}"#),
+        ToolCall::new("c2", "lookup", r#"{"query": 5}"#),
+        ToolCall::new("c3", "no_such_tool", r#"{"query": "x"}"#),
+        ToolCall::new("c4", "lookup", r#"{"query": "x"}"#),
+    ]);
+    let histograms = lines
+        .iter()
+        .filter(|l| l.contains("histogram.agent.tool.execution.duration="))
+        .count();
+    assert_eq!(
+        histograms, 2,
+        "the failed call and the successful one: {lines:#?}"
+    );
+}

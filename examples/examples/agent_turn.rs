@@ -156,12 +156,16 @@ fn main() -> Result<(), BoxError> {
             Some(kind) if result.is_retryable() => format!("{kind}, the model may retry"),
             Some(kind) => kind.to_string(),
         };
+        // A call refused before its tool ran (its arguments, its name) has no duration.
+        let took = match result.duration() {
+            Duration::ZERO => String::new(),
+            duration => format!(" in {duration:?}"),
+        };
         println!(
-            "\n[{}] {}({}) -> {outcome} in {:?}\n{}",
+            "\n[{}] {}({}) -> {outcome}{took}\n{}",
             result.call_id(),
             call.name(),
             call.arguments().to_json_string(),
-            result.duration(),
             indent(&result.to_model_content()),
         );
     }

@@ -501,13 +501,7 @@ impl ToolExecutor {
             }
             // A call refused before its tool ran has no duration to count (it reports zero):
             // a histogram of those zeros would only skew the latencies of the calls that ran.
-            let refused = result.error().is_some_and(|error| {
-                matches!(
-                    error.kind(),
-                    ErrorKind::InputValidation | ErrorKind::UnknownTool
-                )
-            });
-            if !refused {
+            if result.was_timed() {
                 tracing::info!(
                     parent: &span,
                     histogram.agent.tool.execution.duration = result.duration().as_secs_f64(),
@@ -1358,9 +1352,9 @@ struct CallGuard<'a> {
 }
 
 impl CallGuard<'_> {
-    /// The call's duration so far: zero for a call that never got past its arguments.
-    fn duration(&self) -> Duration {
-        self.start.map_or(Duration::ZERO, |start| start.elapsed())
+    /// The call's duration so far: `None` for a call that never got past its arguments.
+    fn timed(&self) -> Option<Duration> {
+        self.start.map(|start| start.elapsed())
     }
 
     /// Emits the terminal event and builds the result.
@@ -1371,7 +1365,9 @@ impl CallGuard<'_> {
         outcome: Outcome,
     ) -> ToolResult {
         self.ended = true;
-        let duration = self.duration();
+        let timed = self.timed();
+        // What the events carry; the result keeps whether there was one.
+        let duration = timed.unwrap_or_default();
         let executor = self.executor;
         let shared_id = self.call_id;
         let call_id: &str = shared_id;
@@ -1382,7 +1378,7 @@ impl CallGuard<'_> {
                 tool_name,
                 Arc::clone(shared_id),
                 outcome,
-                duration,
+                timed,
                 executor.limits,
             )
         };
@@ -1466,7 +1462,7 @@ impl Drop for CallGuard<'_> {
             call_id: self.call_id,
             inputs: None,
             error: &error,
-            duration: self.duration(),
+            duration: self.timed().unwrap_or_default(),
         });
     }
 }

@@ -78,7 +78,8 @@ pub struct ToolResult {
     // A `#[tool]` tool's typed output stays typed until `output()` or the model text asks.
     outcome: Result<Returned, Error>,
     deferred: Option<Box<DeferredCall>>,
-    duration: Duration,
+    // `None` for a call refused before its tool ran: nothing was timed.
+    duration: Option<Duration>,
     limits: TextLimits,
 }
 
@@ -87,7 +88,7 @@ impl ToolResult {
         tool_name: Cow<'static, str>,
         call_id: Arc<str>,
         outcome: Result<Returned, Error>,
-        duration: Duration,
+        duration: Option<Duration>,
         limits: TextLimits,
     ) -> Self {
         ToolResult {
@@ -169,7 +170,14 @@ impl ToolResult {
     /// ran anything worth timing: such a call reads no clock. The events of the call carry the
     /// same duration.
     pub fn duration(&self) -> Duration {
-        self.duration
+        self.duration.unwrap_or_default()
+    }
+
+    /// Whether the call was timed: it got past its arguments, and [`duration`](Self::duration)
+    /// is its tool's. (The duration histogram of the `tracing` feature counts only these.)
+    #[cfg(feature = "tracing")]
+    pub(crate) fn was_timed(&self) -> bool {
+        self.duration.is_some()
     }
 
     /// The outcome, consuming the result (a deferred call is the
@@ -230,6 +238,6 @@ impl fmt::Debug for ToolResult {
             Ok(output) => d.field("output", output.as_json()),
             Err(error) => d.field("error", error),
         };
-        d.field("duration", &self.duration).finish()
+        d.field("duration", &self.duration()).finish()
     }
 }

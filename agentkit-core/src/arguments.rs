@@ -53,7 +53,7 @@ pub(crate) fn parse_arguments(
     }
 }
 
-/// The typed fast path's parse: each argument of `text` into the slot of its parameter (in
+/// The single-pass parse: each argument of `text` into the slot of its parameter (in
 /// the order of `params`), with no object built around them. `false` when anything would
 /// make the full path report an issue or behave otherwise: invalid JSON, not an object, a key
 /// given twice (at any depth), or a key that is not a parameter. The full path then parses
@@ -84,7 +84,7 @@ fn is_blank(text: &str) -> bool {
     }
 }
 
-/// The root object of the fast path, read into slots.
+/// The root object of the single pass, read into slots.
 struct SlotsSeed<'s, 'd> {
     params: &'s [Param],
     slots: &'s mut [Option<Value>],

@@ -39,7 +39,7 @@ use crate::result::{DeferredCall, ToolResult};
 use crate::runtime::{Runtime, Sleep, default_runtime};
 use crate::schema::{Issues, JsonObject, UnknownArguments, ValidationIssue};
 use crate::tool::{BoxFuture, DynTool, ToolSpec};
-use crate::typed::{AnyInput, Inputs, InvalidArguments, Parsed};
+use crate::typed::{AnyInput, Inputs, InvalidArguments, Parsed, parse_object};
 
 /// Runs tool calls: the Python original's `ToolExecutor`, and the only path to a tool.
 ///
@@ -547,9 +547,10 @@ impl ToolExecutor {
         let spec = tool.spec();
         let name = spec.name_cow().clone();
         let max_issues = self.limits.max_issues();
-        // The typed fast path, where nothing needs the arguments as JSON: no observer to show
-        // them to, no approval request or deferred call to carry them, no blocking thread to
-        // own a copy. What it cannot decide, the full path below decides.
+        // The argument text in one pass, validated on the way: to the tool's own input where
+        // nothing needs the arguments as JSON (no observer to show them to, no approval
+        // request or deferred call to carry them, no blocking thread to own a copy), else to
+        // a JSON object. What it cannot decide, the full path below decides.
         let fast = match &arguments {
             Arguments::Json(text)
                 if self.observers.is_empty()
@@ -558,37 +559,47 @@ impl ToolExecutor {
             {
                 tool.parse_typed(text, self.unknown_arguments, max_issues)
             }
+            Arguments::Json(text) => {
+                let observed = !self.observers.is_empty();
+                parse_object(spec, text, self.unknown_arguments, max_issues, observed)
+            }
             _ => Parsed::Unparsed,
         };
         let none_found = || Issues::with_cap(max_issues);
+        // The arguments as JSON, the issues found parsing them, the tool's own input, and
+        // whether they are validated already.
         let parsed = match (fast, arguments) {
             // The tool's own input: no JSON object of the arguments is made.
-            (Parsed::Input(typed), _) => Ok((JsonObject::new(), none_found(), Some(typed))),
-            (Parsed::Invalid(InvalidArguments(issues)), _) => Err(issues),
-            (Parsed::Unparsed, Arguments::Object(inputs)) => Ok((inputs, none_found(), None)),
+            (Parsed::Input(typed), _) => Ok((JsonObject::new(), none_found(), Some(typed), true)),
+            (Parsed::Object(inputs), _) => Ok((inputs, none_found(), None, true)),
+            (Parsed::Invalid(InvalidArguments(issues, inputs)), _) => Err((issues, inputs)),
+            (Parsed::Unparsed, Arguments::Object(inputs)) => {
+                Ok((inputs, none_found(), None, false))
+            }
             (Parsed::Unparsed, Arguments::Value(Value::Object(object))) => {
-                Ok((object.clone(), none_found(), None))
+                Ok((object.clone(), none_found(), None, false))
             }
             (Parsed::Unparsed, Arguments::Value(other)) => {
                 let mut issues = Issues::with_cap(max_issues);
                 issues.push(|| ValidationIssue::not_an_object(other));
-                Err(issues)
+                Err((issues, None))
             }
-            (Parsed::Unparsed, Arguments::Json(text)) => {
-                parse_arguments(text, max_issues).map(|(inputs, found)| (inputs, found, None))
-            }
+            (Parsed::Unparsed, Arguments::Json(text)) => match parse_arguments(text, max_issues) {
+                Ok((inputs, found)) => Ok((inputs, found, None, false)),
+                Err(issues) => Err((issues, None)),
+            },
         };
-        let (mut inputs, mut found, typed) = match parsed {
+        let (mut inputs, mut found, typed, validated) = match parsed {
             Ok(parsed) => parsed,
-            Err(issues) => {
+            Err((issues, inputs)) => {
                 return cold(|| {
                     let error =
                         ToolValidationError::from_issues(name.clone(), Direction::Input, issues);
-                    call.finish(name, None, Outcome::Failed(error.into()))
+                    call.finish(name, inputs.as_ref(), Outcome::Failed(error.into()))
                 });
             }
         };
-        if let (Some(schema), None) = (spec.input_schema(), &typed) {
+        if let (Some(schema), false) = (spec.input_schema(), validated) {
             schema.validate_into(&mut inputs, self.unknown_arguments, &mut found);
         }
         if !found.is_empty() {

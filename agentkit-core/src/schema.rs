@@ -737,7 +737,7 @@ impl ToolSchema {
     }
 
     /// Validates `values`, adding to `issues` (which may already hold the argument text's).
-    /// The typed fast path's validation of the arguments in `slots` (one per parameter, in
+    /// The single pass's validation of the arguments in `slots` (one per parameter, in
     /// order), as [`validate_object`](Self::validate_object) validates an object that has no
     /// undeclared argument: the same issues, in the same order, with defaults filled.
     pub(crate) fn validate_slots(

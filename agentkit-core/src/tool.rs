@@ -655,11 +655,11 @@ pub trait Tool: Send + Sync + 'static {
     ) -> impl Future<Output = Result<JsonObject, BoxError>> + Send;
 
     /// The typed fast path, which `#[tool(...)]` implements: the argument text straight into
-    /// the tool's input, validated. Not public API.
+    /// the tool's input, validated. By default, into a validated JSON object, in the same
+    /// single pass. Not public API.
     #[doc(hidden)]
     fn parse_typed(&self, text: &str, unknown: UnknownArguments, max_issues: usize) -> Parsed {
-        let _ = (text, unknown, max_issues);
-        Parsed::Unparsed
+        crate::typed::parse_object(self.spec(), text, unknown, max_issues, false)
     }
 
     /// Whether every output the tool returns fits its output schema by the Rust types it is

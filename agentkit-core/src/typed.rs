@@ -389,21 +389,28 @@ const INLINE_SLOTS: usize = 8;
 /// A tool's own input struct, its type erased between the parse and the run.
 pub(crate) type AnyInput = Box<dyn std::any::Any + Send>;
 
-/// What the typed fast path made of a call's argument text. Not public API.
+/// What the single pass made of a call's argument text. Not public API.
 #[doc(hidden)]
 pub enum Parsed {
     /// The tool's own input, validated, defaults filled.
     Input(AnyInput),
+    /// The arguments as the JSON object the full path would make: validated, defaults filled.
+    Object(JsonObject),
     /// The issues validation finds in the arguments, as the full path would report them.
     Invalid(InvalidArguments),
     /// Nothing: the full path runs (invalid JSON, a repeated or undeclared key, or a tool
-    /// without the fast path).
+    /// without an input schema).
     Unparsed,
 }
 
 /// The issues of [`Parsed::Invalid`]. Not public API.
 #[doc(hidden)]
-pub struct InvalidArguments(pub(crate) crate::schema::Issues);
+pub struct InvalidArguments(
+    pub(crate) crate::schema::Issues,
+    /// The arguments as far as they got, where they are wanted as JSON: what the full path
+    /// would have, invalid values and filled defaults included.
+    pub(crate) Option<JsonObject>,
+);
 
 /// The body of the `Tool::parse_typed` that `#[tool(...)]` generates: the argument text
 /// straight into the tool's input struct, each argument checked by the validator's rules,
@@ -428,18 +435,60 @@ where
         text,
         unknown,
         max_issues,
-        &mut |slots| T::Input::from_slots(slots).map(|input| Box::new(input) as AnyInput),
+        &mut |slots, issues| {
+            if !issues.is_empty() {
+                return Parsed::Invalid(InvalidArguments(issues, None));
+            }
+            match T::Input::from_slots(slots) {
+                Some(input) => Parsed::Input(Box::new(input)),
+                None => Parsed::Unparsed,
+            }
+        },
     )
 }
 
-/// The work of [`parse_typed`]: parse, validate and fill the slots, then `build`, the one step
-/// that knows the tool's type, makes its input from them.
+/// The same single pass for any tool with an input schema, to a JSON object rather than a
+/// tool's own input: what the executor runs on where the arguments are wanted as JSON (a
+/// tool written by hand or loaded at run time, an observer to show them to, an approval
+/// request to carry them). Next to parsing the text to an object and validating that, it
+/// looks no key up in the object. Arguments it finds invalid it makes an object of only
+/// `if invalid_too` (for the observers of the failure).
+pub(crate) fn parse_object(
+    spec: &crate::ToolSpec,
+    text: &str,
+    unknown: crate::UnknownArguments,
+    max_issues: usize,
+    invalid_too: bool,
+) -> Parsed {
+    let params = spec
+        .input_schema()
+        .map_or(&[][..], |schema| schema.parameters());
+    parse_into(spec, text, unknown, max_issues, &mut |slots, issues| {
+        if !issues.is_empty() && !invalid_too {
+            return Parsed::Invalid(InvalidArguments(issues, None));
+        }
+        let mut object = JsonObject::new();
+        for (param, slot) in params.iter().zip(slots) {
+            if let Some(value) = slot.take() {
+                object.insert(param.name().to_owned(), value);
+            }
+        }
+        if issues.is_empty() {
+            Parsed::Object(object)
+        } else {
+            Parsed::Invalid(InvalidArguments(issues, Some(object)))
+        }
+    })
+}
+
+/// The work of [`parse_typed`] and [`parse_object`]: parse, validate and fill the slots, then
+/// `build` makes what the tool runs on from them.
 fn parse_into(
     spec: &crate::ToolSpec,
     text: &str,
     unknown: crate::UnknownArguments,
     max_issues: usize,
-    build: &mut dyn FnMut(&mut [Option<Value>]) -> Option<AnyInput>,
+    build: &mut dyn FnMut(&mut [Option<Value>], crate::schema::Issues) -> Parsed,
 ) -> Parsed {
     let Some(schema) = spec.input_schema() else {
         return Parsed::Unparsed;
@@ -458,13 +507,7 @@ fn parse_into(
     }
     let mut issues = crate::schema::Issues::with_cap(max_issues);
     schema.validate_slots(slots, unknown, &mut issues);
-    if !issues.is_empty() {
-        return Parsed::Invalid(InvalidArguments(issues));
-    }
-    match build(slots) {
-        Some(input) => Parsed::Input(input),
-        None => Parsed::Unparsed,
-    }
+    build(slots, issues)
 }
 
 /// What a tool runs on: validated JSON, or the input [`parse_typed`] made. Not public API.

@@ -1,6 +1,7 @@
 //! Validation of arguments with nothing to fill allocates nothing, and neither does building
 //! a validation issue's message until it is displayed. A `#[tool]` call allocates no more than
-//! the same call dispatched the serde-only way, and its result shares the call's id.
+//! the same call dispatched the serde-only way, and its result shares the call's id. A tool
+//! written by hand refuses invalid arguments without copying them into a JSON object first.
 //!
 //! A counting global allocator observes it; speed itself is measured in
 //! `agentkit-core/benches/dispatch.rs`, never here.
@@ -14,7 +15,10 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 
-use agentkit_core::{Param, ParamType, ToolCall, ToolExecutor, ToolRegistry, ToolSchema, block_on};
+use agentkit_core::{
+    BoxError, JsonObject, Param, ParamType, Tool, ToolCall, ToolContext, ToolExecutor,
+    ToolRegistry, ToolSchema, ToolSpec, block_on,
+};
 use serde_json::{Value, json};
 
 // The `#[tool]` tool and the serde-only peer, as the dispatch benchmark has them.
@@ -195,5 +199,60 @@ fn a_result_shares_the_call_id_rather_than_copying_it() {
         let result = block_on(executor.dispatch(&call));
         assert_eq!(result.call_id(), "call_1");
         assert_eq!(result.call_id().as_ptr(), call.id().as_ptr(), "{arguments}");
+    }
+}
+
+/// `fetch_weather` written by hand, with the `#[tool]` tool's spec.
+struct FetchWeatherByHand(ToolSpec);
+
+impl Tool for FetchWeatherByHand {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+
+    async fn execute(
+        &self,
+        inputs: &JsonObject,
+        _: &ToolContext<'_>,
+    ) -> Result<JsonObject, BoxError> {
+        let city = inputs["city"].as_str().unwrap_or_default();
+        let units = inputs["units"].as_str().unwrap_or_default();
+        let (city, temperature, units) = weather::weather(city, units);
+        Ok(JsonObject::from_iter([
+            ("city".to_owned(), Value::from(city)),
+            ("temperature".to_owned(), Value::from(temperature)),
+            ("units".to_owned(), Value::from(units)),
+        ]))
+    }
+}
+
+#[test]
+fn a_hand_written_tool_refuses_invalid_arguments_as_cheaply_as_a_typed_one() {
+    let typed = weather_executor();
+    let mut registry = ToolRegistry::new();
+    let spec = FetchWeatherTyped.spec().clone();
+    registry
+        .register(FetchWeatherByHand(spec))
+        .expect("a valid tool");
+    let by_hand = ToolExecutor::new(registry);
+    for arguments in [
+        r#"{"units":5}"#,
+        r#"{"city":"Paris","units":["metric"],"country":7}"#,
+    ] {
+        let call = ToolCall::new("call_1", "fetch_weather", arguments);
+        let (a, b) = (
+            block_on(typed.dispatch(&call)),
+            block_on(by_hand.dispatch(&call)),
+        );
+        assert_eq!(format!("{:?}", a.error()), format!("{:?}", b.error()));
+        assert!(a.error().is_some(), "{arguments}");
+
+        let (_, typed_allocations) = allocations_during(|| block_on(typed.dispatch(&call)));
+        let (_, by_hand_allocations) = allocations_during(|| block_on(by_hand.dispatch(&call)));
+        assert!(
+            by_hand_allocations <= typed_allocations,
+            "{arguments}: the hand-written tool allocated {by_hand_allocations} times, \
+             the typed one {typed_allocations}"
+        );
     }
 }

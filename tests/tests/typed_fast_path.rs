@@ -2,12 +2,15 @@
 //! validated on the way) against the full path (parsed to a JSON object, validated, then
 //! converted): on the same generated argument texts, the fast path gives an input exactly
 //! when the full path finds no issue, and then the same input; and the executor's results
-//! are the same whichever path it takes.
+//! are the same whichever path it takes. The same single pass to a JSON object, which
+//! hand-written tools take, gives the validator's results too.
+
+use std::sync::{Arc, Mutex};
 
 use agentkit_core::__private::{FromInputs, Parsed};
 use agentkit_core::{
     BoxError, JsonObject, Tool, ToolCall, ToolContext, ToolEvent, ToolExecutor, ToolHandler,
-    ToolObserver, ToolParams, ToolRegistry, UnknownArguments, block_on, tool,
+    ToolObserver, ToolParams, ToolRegistry, ToolSpec, UnknownArguments, block_on, tool,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -78,6 +81,33 @@ impl ToolHandler for Trip {
     }
 }
 
+/// `plan` written by hand: its spec, loaded at run time, and the validated arguments echoed
+/// back as JSON.
+#[derive(Clone)]
+struct PlanByHand(ToolSpec);
+
+impl Tool for PlanByHand {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+
+    async fn execute(
+        &self,
+        inputs: &JsonObject,
+        _: &ToolContext<'_>,
+    ) -> Result<JsonObject, BoxError> {
+        let echo = Value::Object(inputs.clone()).to_string();
+        Ok(JsonObject::from_iter([(
+            "echo".to_owned(),
+            Value::from(echo),
+        )]))
+    }
+}
+
+fn plan_by_hand() -> PlanByHand {
+    PlanByHand(Plan.spec().clone())
+}
+
 /// What the full path makes of `text`: the validated input, or `None` on any issue.
 fn full_path<T: FromInputs>(tool: &impl Tool, text: &str, unknown: UnknownArguments) -> Option<T> {
     let Ok(Value::Object(mut values)) = serde_json::from_str::<Value>(text) else {
@@ -91,7 +121,7 @@ fn full_path<T: FromInputs>(tool: &impl Tool, text: &str, unknown: UnknownArgume
 fn fast_path<T: 'static>(tool: &impl Tool, text: &str, unknown: UnknownArguments) -> Option<T> {
     match tool.parse_typed(text, unknown, 20) {
         Parsed::Input(input) => Some(*input.downcast::<T>().expect("the tool's input type")),
-        Parsed::Invalid(_) | Parsed::Unparsed => None,
+        Parsed::Invalid(_) | Parsed::Unparsed | Parsed::Object(_) => None,
     }
 }
 
@@ -103,25 +133,40 @@ fn fast_path_invalid(tool: &impl Tool, text: &str) -> bool {
     )
 }
 
-/// An observer that does nothing: the executor then takes the full path, which shows it the
-/// arguments as JSON.
-struct Watch;
+/// An observer, keeping the arguments each call's terminal event shows: the executor then
+/// makes the arguments a JSON object, valid or not, to show it.
+#[derive(Clone, Default)]
+struct Watch(Arc<Mutex<Vec<Option<JsonObject>>>>);
 
-impl ToolObserver for Watch {
-    fn on_event(&self, _: &ToolEvent<'_>) {}
+impl Watch {
+    fn take(&self) -> Vec<Option<JsonObject>> {
+        std::mem::take(&mut self.0.lock().unwrap())
+    }
 }
 
-fn executors(tool: impl Tool + Clone) -> (ToolExecutor, ToolExecutor) {
+impl ToolObserver for Watch {
+    fn on_event(&self, event: &ToolEvent<'_>) {
+        let inputs = match event {
+            ToolEvent::Completed { inputs, .. } => Some(*inputs),
+            ToolEvent::Failed { inputs, .. } => *inputs,
+            _ => return,
+        };
+        self.0.lock().unwrap().push(inputs.cloned());
+    }
+}
+
+fn executors(tool: impl Tool + Clone) -> (ToolExecutor, ToolExecutor, Watch) {
     let registry = |tool| {
         let mut registry = ToolRegistry::new();
         registry.register(tool).unwrap();
         registry
     };
+    let watch = Watch::default();
     let fast = ToolExecutor::new(registry(tool.clone()));
     let full = ToolExecutor::builder(registry(tool))
-        .observer(Watch)
+        .observer(watch.clone())
         .build();
-    (fast, full)
+    (fast, full, watch)
 }
 
 /// Argument values near the schema: right and wrong types, bounds, enum values, nesting.
@@ -153,6 +198,44 @@ fn value() -> impl Strategy<Value = Value> {
     })
 }
 
+/// An argument that fits `plan`, `trip` or both, or `null` for an optional one.
+fn fitting_entry() -> impl Strategy<Value = (&'static str, Value)> {
+    let key = prop_oneof![
+        Just("days"),
+        Just("units"),
+        Just("budget"),
+        Just("tags"),
+        Just("origin"),
+        Just("stops"),
+        Just("notes"),
+        Just("flag"),
+        Just("legs"),
+    ];
+    let fitting = |key: &str| match key {
+        "days" => (1i64..=30).prop_map(Value::from).boxed(),
+        "units" => prop_oneof![Just(json!("metric")), Just(json!("imperial"))].boxed(),
+        "budget" => prop_oneof![Just(json!(2.5)), Just(json!(10))].boxed(),
+        "tags" => prop::collection::vec(prop_oneof![Just("a"), Just("b")], 0..3)
+            .prop_map(|tags| json!(tags))
+            .boxed(),
+        "origin" => prop_oneof![
+            Just(json!({"city": "Arles"})),
+            Just(json!({"city": "Arles", "country": "FR"})),
+        ]
+        .boxed(),
+        "stops" | "legs" => prop_oneof![
+            Just(json!([{"city": "Aix"}])),
+            Just(json!([{"city": "Aix", "nights": 2}, {"city": "Arles", "nights": null}])),
+        ]
+        .boxed(),
+        "notes" => Just(json!({"any": [1, {"thing": null}]})).boxed(),
+        _ => any::<bool>().prop_map(Value::from).boxed(),
+    };
+    key.prop_flat_map(move |key| {
+        prop_oneof![4 => fitting(key), 1 => Just(Value::Null)].prop_map(move |value| (key, value))
+    })
+}
+
 /// Argument texts: objects of known and unknown keys, with some repeated keys and some texts
 /// that are not objects at all.
 fn arguments() -> impl Strategy<Value = String> {
@@ -170,14 +253,20 @@ fn arguments() -> impl Strategy<Value = String> {
         Just("extra"),
     ];
     let entries = prop::collection::vec((key, value()), 0..6);
+    // Written by hand, so a key can repeat.
+    let text = |entries: Vec<(&str, Value)>| {
+        let body: Vec<String> = entries
+            .iter()
+            .map(|(k, v)| format!("{}:{}", json!(k), v))
+            .collect();
+        format!("{{{}}}", body.join(","))
+    };
     prop_oneof![
-        8 => entries.prop_map(|entries| {
-            // Written by hand, so a key can repeat.
-            let body: Vec<String> = entries
-                .iter()
-                .map(|(k, v)| format!("{}:{}", json!(k), v))
-                .collect();
-            format!("{{{}}}", body.join(","))
+        8 => entries.prop_map(text),
+        // Arguments that are valid, for one tool or both, more often than not.
+        4 => prop::collection::vec(fitting_entry(), 0..5).prop_map(move |mut entries| {
+            entries.insert(0, ("city", json!("Nice")));
+            text(entries)
         }),
         1 => Just(String::new()),
         1 => prop_oneof![Just("[1]"), Just("{\"city\":"), Just("null"), Just("  ")].prop_map(str::to_owned),
@@ -211,17 +300,32 @@ proptest! {
 
     #[test]
     fn the_executor_gives_the_same_results_on_either_path(text in arguments()) {
-        for (fast, full, name) in [
-            { let (a, b) = executors(Plan); (a, b, "plan") },
-            { let (a, b) = executors(Trip); (a, b, "trip") },
+        // The arguments already parsed, where the text is one object that repeats no key:
+        // those the executor checks with the validator, never in the single pass.
+        let parsed = match serde_json::from_str::<Value>(&text) {
+            Ok(value @ Value::Object(_)) if !has_repeated_key(&text) => Some(value),
+            _ => None,
+        };
+        for (name, (fast, full, watch)) in [
+            ("plan", executors(Plan)),
+            ("trip", executors(Trip)),
+            ("plan", executors(plan_by_hand())),
         ] {
             let call = ToolCall::new("c1", name, text.clone());
             let a = block_on(fast.dispatch(&call));
-            let b = block_on(full.dispatch(&call));
-            prop_assert_eq!(a.to_model_content(), b.to_model_content(), "{}", text);
-            prop_assert_eq!(a.output(), b.output(), "{}", text);
-            // Every issue, with what each expected.
-            prop_assert_eq!(format!("{:?}", a.error()), format!("{:?}", b.error()), "{}", text);
+            let mut others = vec![block_on(full.dispatch(&call))];
+            if let Some(value) = &parsed {
+                others.push(block_on(full.dispatch(&ToolCall::new("c1", name, value.clone()))));
+                // The arguments the observer saw, valid or not, are the validator's.
+                let shown = watch.take();
+                prop_assert_eq!(&shown[0], &shown[1], "{}", text);
+            }
+            for b in others {
+                prop_assert_eq!(a.to_model_content(), b.to_model_content(), "{}", text);
+                prop_assert_eq!(a.output(), b.output(), "{}", text);
+                // Every issue, with what each expected.
+                prop_assert_eq!(format!("{:?}", a.error()), format!("{:?}", b.error()), "{}", text);
+            }
         }
     }
 }
@@ -299,7 +403,7 @@ fn anything_the_full_path_would_report_falls_back_to_it() {
         r#"{"city":"x","stops":[{}]}"#,
     ] {
         assert!(fast_path_invalid(&Plan, text), "{text}");
-        let (fast, full) = executors(Plan);
+        let (fast, full, _) = executors(Plan);
         let call = ToolCall::new("c1", "plan", text);
         let (a, b) = (
             block_on(fast.dispatch(&call)),
@@ -312,7 +416,7 @@ fn anything_the_full_path_would_report_falls_back_to_it() {
         &Plan,
         r#"{"city":"Nice","city":"Nice","days":40}"#
     ));
-    let (fast, full) = executors(Plan);
+    let (fast, full, _) = executors(Plan);
     let call = ToolCall::new("c1", "plan", r#"{"city":"Nice","city":"Nice","days":40}"#);
     let (a, b) = (
         block_on(fast.dispatch(&call)),
@@ -489,4 +593,37 @@ fn the_model_text_of_a_typed_output_is_the_text_of_its_object() {
         direct,
         r#"{"author":{"age":40,"name":"n"},"mode":"final","score":1.5,"tags":["a"],"title":"t"}"#
     );
+}
+
+#[test]
+fn a_hand_written_tool_gets_the_validators_arguments_from_the_single_pass() {
+    let (fast, full, _) = executors(plan_by_hand());
+    for text in [
+        r#"{"city":"Nice"}"#,
+        r#"{"city":"Nice","days":null,"origin":{"city":"Arles"},"stops":[{"city":"Aix"}]}"#,
+        r#"{"city":"Nice","days":7,"units":"imperial","budget":2,"tags":["a"],"flag":true}"#,
+        r#"{"city":"Nice","notes":{"any":[1,{"thing":null}]}}"#,
+    ] {
+        let value: Value = serde_json::from_str(text).unwrap();
+        // The arguments as the validator makes them: parsed, then checked and filled.
+        let expected = block_on(fast.dispatch(&ToolCall::new("c1", "plan", value)));
+        let echo = expected.output().expect("valid arguments")["echo"].clone();
+        let filled: Value = serde_json::from_str(echo.as_str().unwrap()).unwrap();
+        assert_eq!(
+            filled["days"],
+            json!(if text.contains("\"days\":7") { 7 } else { 3 })
+        );
+        assert_eq!(
+            filled["units"],
+            json!(if text.contains("imperial") {
+                "imperial"
+            } else {
+                "metric"
+            })
+        );
+        for executor in [&fast, &full] {
+            let result = block_on(executor.dispatch(&ToolCall::new("c1", "plan", text)));
+            assert_eq!(result.output(), expected.output(), "{text}");
+        }
+    }
 }

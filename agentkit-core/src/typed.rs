@@ -435,14 +435,10 @@ where
         text,
         unknown,
         max_issues,
-        &mut |slots, issues| {
-            if !issues.is_empty() {
-                return Parsed::Invalid(InvalidArguments(issues, None));
-            }
-            match T::Input::from_slots(slots) {
-                Some(input) => Parsed::Input(Box::new(input)),
-                None => Parsed::Unparsed,
-            }
+        false,
+        &mut |slots| match T::Input::from_slots(slots) {
+            Some(input) => Parsed::Input(Box::new(input)),
+            None => Parsed::Unparsed,
         },
     )
 }
@@ -463,32 +459,32 @@ pub(crate) fn parse_object(
     let params = spec
         .input_schema()
         .map_or(&[][..], |schema| schema.parameters());
-    parse_into(spec, text, unknown, max_issues, &mut |slots, issues| {
-        if !issues.is_empty() && !invalid_too {
-            return Parsed::Invalid(InvalidArguments(issues, None));
-        }
-        let mut object = JsonObject::new();
-        for (param, slot) in params.iter().zip(slots) {
-            if let Some(value) = slot.take() {
-                object.insert(param.name().to_owned(), value);
-            }
-        }
-        if issues.is_empty() {
-            Parsed::Object(object)
-        } else {
-            Parsed::Invalid(InvalidArguments(issues, Some(object)))
-        }
+    parse_into(spec, text, unknown, max_issues, invalid_too, &mut |slots| {
+        Parsed::Object(object_of(params, slots))
     })
 }
 
+/// The object of the arguments in `slots`, one per parameter of `params`.
+fn object_of(params: &[crate::Param], slots: &mut [Option<Value>]) -> JsonObject {
+    let mut object = JsonObject::new();
+    for (param, slot) in params.iter().zip(slots) {
+        if let Some(value) = slot.take() {
+            object.insert(param.name().to_owned(), value);
+        }
+    }
+    object
+}
+
 /// The work of [`parse_typed`] and [`parse_object`]: parse, validate and fill the slots, then
-/// `build` makes what the tool runs on from them.
+/// `build` makes what the tool runs on from valid ones. Invalid ones come with their object
+/// `if invalid_object`.
 fn parse_into(
     spec: &crate::ToolSpec,
     text: &str,
     unknown: crate::UnknownArguments,
     max_issues: usize,
-    build: &mut dyn FnMut(&mut [Option<Value>], crate::schema::Issues) -> Parsed,
+    invalid_object: bool,
+    build: &mut dyn FnMut(&mut [Option<Value>]) -> Parsed,
 ) -> Parsed {
     let Some(schema) = spec.input_schema() else {
         return Parsed::Unparsed;
@@ -507,7 +503,11 @@ fn parse_into(
     }
     let mut issues = crate::schema::Issues::with_cap(max_issues);
     schema.validate_slots(slots, unknown, &mut issues);
-    build(slots, issues)
+    if !issues.is_empty() {
+        let object = invalid_object.then(|| object_of(params, slots));
+        return Parsed::Invalid(InvalidArguments(issues, object));
+    }
+    build(slots)
 }
 
 /// What a tool runs on: validated JSON, or the input [`parse_typed`] made. Not public API.

@@ -448,20 +448,25 @@ where
 /// tool written by hand or loaded at run time, an observer to show them to, an approval
 /// request to carry them). Next to parsing the text to an object and validating that, it
 /// looks no key up in the object. Arguments it finds invalid it makes an object of only
-/// `if invalid_too` (for the observers of the failure).
+/// `if invalid_object` (for the observers of the failure).
 pub(crate) fn parse_object(
     spec: &crate::ToolSpec,
     text: &str,
     unknown: crate::UnknownArguments,
     max_issues: usize,
-    invalid_too: bool,
+    invalid_object: bool,
 ) -> Parsed {
     let params = spec
         .input_schema()
         .map_or(&[][..], |schema| schema.parameters());
-    parse_into(spec, text, unknown, max_issues, invalid_too, &mut |slots| {
-        Parsed::Object(object_of(params, slots))
-    })
+    parse_into(
+        spec,
+        text,
+        unknown,
+        max_issues,
+        invalid_object,
+        &mut |slots| Parsed::Object(object_of(params, slots)),
+    )
 }
 
 /// The object of the arguments in `slots`, one per parameter of `params`.

@@ -566,18 +566,28 @@ impl ToolExecutor {
             _ => Parsed::Unparsed,
         };
         let none_found = || Issues::with_cap(max_issues);
-        // The arguments as JSON, the issues found parsing them, the tool's own input, and
-        // whether they are validated already.
+        // The full path: the arguments as a JSON object (with the issues found parsing them),
+        // checked by the validator.
+        let validate = |mut inputs: JsonObject, mut found: Issues| {
+            if let Some(schema) = spec.input_schema() {
+                schema.validate_into(&mut inputs, self.unknown_arguments, &mut found);
+            }
+            if found.is_empty() {
+                Ok((inputs, None))
+            } else {
+                Err((found, Some(inputs)))
+            }
+        };
+        // The valid arguments as JSON and the tool's own input; or the issues, with the
+        // arguments as far as they got where there is an object of them.
         let parsed = match (fast, arguments) {
             // The tool's own input: no JSON object of the arguments is made.
-            (Parsed::Input(typed), _) => Ok((JsonObject::new(), none_found(), Some(typed), true)),
-            (Parsed::Object(inputs), _) => Ok((inputs, none_found(), None, true)),
+            (Parsed::Input(typed), _) => Ok((JsonObject::new(), Some(typed))),
+            (Parsed::Object(inputs), _) => Ok((inputs, None)),
             (Parsed::Invalid(InvalidArguments(issues, inputs)), _) => Err((issues, inputs)),
-            (Parsed::Unparsed, Arguments::Object(inputs)) => {
-                Ok((inputs, none_found(), None, false))
-            }
+            (Parsed::Unparsed, Arguments::Object(inputs)) => validate(inputs, none_found()),
             (Parsed::Unparsed, Arguments::Value(Value::Object(object))) => {
-                Ok((object.clone(), none_found(), None, false))
+                validate(object.clone(), none_found())
             }
             (Parsed::Unparsed, Arguments::Value(other)) => {
                 let mut issues = Issues::with_cap(max_issues);
@@ -585,11 +595,11 @@ impl ToolExecutor {
                 Err((issues, None))
             }
             (Parsed::Unparsed, Arguments::Json(text)) => match parse_arguments(text, max_issues) {
-                Ok((inputs, found)) => Ok((inputs, found, None, false)),
+                Ok((inputs, found)) => validate(inputs, found),
                 Err(issues) => Err((issues, None)),
             },
         };
-        let (mut inputs, mut found, typed, validated) = match parsed {
+        let (inputs, typed) = match parsed {
             Ok(parsed) => parsed,
             Err((issues, inputs)) => {
                 return cold(|| {
@@ -599,15 +609,6 @@ impl ToolExecutor {
                 });
             }
         };
-        if let (Some(schema), false) = (spec.input_schema(), validated) {
-            schema.validate_into(&mut inputs, self.unknown_arguments, &mut found);
-        }
-        if !found.is_empty() {
-            return cold(|| {
-                let error = ToolValidationError::from_issues(name.clone(), Direction::Input, found);
-                call.finish(name, Some(&inputs), Outcome::Failed(error.into()))
-            });
-        }
         // The duration starts here: a call refused before this point ran nothing worth timing
         // (see `ToolResult::duration`), and reads no clock.
         let start = Instant::now();

@@ -38,7 +38,7 @@ use serde_json::{Map, Value, json};
 #[path = "common/weather.rs"]
 mod weather;
 
-use weather::{FetchWeatherTyped, serde_weather, weather};
+use weather::{FetchWeatherByHand, FetchWeatherTyped, serde_weather, weather};
 
 #[global_allocator]
 static ALLOC: AllocProfiler = AllocProfiler::system();
@@ -69,9 +69,7 @@ fn paths(arguments: &'static str) -> Vec<Path> {
     let minimal = minimal_registry();
     let serde = serde_registry();
     let serde_text = serde_registry();
-    let dynamic = executor(FetchWeatherDynamic {
-        spec: dynamic_spec(),
-    });
+    let dynamic = executor(FetchWeatherByHand(dynamic_spec()));
     let typed = executor(FetchWeatherTyped);
     let typed_text = executor(FetchWeatherTyped);
     let call = ToolCall::new("call_1", "fetch_weather", arguments);
@@ -312,32 +310,8 @@ fn serde_registry() -> HashMap<String, Box<dyn SerdeTool>> {
 
 // ---- agentkit --------------------------------------------------------------------------------
 
-/// The hand-written tool: a spec built at run time, output validated.
-struct FetchWeatherDynamic {
-    spec: ToolSpec,
-}
-
-impl Tool for FetchWeatherDynamic {
-    fn spec(&self) -> &ToolSpec {
-        &self.spec
-    }
-
-    async fn execute(
-        &self,
-        inputs: &JsonObject,
-        _: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
-        let city = inputs["city"].as_str().unwrap_or_default();
-        let units = inputs["units"].as_str().unwrap_or_default();
-        let (city, temperature, units) = weather(city, units);
-        let mut out = JsonObject::new();
-        out.insert("city".into(), city.into());
-        out.insert("temperature".into(), temperature.into());
-        out.insert("units".into(), units.into());
-        Ok(out)
-    }
-}
-
+/// The spec of the hand-written tool ([`FetchWeatherByHand`]), built at run time; its output
+/// is validated.
 fn dynamic_spec() -> ToolSpec {
     let input = ToolSchema::new([
         Param::required("city", ParamType::String).with_description("City name"),
@@ -417,9 +391,7 @@ fn serde_only(bencher: Bencher<'_, '_>, arguments: &str) {
 
 #[divan::bench(args = CASES)]
 fn dispatch(bencher: Bencher<'_, '_>, arguments: &str) {
-    let executor = executor(FetchWeatherDynamic {
-        spec: dynamic_spec(),
-    });
+    let executor = executor(FetchWeatherByHand(dynamic_spec()));
     let call = ToolCall::new("call_1", "fetch_weather", arguments);
     bencher.bench(|| drop(block_on(executor.dispatch(black_box(&call)))));
 }
@@ -474,12 +446,7 @@ fn agreement_check() {
     let serde = block_on(serde_registry()["fetch_weather"].call(CASES[0])).unwrap();
     assert_eq!(serde, expected);
     let call = ToolCall::new("call_1", "fetch_weather", CASES[0]);
-    let dynamic = block_on(
-        executor(FetchWeatherDynamic {
-            spec: dynamic_spec(),
-        })
-        .dispatch(&call),
-    );
+    let dynamic = block_on(executor(FetchWeatherByHand(dynamic_spec())).dispatch(&call));
     assert_eq!(
         dynamic.output().cloned().map(Value::Object),
         Some(expected.clone())

@@ -16,16 +16,16 @@ use std::future::Future;
 use std::pin::Pin;
 
 use agentkit_core::{
-    BoxError, JsonObject, Param, ParamType, Tool, ToolCall, ToolContext, ToolExecutor,
-    ToolRegistry, ToolSchema, ToolSpec, block_on,
+    Param, ParamType, Tool, ToolCall, ToolExecutor, ToolRegistry, ToolSchema, block_on,
 };
 use serde_json::{Value, json};
 
-// The `#[tool]` tool and the serde-only peer, as the dispatch benchmark has them.
+// The `#[tool]` tool, the hand-written one and the serde-only peer, as the dispatch benchmark
+// has them.
 #[path = "../../agentkit-core/benches/common/weather.rs"]
 mod weather;
 
-use weather::{FetchWeatherTyped, serde_weather};
+use weather::{FetchWeatherByHand, FetchWeatherTyped, serde_weather};
 
 struct Counting;
 
@@ -199,30 +199,6 @@ fn a_result_shares_the_call_id_rather_than_copying_it() {
         let result = block_on(executor.dispatch(&call));
         assert_eq!(result.call_id(), "call_1");
         assert_eq!(result.call_id().as_ptr(), call.id().as_ptr(), "{arguments}");
-    }
-}
-
-/// `fetch_weather` written by hand, with the `#[tool]` tool's spec.
-struct FetchWeatherByHand(ToolSpec);
-
-impl Tool for FetchWeatherByHand {
-    fn spec(&self) -> &ToolSpec {
-        &self.0
-    }
-
-    async fn execute(
-        &self,
-        inputs: &JsonObject,
-        _: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
-        let city = inputs["city"].as_str().unwrap_or_default();
-        let units = inputs["units"].as_str().unwrap_or_default();
-        let (city, temperature, units) = weather::weather(city, units);
-        Ok(JsonObject::from_iter([
-            ("city".to_owned(), Value::from(city)),
-            ("temperature".to_owned(), Value::from(temperature)),
-            ("units".to_owned(), Value::from(units)),
-        ]))
     }
 }
 

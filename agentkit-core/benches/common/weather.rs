@@ -1,14 +1,14 @@
-//! The tool body every benchmarked path runs, the `#[tool]` tool around it, and the
-//! serde-only peers' dispatch of it.
+//! The tool body every benchmarked path runs, the `#[tool]` tool and the hand-written tool
+//! around it, and the serde-only peers' dispatch of it.
 //!
 //! Shared by the dispatch benchmark (`benches/dispatch.rs`) and the allocation test
-//! (`tests/tests/perf_alloc.rs`, through `#[path]`), so that the test holds the very typed
-//! tool the benchmark measures to the very peer it measures it against.
+//! (`tests/tests/perf_alloc.rs`, through `#[path]`), so that the test holds the very tools
+//! the benchmark measures to the very peer it measures them against.
 
 use std::future::Future;
 use std::pin::Pin;
 
-use agentkit_core::{BoxError, ToolContext, ToolHandler, tool};
+use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolHandler, ToolSpec, tool};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -90,5 +90,30 @@ impl ToolHandler for FetchWeatherTyped {
             temperature,
             units,
         })
+    }
+}
+
+/// The tool written by hand, its body [`weather`]: the spec it is given, its output an object
+/// built from the inputs, validated by the executor.
+pub(crate) struct FetchWeatherByHand(pub(crate) ToolSpec);
+
+impl Tool for FetchWeatherByHand {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+
+    async fn execute(
+        &self,
+        inputs: &JsonObject,
+        _: &ToolContext<'_>,
+    ) -> Result<JsonObject, BoxError> {
+        let city = inputs["city"].as_str().unwrap_or_default();
+        let units = inputs["units"].as_str().unwrap_or_default();
+        let (city, temperature, units) = weather(city, units);
+        let mut out = JsonObject::new();
+        out.insert("city".into(), city.into());
+        out.insert("temperature".into(), temperature.into());
+        out.insert("units".into(), units.into());
+        Ok(out)
     }
 }

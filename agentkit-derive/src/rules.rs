@@ -1,1 +1,0 @@
-../../agentkit-core/src/rules.rs

@@ -108,7 +108,6 @@ mod credentials;
 mod error;
 mod events;
 mod executor;
-mod json_schema;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod model_text;
@@ -122,10 +121,8 @@ mod result;
 mod rules;
 mod runtime;
 mod schema;
-mod schema_serde;
 mod thread_safety;
 mod tool;
-mod tool_error;
 mod typed;
 
 pub use approval::{Approval, ApprovalPolicy, ApprovalRequest};
@@ -137,9 +134,8 @@ pub use credentials::{
     UndeclaredCredential,
 };
 pub use error::{
-    AwaitingApproval, BoxError, CredentialError, Direction, Error, ErrorKind, SemanticError,
-    SemanticProblem, ToolCancelled, ToolExecutionError, ToolPanic, ToolTimeout,
-    ToolValidationError, UnknownToolError,
+    AwaitingApproval, BoxError, CredentialError, Direction, Error, ErrorKind, ToolCancelled,
+    ToolError, ToolExecutionError, ToolPanic, ToolTimeout, ToolValidationError, UnknownToolError,
 };
 pub use events::{ToolEvent, ToolObserver};
 pub use executor::{DEFAULT_RETRIES, ToolExecutor, ToolExecutorBuilder, Turn};
@@ -157,10 +153,10 @@ pub use rules::{NameError, NameKind, Number, ParamType, Problem, ValueKind};
 pub use runtime::TokioRuntime;
 pub use runtime::{Runtime, Sleep, StdRuntime};
 pub use schema::{
-    IssueKind, JsonObject, Literal, Param, ToolSchema, UnknownArguments, ValidationIssue,
+    IssueKind, JsonObject, Literal, Param, SemanticError, SemanticProblem, ToolSchema,
+    UnknownArguments, ValidationIssue,
 };
 pub use tool::{DEFAULT_VERSION, Tool, ToolSpec, ToolSpecBuilder};
-pub use tool_error::ToolError;
 pub use typed::{FromParam, IntoParam, ParamTypeError, ToolHandler};
 // Implemented by `#[tool(...)]`'s generated code, not by users: out of the documentation.
 #[doc(hidden)]

@@ -111,6 +111,13 @@ impl TextLimits {
 /// limit a reader would set, and above the longest valid name (64).
 pub(crate) const CAPTURE_BYTES: usize = 256;
 
+/// How many characters of an echoed name operator-facing messages (an error's `Display`)
+/// show.
+pub(crate) const OPERATOR_ECHO: usize = 200;
+
+/// How many characters of a foreign error message operator-facing messages show.
+pub(crate) const OPERATOR_MESSAGE: usize = 4096;
+
 /// `s`, cut to at most [`CAPTURE_BYTES`] on a character boundary, with `…` when cut.
 pub(crate) fn capture(s: &str) -> String {
     if s.len() <= CAPTURE_BYTES {

@@ -5,8 +5,9 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
-use crate::error::{SemanticError, UnknownToolError};
+use crate::error::UnknownToolError;
 use crate::rules::{self, Problem};
+use crate::schema::SemanticError;
 use crate::tool::{DynTool, Tool, ToolSpec};
 
 /// The tools one agent can call, by name, in registration order.

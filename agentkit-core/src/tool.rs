@@ -8,11 +8,12 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::context::ToolContext;
-use crate::error::{BoxError, SemanticError, SemanticProblem};
-use crate::json_schema::{Style, export};
+use crate::error::BoxError;
 use crate::output::Returned;
 use crate::rules::{self, NameKind, Problem};
+use crate::schema::json_schema::{Style, export};
 use crate::schema::{JsonObject, ToolSchema, UnknownArguments};
+use crate::schema::{SemanticError, SemanticProblem};
 use crate::typed::{Inputs, Parsed};
 
 /// The version a tool has when none is declared, as in the Python original.

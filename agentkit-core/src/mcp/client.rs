@@ -12,12 +12,13 @@ use serde_json::Value;
 use super::convert::{TAGS_META_KEY, result_output, result_text, schema_from_json_schema};
 use super::error::{McpError, McpErrorKind};
 use crate::context::ToolContext;
-use crate::error::{BoxError, SemanticError, SemanticProblem};
+use crate::error::BoxError;
+use crate::error::ToolError;
 use crate::registry::ToolRegistry;
 use crate::rules::Problem;
 use crate::schema::JsonObject;
+use crate::schema::{SemanticError, SemanticProblem};
 use crate::tool::{Tool, ToolSpec};
-use crate::tool_error::ToolError;
 
 type Connection = RunningService<RoleClient, ()>;
 

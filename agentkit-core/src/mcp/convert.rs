@@ -5,9 +5,9 @@ use std::sync::Arc;
 use rmcp::model::{CallToolResult, ContentBlock, Tool as McpToolInfo};
 use serde_json::{Map, Value};
 
-use crate::json_schema::Style;
 use crate::result::{ToolResult, ToolStatus};
 use crate::rules::ParamType;
+use crate::schema::json_schema::Style;
 use crate::schema::{JsonObject, Param, ToolSchema};
 use crate::tool::ToolSpec;
 

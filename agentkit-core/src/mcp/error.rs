@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use crate::error::{BoxError, SemanticError};
+use crate::error::BoxError;
+use crate::schema::SemanticError;
 
 /// What failed, for an [`McpError`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

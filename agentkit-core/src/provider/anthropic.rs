@@ -35,8 +35,8 @@ use serde_json::{Map, Value, json};
 use super::parse::{At, ParseError, value_arguments};
 use super::{declare, describe};
 use crate::call::ToolCall;
-use crate::json_schema::Style;
 use crate::result::{ToolResult, ToolStatus};
+use crate::schema::json_schema::Style;
 use crate::tool::ToolSpec;
 
 const API: &str = "Anthropic Messages";

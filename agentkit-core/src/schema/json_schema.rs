@@ -5,8 +5,86 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value, json};
 
+use super::param::{Param, ToolSchema};
 use crate::rules::{Number, ParamType};
-use crate::schema::{Param, ToolSchema};
+
+impl ToolSchema {
+    /// The JSON Schema that accepts exactly the argument objects [`validate`](Self::validate)
+    /// accepts: for validating elsewhere, or checking a model's output offline.
+    ///
+    /// Optional parameters accept `null` too, since [`validate`](Self::validate) treats
+    /// `null` as "absent", and integers are bounded to `i64`, as the validator refuses the
+    /// rest (a declared [`minimum`](Param::with_minimum) or [`maximum`](Param::with_maximum)
+    /// takes their place where it is stricter). Every constraint is a keyword, and an `enum`
+    /// of an optional parameter lists `null`. Models are sent a lighter form, without the
+    /// 64-bit bounds: see [`provider`](crate::provider).
+    ///
+    /// ```
+    /// use agentkit_core::{Param, ParamType, ToolSchema};
+    /// use serde_json::json;
+    ///
+    /// let schema = ToolSchema::new([
+    ///     Param::required("city", ParamType::String).with_description("City name"),
+    ///     Param::optional("days", ParamType::Integer).with_default(1),
+    /// ])?;
+    /// assert_eq!(schema.to_json_schema(), json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "city": {"type": "string", "description": "City name"},
+    ///         "days": {
+    ///             "type": ["integer", "null"],
+    ///             "minimum": i64::MIN,
+    ///             "maximum": i64::MAX,
+    ///             "default": 1,
+    ///         },
+    ///     },
+    ///     "required": ["city"],
+    ///     "additionalProperties": false,
+    /// }));
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    pub fn to_json_schema(&self) -> Value {
+        export(self, Style::Validation)
+    }
+
+    /// The JSON Schema for OpenAI's strict function calling: every property is listed in
+    /// `required`, optional ones are nullable, and no `default` keyword is given (strict mode
+    /// has none); a default is stated in the parameter's description instead ("Defaults to
+    /// 5."). The 64-bit integer bounds are left out, as in every schema sent to a model; the
+    /// declared constraints are kept as keywords, except string lengths, which strict mode
+    /// lacks and the description states ("Between 1 and 85 characters long.").
+    ///
+    /// A model following it sends `null` for an optional parameter it leaves out, which
+    /// [`validate`](Self::validate) treats as absent and replaces by the default.
+    ///
+    /// ```
+    /// use agentkit_core::{Param, ParamType, ToolSchema};
+    /// use serde_json::json;
+    ///
+    /// let schema = ToolSchema::new([
+    ///     Param::required("city", ParamType::String).with_description("City name"),
+    ///     Param::optional("days", ParamType::Integer).with_default(5),
+    /// ])?;
+    /// assert_eq!(schema.to_strict_json_schema(), json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "city": {"type": "string", "description": "City name"},
+    ///         "days": {"type": ["integer", "null"], "description": "Defaults to 5."},
+    ///     },
+    ///     "required": ["city", "days"],
+    ///     "additionalProperties": false,
+    /// }));
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    ///
+    /// Strict mode also wants every array to say what its items are and every object to list
+    /// its properties: give list parameters their [`items`](Param::with_items) and dictionary
+    /// parameters their [`fields`](Param::with_fields); a free-form `dictionary` is exported as
+    /// `{"type": "object"}`, which strict mode refuses.
+    pub fn to_strict_json_schema(&self) -> Value {
+        export(self, Style::OpenAiStrict)
+    }
+}
 
 /// Which JSON Schema to export. The styles differ only where a reader needs something
 /// different: a validator must accept exactly what ours accepts; a model needs to know what

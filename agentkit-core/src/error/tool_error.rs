@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::error::BoxError;
+use super::kind::BoxError;
 
 /// A tool's failure that tells the agent loop what to do: let the model
 /// [`retry`](Self::retry) with feedback, report that the tool [`failed`](Self::failed), or

@@ -3,11 +3,55 @@
 //! Loading is written by hand rather than derived: a derived `Deserialize` stops at the first
 //! problem, and the Python original's discipline is to report every one.
 
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::error::{SemanticError, SemanticProblem};
+use super::param::{Param, ToolSchema};
+use super::semantic::{
+    SemanticError, SemanticProblem, duplicate_problems, param_location, param_problems,
+    partial_problems,
+};
+use crate::rules::Literal;
 use crate::rules::{self, Constraints, Number, ParamType, Problem};
-use crate::schema::{Literal, Param, ToolSchema, param_location};
+
+impl ToolSchema {
+    /// Loads a schema from the Python original's `{"parameters": [...]}` shape, reporting every problem.
+    pub fn from_value(value: Value) -> Result<Self, SemanticError> {
+        schema_from_value(value)
+    }
+
+    /// Loads a schema from a JSON string in the Python original's shape.
+    pub fn from_json(json: &str) -> Result<Self, SemanticError> {
+        let value: Value = serde_json::from_str(json).map_err(|e| {
+            SemanticError::new(vec![SemanticProblem::new(
+                "schema".to_owned(),
+                Problem::InvalidJson {
+                    message: e.to_string(),
+                },
+            )])
+        })?;
+        Self::from_value(value)
+    }
+
+    /// Saves the schema in the Python original's `{"parameters": [...]}` shape.
+    pub fn to_value(&self) -> Value {
+        schema_to_value(self)
+    }
+}
+
+impl Serialize for ToolSchema {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolSchema {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        ToolSchema::from_value(value).map_err(D::Error::custom)
+    }
+}
 
 pub(crate) fn schema_from_value(value: Value) -> Result<ToolSchema, SemanticError> {
     let mut problems = Vec::new();
@@ -94,9 +138,7 @@ fn params_from_list(
         params.extend(param);
         names.push(name_hint);
     }
-    for mut problem in
-        crate::schema::duplicate_problems(names.iter().filter_map(|name| name.as_deref()))
-    {
+    for mut problem in duplicate_problems(names.iter().filter_map(|name| name.as_deref())) {
         problem = problem.prefixed(prefix, "parameters", what);
         problems.push(problem);
     }
@@ -279,7 +321,7 @@ fn param_from_value(
                 param = param.with_fields(fields);
             }
             param = with_constraints(param, constraints);
-            let found = crate::schema::param_problems(&param);
+            let found = param_problems(&param);
             if found.is_empty() {
                 (Some(param), found)
             } else {
@@ -287,7 +329,7 @@ fn param_from_value(
             }
         }
         (name, ty, required, items, fields, constraints) => {
-            let found = crate::schema::partial_problems(
+            let found = partial_problems(
                 name.as_deref(),
                 ty,
                 required,

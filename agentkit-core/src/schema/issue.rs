@@ -1,0 +1,613 @@
+//! What validation reports: a [`ValidationIssue`] per problem, machine-readable and worded
+//! like the Python original's messages, and the capped list of them a call collects.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+use super::literal::value_kind;
+use crate::rules::{self, Literal, Number, ParamType, ValueKind, Violation};
+
+/// What kind of problem a [`ValidationIssue`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum IssueKind {
+    /// A required parameter is absent. (`null` for a required parameter is a
+    /// [`WrongType`](IssueKind::WrongType) with `got` = `null`.)
+    MissingParameter,
+    /// A value of the wrong type.
+    WrongType,
+    /// An integer outside the signed 64-bit range.
+    OutOfRange,
+    /// An argument the schema does not declare.
+    UnknownParameter,
+    /// The argument string is not JSON.
+    InvalidJson,
+    /// The arguments are JSON, but not an object.
+    NotAnObject,
+    /// A key given twice in one object of the argument text (`{"q": 5, "q": "a"}`): the
+    /// model said two things, and taking either would drop the other.
+    DuplicateKey,
+    /// A value that is not one of the parameter's `enum` values.
+    NotInEnum,
+    /// A number below the parameter's `minimum`.
+    BelowMinimum,
+    /// A number above the parameter's `maximum`.
+    AboveMaximum,
+    /// A string with fewer characters than `min_length`, or a list with fewer items than
+    /// `min_items` ([`expected`](ValidationIssue::expected) says which).
+    TooShort,
+    /// A string with more characters than `max_length`, or a list with more items than
+    /// `max_items`.
+    TooLong,
+}
+
+/// One problem found by validation: machine-readable fields, and a `Display` that reads like
+/// the Python original's messages.
+///
+/// | kind | `Display` |
+/// |---|---|
+/// | `MissingParameter` | `Missing required parameter: 'city'` |
+/// | `WrongType` | `Parameter 'units': expected type 'string', got 'integer'` |
+/// | `OutOfRange` | `Parameter 'n': expected type 'integer', got an integer outside the 64-bit range` |
+/// | `UnknownParameter` | `Unknown parameter: 'citty'; did you mean 'city'?` |
+/// | `InvalidJson` | `Arguments are not valid JSON: EOF while parsing an object at line 1 column 9` |
+/// | `NotAnObject` | `Arguments must be a JSON object, got 'list'` |
+/// | `DuplicateKey` | `Duplicate key: 'q'; each key may appear only once` |
+/// | `NotInEnum` | `Parameter 'units': expected one of 'metric', 'imperial', got 'kelvin'` |
+/// | `BelowMinimum` | `Parameter 'limit': must be at least 1, got 0` |
+/// | `AboveMaximum` | `Parameter 'limit': must be at most 50, got 80` |
+/// | `TooShort` | `Parameter 'query': must be at least 1 character long, got 0`, `Parameter 'tags': must have at least 1 item, got 0` |
+/// | `TooLong` | `Parameter 'query': must be at most 100 characters long, got 250` |
+///
+/// The message is rendered only when displayed. Names and values that came from the model
+/// (undeclared keys, repeated keys, a string outside an `enum`) are kept to a bounded length,
+/// and shown escaped: a newline, a quote or a bidirectional override in a key cannot add a
+/// line to a message or reorder it. An `enum` of many values lists its first ten.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValidationIssue {
+    kind: IssueKind,
+    param: Option<Cow<'static, str>>,
+    expected: Option<ParamType>,
+    got: Option<ValueKind>,
+    detail: Option<Detail>,
+}
+
+#[derive(Debug, Clone)]
+enum Detail {
+    Suggestion(Cow<'static, str>),
+    Json(std::sync::Arc<serde_json::Error>),
+    /// A parser message read back from a recording.
+    JsonMessage(String),
+    /// The allowed values, and the value given (a bounded copy of a string).
+    Enum {
+        allowed: Cow<'static, [Literal]>,
+        got: Literal,
+    },
+    /// A bound, and the value (or length) given.
+    Limit {
+        limit: Number,
+        got: Number,
+    },
+}
+
+impl Detail {
+    fn json_message(&self) -> Option<String> {
+        match self {
+            Detail::Json(e) => Some(e.to_string()),
+            Detail::JsonMessage(m) => Some(m.clone()),
+            Detail::Suggestion(_) | Detail::Enum { .. } | Detail::Limit { .. } => None,
+        }
+    }
+}
+
+impl PartialEq for Detail {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Detail::Suggestion(a), Detail::Suggestion(b)) => a == b,
+            (
+                Detail::Enum { allowed, got },
+                Detail::Enum {
+                    allowed: allowed_b,
+                    got: got_b,
+                },
+            ) => allowed == allowed_b && got == got_b,
+            (Detail::Limit { limit, got }, Detail::Limit { limit: l, got: g }) => {
+                limit == l && got == g
+            }
+            (a, b) => a.json_message().is_some() && a.json_message() == b.json_message(),
+        }
+    }
+}
+
+/// The issues of one validation: at most a cap of them kept, the rest counted.
+#[derive(Debug)]
+pub(crate) struct Issues {
+    list: Vec<ValidationIssue>,
+    cap: usize,
+    omitted: usize,
+}
+
+impl Issues {
+    pub(crate) const fn with_cap(cap: usize) -> Self {
+        Issues {
+            list: Vec::new(),
+            cap,
+            omitted: 0,
+        }
+    }
+
+    /// Adds the issue `make` builds, or only counts it once the cap is reached, so that past
+    /// the cap no message, path or suggestion is computed.
+    pub(crate) fn push(&mut self, make: impl FnOnce() -> ValidationIssue) {
+        if self.list.len() < self.cap {
+            self.list.push(make());
+        } else {
+            self.omitted += 1;
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.list.is_empty() && self.omitted == 0
+    }
+
+    #[cfg(test)]
+    pub(crate) fn list(&self) -> &[ValidationIssue] {
+        &self.list
+    }
+
+    #[cfg(test)]
+    pub(crate) fn omitted(&self) -> usize {
+        self.omitted
+    }
+
+    pub(crate) fn into_list(self) -> Vec<ValidationIssue> {
+        self.list
+    }
+
+    pub(crate) fn into_parts(self) -> (Vec<ValidationIssue>, usize) {
+        (self.list, self.omitted)
+    }
+
+    /// Replaces every occurrence of `secrets` in the names the issues echo: an output's keys
+    /// are the tool's own text, and may hold a credential it was handed.
+    pub(crate) fn scrub(&mut self, secrets: &[&str]) {
+        for issue in &mut self.list {
+            if let Some(param) = &issue.param {
+                let scrubbed = crate::model_text::scrub_cut(param.to_string(), secrets);
+                if scrubbed != **param {
+                    issue.param = Some(Cow::Owned(scrubbed));
+                }
+            }
+            // A string outside an `enum` is the tool's own value too.
+            if let Some(Detail::Enum {
+                got: Literal::String(got),
+                ..
+            }) = &mut issue.detail
+            {
+                let scrubbed = crate::model_text::scrub_cut(got.to_string(), secrets);
+                if scrubbed != **got {
+                    *got = Cow::Owned(scrubbed);
+                }
+            }
+        }
+    }
+}
+
+impl ValidationIssue {
+    pub(super) fn missing(param: Cow<'static, str>, expected: ParamType) -> Self {
+        ValidationIssue {
+            kind: IssueKind::MissingParameter,
+            param: Some(param),
+            expected: Some(expected),
+            got: None,
+            detail: None,
+        }
+    }
+
+    pub(super) fn wrong_type(
+        param: Cow<'static, str>,
+        expected: ParamType,
+        got: ValueKind,
+    ) -> Self {
+        ValidationIssue {
+            kind: IssueKind::WrongType,
+            param: Some(param),
+            expected: Some(expected),
+            got: Some(got),
+            detail: None,
+        }
+    }
+
+    pub(super) fn out_of_range(param: Cow<'static, str>) -> Self {
+        ValidationIssue {
+            kind: IssueKind::OutOfRange,
+            param: Some(param),
+            expected: Some(ParamType::Integer),
+            got: Some(ValueKind::Integer),
+            detail: None,
+        }
+    }
+
+    /// An undeclared argument, with the declared name closest to it, if any.
+    pub(super) fn unknown(path: Cow<'static, str>, suggestion: Option<Cow<'static, str>>) -> Self {
+        ValidationIssue {
+            kind: IssueKind::UnknownParameter,
+            param: Some(path),
+            expected: None,
+            got: None,
+            detail: suggestion.map(Detail::Suggestion),
+        }
+    }
+
+    /// A value of a parameter of type `ty` that breaks a constraint; `allowed` is its `enum`.
+    pub(super) fn constraint(
+        param_name: Cow<'static, str>,
+        ty: ParamType,
+        allowed: Option<&Cow<'static, [Literal]>>,
+        violation: Violation,
+        value: &Value,
+    ) -> Self {
+        let length = |n: usize| Number::Integer(i64::try_from(n).unwrap_or(i64::MAX));
+        let (kind, detail) = match violation {
+            Violation::NotInEnum => {
+                let got = match value {
+                    // The value is the model's: keep a bounded copy of it.
+                    Value::String(s) => Literal::String(Cow::Owned(crate::model_text::capture(s))),
+                    Value::Number(n) => n.as_i64().map_or(Literal::Null, Literal::Integer),
+                    _ => Literal::Null,
+                };
+                let allowed = allowed.cloned().unwrap_or(Cow::Borrowed(&[]));
+                (IssueKind::NotInEnum, Detail::Enum { allowed, got })
+            }
+            Violation::BelowMinimum { limit, got } => {
+                (IssueKind::BelowMinimum, Detail::Limit { limit, got })
+            }
+            Violation::AboveMaximum { limit, got } => {
+                (IssueKind::AboveMaximum, Detail::Limit { limit, got })
+            }
+            Violation::TooShort { limit, got } => (
+                IssueKind::TooShort,
+                Detail::Limit {
+                    limit: length(limit),
+                    got: length(got),
+                },
+            ),
+            Violation::TooLong { limit, got } => (
+                IssueKind::TooLong,
+                Detail::Limit {
+                    limit: length(limit),
+                    got: length(got),
+                },
+            ),
+        };
+        ValidationIssue {
+            kind,
+            param: Some(param_name),
+            expected: Some(ty),
+            got: Some(value_kind(value)),
+            detail: Some(detail),
+        }
+    }
+
+    pub(crate) fn invalid_json(error: serde_json::Error) -> Self {
+        ValidationIssue {
+            kind: IssueKind::InvalidJson,
+            param: None,
+            expected: None,
+            got: None,
+            detail: Some(Detail::Json(std::sync::Arc::new(error))),
+        }
+    }
+
+    pub(crate) fn duplicate_key(path: &str) -> Self {
+        ValidationIssue {
+            kind: IssueKind::DuplicateKey,
+            param: Some(Cow::Owned(crate::model_text::capture(path))),
+            expected: None,
+            got: None,
+            detail: None,
+        }
+    }
+
+    pub(crate) fn not_an_object(got: &Value) -> Self {
+        ValidationIssue {
+            kind: IssueKind::NotAnObject,
+            param: None,
+            expected: Some(ParamType::Dictionary),
+            got: Some(value_kind(got)),
+            detail: None,
+        }
+    }
+
+    /// What kind of problem this is.
+    pub fn kind(&self) -> IssueKind {
+        self.kind
+    }
+
+    /// The parameter concerned, with the item's index for an item of a list (`tags[1]`);
+    /// `None` for problems with the whole argument string.
+    ///
+    /// A key the model made up (an unknown or repeated key) is kept to its first 256 bytes,
+    /// followed by `…` when it was longer, whatever its length in the arguments.
+    pub fn param(&self) -> Option<&str> {
+        self.param.as_deref()
+    }
+
+    /// The type that was expected, when there is one.
+    pub fn expected(&self) -> Option<ParamType> {
+        self.expected
+    }
+
+    /// The kind of value that was given instead, when there was one.
+    pub fn got(&self) -> Option<ValueKind> {
+        self.got
+    }
+
+    /// For an unknown parameter, the declared parameter whose name is closest.
+    pub fn suggestion(&self) -> Option<&str> {
+        match &self.detail {
+            Some(Detail::Suggestion(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// For a value outside an `enum`, the values allowed.
+    pub fn allowed(&self) -> Option<&[Literal]> {
+        match &self.detail {
+            Some(Detail::Enum { allowed, .. }) => Some(allowed),
+            _ => None,
+        }
+    }
+
+    /// For a broken bound, the bound: the `minimum` or `maximum`, or the least or most
+    /// characters or items allowed.
+    pub fn limit(&self) -> Option<Number> {
+        match &self.detail {
+            Some(Detail::Limit { limit, .. }) => Some(*limit),
+            _ => None,
+        }
+    }
+
+    /// For a broken bound, what was given: the number, or the string's characters or the
+    /// list's items counted.
+    pub fn measured(&self) -> Option<Number> {
+        match &self.detail {
+            Some(Detail::Limit { got, .. }) => Some(*got),
+            _ => None,
+        }
+    }
+
+    /// The violation a bound issue stands for, to word it as the shared rules do.
+    fn violation(&self) -> Option<Violation> {
+        let Some(Detail::Limit { limit, got }) = &self.detail else {
+            return None;
+        };
+        let count = |n: Number| match n {
+            Number::Integer(i) => usize::try_from(i).unwrap_or(usize::MAX),
+            Number::Float(_) => usize::MAX,
+        };
+        let (limit, got) = (*limit, *got);
+        Some(match self.kind {
+            IssueKind::BelowMinimum => Violation::BelowMinimum { limit, got },
+            IssueKind::AboveMaximum => Violation::AboveMaximum { limit, got },
+            IssueKind::TooShort => Violation::TooShort {
+                limit: count(limit),
+                got: count(got),
+            },
+            IssueKind::TooLong => Violation::TooLong {
+                limit: count(limit),
+                got: count(got),
+            },
+            _ => return None,
+        })
+    }
+}
+
+impl ValidationIssue {
+    /// Writes the message, showing at most `echo` characters of each name, escaped.
+    pub(crate) fn write_message(&self, f: &mut dyn fmt::Write, echo: usize) -> fmt::Result {
+        use crate::model_text::Escaped;
+        let param = Escaped(self.param.as_deref().unwrap_or(""), echo);
+        let expected = self.expected.map_or("", ParamType::as_str);
+        let got = self.got.map_or("", ValueKind::as_str);
+        match self.kind {
+            IssueKind::MissingParameter => write!(f, "Missing required parameter: '{param}'"),
+            IssueKind::WrongType => write!(
+                f,
+                "Parameter '{param}': expected type '{expected}', got '{got}'"
+            ),
+            IssueKind::OutOfRange => write!(
+                f,
+                "Parameter '{param}': expected type 'integer', got {}",
+                rules::OUT_OF_RANGE
+            ),
+            IssueKind::UnknownParameter => {
+                write!(f, "Unknown parameter: '{param}'")?;
+                match self.suggestion() {
+                    Some(s) => write!(f, "; did you mean '{}'?", Escaped(s, echo)),
+                    None => f.write_str("; it is not declared by this tool"),
+                }
+            }
+            IssueKind::InvalidJson => match self.detail.as_ref().and_then(Detail::json_message) {
+                Some(message) => write!(
+                    f,
+                    "Arguments are not valid JSON: {}",
+                    crate::model_text::EscapedText(&message, 4 * echo)
+                ),
+                None => f.write_str("Arguments are not valid JSON"),
+            },
+            IssueKind::NotAnObject => {
+                write!(f, "Arguments must be a JSON object, got '{got}'")
+            }
+            IssueKind::DuplicateKey => {
+                write!(f, "Duplicate key: '{param}'; each key may appear only once")
+            }
+            IssueKind::NotInEnum => {
+                write!(f, "Parameter '{param}': expected one of ")?;
+                let (allowed, got) = match &self.detail {
+                    Some(Detail::Enum { allowed, got }) => (&allowed[..], Some(got)),
+                    _ => (&[][..], None),
+                };
+                for (index, value) in allowed.iter().take(ENUM_SHOWN).enumerate() {
+                    if index > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write_value(f, value, echo)?;
+                }
+                if allowed.len() > ENUM_SHOWN {
+                    write!(f, ", ... ({} more)", allowed.len() - ENUM_SHOWN)?;
+                }
+                f.write_str(", got ")?;
+                match got {
+                    Some(got) => write_value(f, got, echo),
+                    None => f.write_str("another value"),
+                }
+            }
+            IssueKind::BelowMinimum
+            | IssueKind::AboveMaximum
+            | IssueKind::TooShort
+            | IssueKind::TooLong => {
+                write!(f, "Parameter '{param}': ")?;
+                match (self.violation(), self.expected) {
+                    (Some(violation), Some(ty)) => rules::write_bound(f, violation, ty),
+                    _ => f.write_str("out of bounds"),
+                }
+            }
+        }
+    }
+}
+
+/// How many `enum` values a message lists.
+const ENUM_SHOWN: usize = 10;
+
+/// A value in a message: a string quoted, escaped and cut; a number as is.
+fn write_value(f: &mut dyn fmt::Write, value: &Literal, echo: usize) -> fmt::Result {
+    match value {
+        Literal::String(s) => write!(f, "'{}'", crate::model_text::Escaped(s, echo)),
+        other => rules::write_enum_value(f, other),
+    }
+}
+
+impl fmt::Display for ValidationIssue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_message(f, crate::model_text::TextLimits::DEFAULT.max_echo_chars())
+    }
+}
+
+impl Serialize for ValidationIssue {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("ValidationIssue", 6)?;
+        s.serialize_field("kind", &self.kind)?;
+        s.serialize_field("param", &self.param)?;
+        s.serialize_field("expected", &self.expected.map(ParamType::as_str))?;
+        s.serialize_field("got", &self.got.map(ValueKind::as_str))?;
+        match &self.detail {
+            Some(Detail::Suggestion(suggestion)) => {
+                s.serialize_field("suggestion", suggestion)?;
+            }
+            Some(detail @ (Detail::Json(_) | Detail::JsonMessage(_))) => {
+                s.serialize_field("parser_message", &detail.json_message())?;
+            }
+            Some(Detail::Enum { allowed, got }) => {
+                s.serialize_field("allowed", allowed)?;
+                s.serialize_field("value", got)?;
+            }
+            Some(Detail::Limit { limit, got }) => {
+                s.serialize_field("limit", &limit.to_literal())?;
+                s.serialize_field("measured", &got.to_literal())?;
+            }
+            None => s.skip_field("suggestion")?,
+        }
+        s.serialize_field("message", &self.to_string())?;
+        s.end()
+    }
+}
+
+/// Reads back what [`Serialize`] wrote (the `message` is derived, and ignored), so that a
+/// recorded failure replays with the same issues.
+impl<'de> Deserialize<'de> for ValidationIssue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Fields {
+            kind: IssueKind,
+            #[serde(default)]
+            param: Option<String>,
+            #[serde(default)]
+            expected: Option<String>,
+            #[serde(default)]
+            got: Option<String>,
+            #[serde(default)]
+            suggestion: Option<String>,
+            #[serde(default)]
+            parser_message: Option<String>,
+            #[serde(default)]
+            allowed: Option<Vec<Value>>,
+            #[serde(default)]
+            value: Option<Value>,
+            #[serde(default)]
+            limit: Option<serde_json::Number>,
+            #[serde(default)]
+            measured: Option<serde_json::Number>,
+        }
+        let fields = Fields::deserialize(deserializer)?;
+        let expected = match fields.expected {
+            None => None,
+            Some(name) => Some(ParamType::from_name(&name).ok_or_else(|| {
+                D::Error::custom(format_args!("unknown parameter type '{name}'"))
+            })?),
+        };
+        let got = match fields.got {
+            None => None,
+            Some(name) => Some(
+                value_kind_named(&name)
+                    .ok_or_else(|| D::Error::custom(format_args!("unknown value kind '{name}'")))?,
+            ),
+        };
+        let number = |n: serde_json::Number| match n.as_i64() {
+            Some(i) => Number::Integer(i),
+            None => Number::Float(n.as_f64().unwrap_or(f64::NAN)),
+        };
+        let detail = match (fields.suggestion, fields.parser_message) {
+            (Some(suggestion), _) => Some(Detail::Suggestion(Cow::Owned(suggestion))),
+            (None, Some(message)) => Some(Detail::JsonMessage(message)),
+            (None, None) => match (fields.allowed, fields.limit) {
+                (Some(allowed), _) => Some(Detail::Enum {
+                    allowed: Cow::Owned(allowed.into_iter().map(Literal::from).collect()),
+                    got: fields.value.map_or(Literal::Null, Literal::from),
+                }),
+                (None, Some(limit)) => Some(Detail::Limit {
+                    limit: number(limit),
+                    got: fields.measured.map_or(Number::Integer(0), number),
+                }),
+                (None, None) => None,
+            },
+        };
+        Ok(ValidationIssue {
+            kind: fields.kind,
+            param: fields.param.map(Cow::Owned),
+            expected,
+            got,
+            detail,
+        })
+    }
+}
+
+fn value_kind_named(name: &str) -> Option<ValueKind> {
+    [
+        ValueKind::Null,
+        ValueKind::Boolean,
+        ValueKind::Integer,
+        ValueKind::Float,
+        ValueKind::String,
+        ValueKind::List,
+        ValueKind::Dictionary,
+    ]
+    .into_iter()
+    .find(|kind| kind.as_str() == name)
+}

@@ -1,0 +1,23 @@
+//! Tool schemas: the Python original's six-type parameter lists, as data.
+//!
+//! A [`ToolSchema`] is an ordered list of [`Param`]s (`param`). It is checked when it is built
+//! (`semantic`, with the shared rules), loads from and saves to the Python original's
+//! `{"parameters": [...]}` shape (`serde`), validates argument objects (`validate`, reporting
+//! [`ValidationIssue`]s, `issue`) and exports JSON Schema for model providers
+//! (`json_schema`). JSON values and [`Literal`] defaults meet in `literal`.
+
+mod issue;
+pub(crate) mod json_schema;
+mod literal;
+mod param;
+mod semantic;
+mod serde;
+mod validate;
+
+pub use crate::rules::Literal;
+pub(crate) use issue::Issues;
+pub use issue::{IssueKind, ValidationIssue};
+pub use literal::JsonObject;
+pub use param::{Param, ToolSchema};
+pub use semantic::{SemanticError, SemanticProblem};
+pub use validate::UnknownArguments;

@@ -28,6 +28,7 @@ use crate::error::{
     ToolExecutionError, ToolPanic, ToolTimeout, ToolValidationError, discard,
 };
 use crate::events::{ToolEvent, ToolObserver};
+use crate::inputs::{AnyInput, Inputs, InvalidArguments, Parsed, parse_object};
 #[cfg(feature = "tracing")]
 use crate::model_text::Escaped;
 use crate::model_text::{TextLimits, capture};
@@ -39,7 +40,6 @@ use crate::result::{DeferredCall, ToolResult};
 use crate::runtime::{Runtime, Sleep, default_runtime};
 use crate::schema::{Issues, JsonObject, UnknownArguments, ValidationIssue};
 use crate::tool::{BoxFuture, DynTool, ToolSpec};
-use crate::typed::{AnyInput, Inputs, InvalidArguments, Parsed, parse_object};
 
 /// Runs tool calls: the Python original's `ToolExecutor`, and the only path to a tool.
 ///
@@ -561,7 +561,13 @@ impl ToolExecutor {
             }
             Arguments::Json(text) => {
                 let observed = !self.observers.is_empty();
-                parse_object(spec, text, self.unknown_arguments, max_issues, observed)
+                parse_object(
+                    spec.input_schema(),
+                    text,
+                    self.unknown_arguments,
+                    max_issues,
+                    observed,
+                )
             }
             _ => Parsed::Unparsed,
         };

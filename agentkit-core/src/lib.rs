@@ -108,6 +108,7 @@ mod credentials;
 mod error;
 mod events;
 mod executor;
+mod inputs;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod model_text;
@@ -160,7 +161,9 @@ pub use tool::{DEFAULT_VERSION, Tool, ToolSpec, ToolSpecBuilder};
 pub use typed::{FromParam, IntoParam, ParamTypeError, ToolHandler};
 // Implemented by `#[tool(...)]`'s generated code, not by users: out of the documentation.
 #[doc(hidden)]
-pub use typed::{FromInputs, IntoOutput, TypedTool};
+pub use output::IntoOutput;
+#[doc(hidden)]
+pub use typed::{FromInputs, TypedTool};
 
 /// The `serde_json` this crate's values come from ([`JsonObject`] is its `Map`), re-exported
 /// so that tool code can name `Value` without a second, possibly different, version.
@@ -184,52 +187,8 @@ pub use agentkit_derive::ToolParams;
 
 /// What generated code names, through absolute paths. Not public API.
 #[doc(hidden)]
-pub mod __private {
-    /// The declaration rules `#[tool(...)]` shares with the run time (the macro compiles the
-    /// same file); here for the tests that hold both to them.
-    pub mod rules {
-        pub use crate::rules::*;
-    }
-
-    pub use crate::params::{Field, Shape, field, has_enum_value};
-    /// The check that a `#[tool]` struct's fields are `Send` and `Sync`.
-    pub mod thread_safety {
-        pub use crate::thread_safety::*;
-    }
-    pub use crate::output::{Returned, TypedOutput};
-    pub use crate::typed::{
-        Inputs, Parsed, execute_json, execute_typed, input_schema, output_schema, parse_typed,
-        serde_glue,
-    };
-    pub use crate::{
-        BoxError, Credentials, FromInputs, FromParam, IntoOutput, IntoParam, JsonObject, Literal,
-        Number, Param, ParamSchema, ParamType, ParamTypeError, Tool, ToolContext, ToolParams,
-        ToolSchema, ToolSpec, TypedTool, UnknownArguments,
-    };
-    // The generated types implement `Serialize` and `Deserialize` through this path, so
-    // users need no dependency on serde of their own.
-    pub use serde;
-    pub use serde_json::{Map, Value};
-    pub use std::any::Any;
-    pub use std::borrow::Cow;
-    pub use std::boxed::Box;
-    // Traits and their derive macros (one name, two namespaces).
-    pub use std::clone::Clone;
-    pub use std::cmp::{Eq, PartialEq};
-    pub use std::convert::From;
-    pub use std::fmt::{self, Debug, Display};
-    pub use std::future::Future;
-    pub use std::hash::Hash;
-    pub use std::marker::Copy;
-    pub use std::marker::{Send, Sync};
-    pub use std::option::Option::{self, None, Some};
-    // Through `std::primitive`, so that a user's `type i64 = ...` cannot shadow them.
-    pub use std::primitive::{bool, f64, i64, str, usize};
-    pub use std::result::Result::{self, Err, Ok};
-    pub use std::string::String;
-    pub use std::vec::Vec;
-    pub use std::{assert, panic, unreachable};
-}
+#[path = "private.rs"]
+pub mod __private;
 
 // The README's examples are compiled and run as doctests, so the quick start cannot rot. The
 // MCP section needs the `mcp` feature, which `cargo test --workspace` enables (the tests crate

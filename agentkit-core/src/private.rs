@@ -1,0 +1,208 @@
+//! What the code `#[tool(...)]` and `#[derive(ToolParams)]` generate names, through absolute
+//! paths (`::agentkit_core::__private::...`), and the generic functions it calls, compiled
+//! once here rather than once per tool in the user's crate. Not public API: it changes with
+//! the macro, which is always the same version as this crate.
+//!
+//! Generated code never names a path a user's crate could shadow: every trait, type and macro
+//! of `std` it uses comes through here too.
+
+use crate::inputs::parse_into;
+use crate::typed::ToolHandler;
+
+/// The declaration rules `#[tool(...)]` shares with the run time (the macro compiles the
+/// same file); here for the tests that hold both to them.
+pub mod rules {
+    pub use crate::rules::*;
+}
+
+pub use crate::params::{Field, Shape, field, has_enum_value};
+/// The check that a `#[tool]` struct's fields are `Send` and `Sync`.
+pub mod thread_safety {
+    pub use crate::thread_safety::*;
+}
+pub use crate::context::ToolContext;
+pub use crate::credentials::Credentials;
+pub use crate::error::BoxError;
+pub use crate::inputs::{Inputs, Parsed};
+pub use crate::output::IntoOutput;
+pub use crate::output::{Returned, TypedOutput};
+pub use crate::params::{ParamSchema, ToolParams};
+pub use crate::rules::{Literal, Number, ParamType};
+pub use crate::schema::{JsonObject, Param, ToolSchema, UnknownArguments};
+pub use crate::tool::{Tool, ToolSpec};
+pub use crate::typed::{FromInputs, FromParam, IntoParam, ParamTypeError, TypedTool};
+// The generated types implement `Serialize` and `Deserialize` through this path, so
+// users need no dependency on serde of their own.
+pub use serde;
+pub use serde_json::{Map, Value};
+pub use std::any::Any;
+pub use std::borrow::Cow;
+pub use std::boxed::Box;
+// Traits and their derive macros (one name, two namespaces).
+pub use std::clone::Clone;
+pub use std::cmp::{Eq, PartialEq};
+pub use std::convert::From;
+pub use std::fmt::{self, Debug, Display};
+pub use std::future::Future;
+pub use std::hash::Hash;
+pub use std::marker::Copy;
+pub use std::marker::{Send, Sync};
+pub use std::option::Option::{self, None, Some};
+// Through `std::primitive`, so that a user's `type i64 = ...` cannot shadow them.
+pub use std::primitive::{bool, f64, i64, str, usize};
+pub use std::result::Result::{self, Err, Ok};
+pub use std::string::String;
+pub use std::vec::Vec;
+pub use std::{assert, panic, unreachable};
+
+/// The input schema of a tool whose `TypedTool::Input` declares its parameters itself:
+/// `#[tool(input = Args)]`'s spec.
+pub const fn input_schema<T: TypedTool>() -> Option<ToolSchema> {
+    match <T::Input as FromInputs>::PARAM_LIST {
+        Some(params) => Some(ToolSchema::from_static(params)),
+        None => None,
+    }
+}
+
+/// The output schema of a tool whose `TypedTool::Output` declares its parameters itself:
+/// `#[tool(output = Results)]`'s spec.
+pub const fn output_schema<T: TypedTool>() -> Option<ToolSchema> {
+    match <T::Output as IntoOutput>::PARAM_LIST {
+        Some(params) => Some(ToolSchema::from_static(params)),
+        None => None,
+    }
+}
+
+/// The body of the `Tool::parse_typed` that `#[tool(...)]` generates: the argument text
+/// straight into the tool's input struct, each argument checked by the validator's rules,
+/// with no object built around the arguments. What it cannot decide (invalid JSON, a key
+/// given twice, an undeclared argument) it leaves to the full path, which reports it in
+/// its usual words; the issues it finds itself are the ones the full path would find, in
+/// the same order.
+pub fn parse_typed<T: TypedTool + Tool>(
+    tool: &T,
+    text: &str,
+    unknown: UnknownArguments,
+    max_issues: usize,
+) -> Parsed
+where
+    T::Input: 'static,
+{
+    // Only the last step knows the tool's type: the rest is compiled once, here, rather than
+    // once per tool in the user's crate.
+    parse_into(
+        Tool::spec(tool).input_schema(),
+        text,
+        unknown,
+        max_issues,
+        false,
+        &mut |slots| match T::Input::from_slots(slots) {
+            Some(input) => Parsed::Input(Box::new(input)),
+            None => Parsed::Unparsed,
+        },
+    )
+}
+
+/// The body of the `Tool::execute_inputs` that `#[tool(...)]` generates, which its
+/// `Tool::execute` runs too (see [`execute_json`]): one function for both, so that a tool
+/// without `ToolHandler` is one error, not one per method, and each tool compiles one future.
+pub async fn execute_typed<T: ToolHandler>(
+    tool: &T,
+    inputs: Inputs<'_>,
+    ctx: &ToolContext<'_>,
+) -> Result<Returned, BoxError>
+where
+    T::Input: 'static,
+{
+    let input = match inputs {
+        Inputs::Json(inputs) => T::Input::from_inputs(inputs)?,
+        Inputs::Parsed(input) => *input
+            .downcast::<T::Input>()
+            .map_err(|_| "the parsed input is not this tool's")?,
+    };
+    Ok(tool.run(input, ctx).await?.into_returned())
+}
+
+/// The body of the `Tool::execute` that `#[tool(...)]` generates: the run of its
+/// `Tool::execute_inputs`, as an object.
+pub async fn execute_json<F: Future<Output = Result<Returned, BoxError>>>(
+    run: F,
+) -> Result<JsonObject, BoxError> {
+    Ok(run.await?.into_json())
+}
+
+/// The serde glue of the types `#[tool(...)]` generates: their `Serialize` and `Deserialize`
+/// impls call these generic functions, compiled once here, rather than carrying serde's
+/// derived code, which would be most of each tool's expansion. Not public API.
+pub mod serde_glue {
+    use serde::de::Error as _;
+    use serde::ser::SerializeMap as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::Value;
+
+    use super::{FromInputs, FromParam, IntoParam};
+    use crate::schema::JsonObject;
+
+    /// Serializes a struct as an object of its parameters, field by field. The first error
+    /// is kept and returned by [`end`](Self::end), so that the generated code is one call a
+    /// field, with no `?` to expand.
+    pub struct Fields<S: Serializer> {
+        map: S::SerializeMap,
+        error: Option<S::Error>,
+    }
+
+    impl<S: Serializer> Fields<S> {
+        /// Starts the object.
+        pub fn new(serializer: S) -> Result<Self, S::Error> {
+            Ok(Fields {
+                map: serializer.serialize_map(None)?,
+                error: None,
+            })
+        }
+
+        /// A field that is always there.
+        pub fn field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) {
+            if self.error.is_none() {
+                self.error = self.map.serialize_entry(name, value).err();
+            }
+        }
+
+        /// An optional field: left out when `None`, as validation leaves an absent argument.
+        pub fn optional<T: Serialize>(&mut self, name: &'static str, value: &Option<T>) {
+            if let Some(value) = value {
+                self.field(name, value);
+            }
+        }
+
+        /// Ends the object.
+        pub fn end(self) -> Result<S::Ok, S::Error> {
+            match self.error {
+                Some(error) => Err(error),
+                None => self.map.end(),
+            }
+        }
+    }
+
+    /// Writes the field `name` of an output into `output`, unless it converts to nothing
+    /// (`None`).
+    pub fn put<T: IntoParam>(output: &mut JsonObject, name: &'static str, value: T) {
+        if let Some(value) = value.into_value() {
+            output.insert(name.into(), value);
+        }
+    }
+
+    /// Deserializes a struct from an object of its parameters.
+    pub fn object<'de, T: FromInputs, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<T, D::Error> {
+        let object = JsonObject::deserialize(deserializer)?;
+        T::from_inputs(&object).map_err(D::Error::custom)
+    }
+
+    /// Deserializes a value of a generated type (a nested struct, an enum).
+    pub fn value<'de, T: FromParam, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        T::from_value(Some(&value))
+            .ok_or_else(|| D::Error::custom(format_args!("expected a valid {}", T::PARAM_TYPE)))
+    }
+}

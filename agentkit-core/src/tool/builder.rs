@@ -1,0 +1,300 @@
+//! Building a [`ToolSpec`] at run time: with [`ToolSpecBuilder`], or from JSON data, every
+//! problem reported at once in a [`SemanticError`].
+
+use std::borrow::Cow;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::spec::{DEFAULT_VERSION, ExecutionPolicy, ToolSpec};
+use crate::rules::{self, NameKind, Problem};
+use crate::schema::{SemanticError, SemanticProblem, ToolSchema};
+
+impl ToolSpec {
+    /// Starts a spec for a tool called `name`.
+    pub fn builder(name: impl Into<Cow<'static, str>>) -> ToolSpecBuilder {
+        ToolSpecBuilder {
+            spec: ToolSpec {
+                name: name.into(),
+                description: Cow::Borrowed(""),
+                version: Cow::Borrowed(DEFAULT_VERSION),
+                input: None,
+                output: None,
+                tags: Cow::Borrowed(&[]),
+                credentials: Cow::Borrowed(&[]),
+                policy: ExecutionPolicy::DEFAULT,
+                #[cfg(feature = "mcp")]
+                declared_input: None,
+            },
+        }
+    }
+
+    /// Loads a spec from JSON data, reporting every problem:
+    ///
+    /// ```
+    /// use agentkit_core::ToolSpec;
+    /// use serde_json::json;
+    ///
+    /// let spec = ToolSpec::from_value(json!({
+    ///     "name": "fetch_weather",
+    ///     "description": "Look up the current weather for a city.",
+    ///     "version": "1.0.0",
+    ///     "input_schema": {"parameters": [{"name": "city", "type": "string"}]},
+    ///     "output_schema": {"parameters": [{"name": "temperature", "type": "float"}]},
+    ///     "tags": {"category": "weather"},
+    ///     "credential_names": ["weather-api-key"]
+    /// }))?;
+    /// assert_eq!(spec.credential_names().collect::<Vec<_>>(), ["weather-api-key"]);
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    pub fn from_value(value: Value) -> Result<Self, SemanticError> {
+        spec_from_value(value)
+    }
+
+    fn problems(&self) -> Vec<SemanticProblem> {
+        let mut problems = Vec::new();
+        let mut push = |location: &str, problem: Problem| {
+            problems.push(SemanticProblem::new(location.to_owned(), problem));
+        };
+        if self.name.is_empty() {
+            push("", Problem::MissingToolName);
+        } else if let Err(p) = rules::check_name(NameKind::Tool, &self.name) {
+            push("", p);
+        }
+        if let Err(p) = rules::check_version(&self.version) {
+            push("", p);
+        }
+        if let Some(timeout) = self.policy.timeout {
+            let reason = if timeout < Duration::from_millis(1) {
+                Some("a timeout shorter than a millisecond would fail every call")
+            } else if timeout > rules::MAX_TIMEOUT {
+                Some("it is longer than a day")
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                push(
+                    "timeout",
+                    Problem::InvalidTimeout {
+                        found: format!("{timeout:?}"),
+                        reason,
+                    },
+                );
+            }
+        }
+        for name in rules::find_duplicates(self.credential_names()) {
+            push(
+                "credential_names",
+                Problem::DuplicateCredential {
+                    name: name.to_owned(),
+                },
+            );
+        }
+        if self.credential_names().any(str::is_empty) {
+            push("credential_names", Problem::EmptyCredentialName);
+        }
+        for key in rules::find_duplicates(self.tags().map(|(k, _)| k)) {
+            push(
+                "tags",
+                Problem::DuplicateTag {
+                    key: key.to_owned(),
+                },
+            );
+        }
+        problems
+    }
+}
+
+/// Builds a [`ToolSpec`] at run time; see [`ToolSpec::builder`].
+#[derive(Debug, Clone)]
+#[must_use = "call `build` to get the spec"]
+pub struct ToolSpecBuilder {
+    spec: ToolSpec,
+}
+
+impl ToolSpecBuilder {
+    /// Sets the description sent to the model.
+    pub fn description(mut self, description: impl Into<Cow<'static, str>>) -> Self {
+        self.spec.description = description.into();
+        self
+    }
+
+    /// Sets the version (`MAJOR.MINOR.PATCH`).
+    pub fn version(mut self, version: impl Into<Cow<'static, str>>) -> Self {
+        self.spec.version = version.into();
+        self
+    }
+
+    /// Sets the input schema.
+    pub fn input(mut self, schema: ToolSchema) -> Self {
+        self.spec.input = Some(schema);
+        self
+    }
+
+    /// Sets the output schema.
+    pub fn output(mut self, schema: ToolSchema) -> Self {
+        self.spec.output = Some(schema);
+        self
+    }
+
+    /// Adds a tag.
+    pub fn tag(
+        mut self,
+        key: impl Into<Cow<'static, str>>,
+        value: impl Into<Cow<'static, str>>,
+    ) -> Self {
+        self.spec.tags.to_mut().push((key.into(), value.into()));
+        self
+    }
+
+    /// Adds the name of a credential the tool needs.
+    pub fn credential(mut self, name: impl Into<Cow<'static, str>>) -> Self {
+        self.spec.credentials.to_mut().push(name.into());
+        self
+    }
+
+    /// Sets how long a call may run before it ends with a timeout (between a millisecond and
+    /// a day). It overrides the executor's default timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.spec.policy.timeout = Some(timeout);
+        self
+    }
+
+    /// Marks the tool as blocking its thread: the executor runs it off the async task (see
+    /// [`ToolSpec::is_blocking`]).
+    pub fn blocking(mut self) -> Self {
+        self.spec.policy.blocking = true;
+        self
+    }
+
+    /// Marks the tool as sequential: it never overlaps another call (see
+    /// [`ToolSpec::is_sequential`]).
+    pub fn sequential(mut self) -> Self {
+        self.spec.policy.sequential = true;
+        self
+    }
+
+    /// Marks the tool as needing approval before each call runs (see
+    /// [`ToolSpec::requires_approval`]).
+    pub fn requires_approval(mut self) -> Self {
+        self.spec.policy.requires_approval = true;
+        self
+    }
+
+    /// Sets how many times per turn the tool may ask the model to retry with feedback
+    /// (see [`ToolError::retry`](crate::ToolError::retry)). It overrides the executor's
+    /// default.
+    pub fn retries(mut self, retries: u32) -> Self {
+        self.spec.policy.retries = Some(retries);
+        self
+    }
+
+    /// Checks the spec, reporting every problem: name, version, timeout, duplicate
+    /// credentials or tags.
+    pub fn build(self) -> Result<ToolSpec, SemanticError> {
+        let problems = self.spec.problems();
+        if problems.is_empty() {
+            Ok(self.spec)
+        } else {
+            Err(SemanticError::new(problems))
+        }
+    }
+}
+
+fn spec_from_value(value: Value) -> Result<ToolSpec, SemanticError> {
+    const KEYS: &[&str] = &[
+        "name",
+        "description",
+        "version",
+        "input_schema",
+        "output_schema",
+        "tags",
+        "credential_names",
+        "timeout",
+        "blocking",
+        "sequential",
+        "requires_approval",
+        "retries",
+    ];
+    let mut problems = Vec::new();
+    let Value::Object(object) = value else {
+        return Err(SemanticError::single(Problem::NotAnObject {
+            what: "a tool spec",
+            example: r#"{"name": "fetch_weather", "input_schema": {"parameters": [...]}}"#,
+        }));
+    };
+    let mut builder = ToolSpec::builder("");
+    let mut expect = |key: &'static str, expected: &'static str| {
+        problems.push(SemanticProblem::new(
+            String::new(),
+            Problem::InvalidKeyValue { key, expected },
+        ));
+    };
+    let mut schema_problems = Vec::new();
+    for (key, value) in object {
+        match (key.as_str(), value) {
+            ("name", Value::String(s)) => builder.spec.name = Cow::Owned(s),
+            ("name", _) => expect("name", "a string"),
+            ("description", Value::String(s)) => builder = builder.description(s),
+            ("description", _) => expect("description", "a string"),
+            ("version", Value::String(s)) => builder = builder.version(s),
+            ("version", _) => expect("version", "a string"),
+            ("input_schema" | "output_schema", Value::Null) => {}
+            (direction @ ("input_schema" | "output_schema"), value) => {
+                match ToolSchema::from_value(value) {
+                    Ok(schema) if direction == "input_schema" => builder = builder.input(schema),
+                    Ok(schema) => builder = builder.output(schema),
+                    Err(e) => schema_problems.extend(e.prefixed(direction).into_problems()),
+                }
+            }
+            ("tags", Value::Object(tags)) => {
+                for (k, v) in tags {
+                    match v {
+                        Value::String(v) => builder = builder.tag(k, v),
+                        _ => expect("tags", "an object of string values"),
+                    }
+                }
+            }
+            ("tags", _) => expect("tags", "an object of string values"),
+            ("credential_names", Value::Array(names)) => {
+                for name in names {
+                    match name {
+                        Value::String(name) => builder = builder.credential(name),
+                        _ => expect("credential_names", "a list of strings"),
+                    }
+                }
+            }
+            ("credential_names", _) => expect("credential_names", "a list of strings"),
+            ("timeout", Value::String(text)) => match rules::parse_timeout(&text) {
+                Ok(timeout) => builder = builder.timeout(timeout),
+                Err(problem) => schema_problems.push(SemanticProblem::new(String::new(), problem)),
+            },
+            ("timeout", _) => expect("timeout", "a string such as \"10s\""),
+            ("blocking", Value::Bool(set)) => builder.spec.policy.blocking = set,
+            ("sequential", Value::Bool(set)) => builder.spec.policy.sequential = set,
+            ("requires_approval", Value::Bool(set)) => builder.spec.policy.requires_approval = set,
+            ("blocking", _) => expect("blocking", "true or false"),
+            ("sequential", _) => expect("sequential", "true or false"),
+            ("requires_approval", _) => expect("requires_approval", "true or false"),
+            ("retries", value) => match value.as_u64().and_then(|n| u32::try_from(n).ok()) {
+                Some(retries) => builder = builder.retries(retries),
+                None => expect("retries", "a whole number"),
+            },
+            (other, _) => schema_problems.push(SemanticProblem::new(
+                String::new(),
+                Problem::UnknownKey {
+                    found: other.to_owned(),
+                    suggestion: rules::suggest(other, KEYS.iter().copied()),
+                    allowed: KEYS,
+                },
+            )),
+        }
+    }
+    problems.extend(schema_problems);
+    problems.extend(builder.spec.problems());
+    if problems.is_empty() {
+        Ok(builder.spec)
+    } else {
+        Err(SemanticError::new(problems))
+    }
+}

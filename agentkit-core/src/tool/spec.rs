@@ -1,0 +1,300 @@
+//! [`ToolSpec`]: a tool's metadata, as one value the registry, the executor and the provider
+//! formats read without running tool code.
+
+use std::borrow::Cow;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use crate::rules;
+use crate::schema::ToolSchema;
+use crate::schema::json_schema::{Style, export};
+
+/// The version a tool has when none is declared, as in the Python original.
+pub const DEFAULT_VERSION: &str = "1.0.0";
+
+/// A tool's metadata: the Python original's `TOOL_NAME`, `TOOL_DESCRIPTION`, `TOOL_VERSION`,
+/// `INPUT_SCHEMA`, `OUTPUT_SCHEMA`, `tags` and `credential_names`, as one value.
+///
+/// The registry and executor read it without running tool code. A spec built at run time is
+/// checked by [`ToolSpecBuilder::build`] or [`ToolSpec::from_value`], which report every
+/// problem at once; `#[tool(...)]` builds it as `static` data the compiler has checked.
+///
+/// ```
+/// use agentkit_core::{Param, ParamType, ToolSchema, ToolSpec};
+///
+/// let spec = ToolSpec::builder("fetch_weather")
+///     .description("Look up the current weather for a city.")
+///     .input(ToolSchema::new([Param::required("city", ParamType::String)])?)
+///     .tag("category", "weather")
+///     .credential("weather-api-key")
+///     .build()?;
+/// assert_eq!(spec.name(), "fetch_weather");
+/// assert_eq!(spec.version(), "1.0.0");
+/// assert_eq!(spec.tag("category"), Some("weather"));
+/// # Ok::<(), agentkit_core::SemanticError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSpec {
+    pub(super) name: Cow<'static, str>,
+    pub(super) description: Cow<'static, str>,
+    pub(super) version: Cow<'static, str>,
+    pub(super) input: Option<ToolSchema>,
+    pub(super) output: Option<ToolSchema>,
+    pub(super) tags: Cow<'static, [(Cow<'static, str>, Cow<'static, str>)]>,
+    pub(super) credentials: Cow<'static, [Cow<'static, str>]>,
+    pub(super) policy: ExecutionPolicy,
+    /// The JSON Schema an MCP server declared for the tool: what the model is shown, while
+    /// `input` validates only the part of it that the six types can express.
+    #[cfg(feature = "mcp")]
+    pub(super) declared_input: Option<std::sync::Arc<Value>>,
+}
+
+impl ToolSpec {
+    /// Builds a spec from `static` data without checking it; used by `#[tool(...)]`, which
+    /// has already checked every rule at compile time.
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub const fn from_static(
+        name: &'static str,
+        description: &'static str,
+        version: &'static str,
+        input: Option<ToolSchema>,
+        output: Option<ToolSchema>,
+        tags: &'static [(Cow<'static, str>, Cow<'static, str>)],
+        credentials: &'static [Cow<'static, str>],
+    ) -> Self {
+        ToolSpec {
+            name: Cow::Borrowed(name),
+            description: Cow::Borrowed(description),
+            version: Cow::Borrowed(version),
+            input,
+            output,
+            tags: Cow::Borrowed(tags),
+            credentials: Cow::Borrowed(credentials),
+            policy: ExecutionPolicy::DEFAULT,
+            #[cfg(feature = "mcp")]
+            declared_input: None,
+        }
+    }
+
+    /// Sets how the executor runs the tool, on a spec built by
+    /// [`from_static`](Self::from_static); used by `#[tool(...)]`, which has checked the
+    /// timeout (in milliseconds, `0` for none) at compile time.
+    #[doc(hidden)]
+    pub const fn with_static_policy(
+        mut self,
+        timeout_ms: u64,
+        blocking: bool,
+        sequential: bool,
+        requires_approval: bool,
+        retries: Option<u32>,
+    ) -> Self {
+        self.policy = ExecutionPolicy {
+            timeout: if timeout_ms == 0 {
+                None
+            } else {
+                Some(Duration::from_millis(timeout_ms))
+            },
+            blocking,
+            sequential,
+            requires_approval,
+            retries,
+        };
+        self
+    }
+
+    /// Saves the spec as JSON data in the shape [`from_value`](Self::from_value) reads.
+    pub fn to_value(&self) -> Value {
+        let mut object = Map::new();
+        object.insert("name".into(), Value::from(self.name()));
+        object.insert("description".into(), Value::from(self.description()));
+        object.insert("version".into(), Value::from(self.version()));
+        if let Some(input) = &self.input {
+            object.insert("input_schema".into(), input.to_value());
+        }
+        if let Some(output) = &self.output {
+            object.insert("output_schema".into(), output.to_value());
+        }
+        object.insert(
+            "tags".into(),
+            Value::Object(
+                self.tags()
+                    .map(|(k, v)| (k.to_owned(), Value::from(v)))
+                    .collect(),
+            ),
+        );
+        object.insert(
+            "credential_names".into(),
+            self.credential_names().collect::<Vec<_>>().into(),
+        );
+        let policy = &self.policy;
+        if let Some(timeout) = policy.timeout {
+            object.insert("timeout".into(), rules::format_timeout(timeout).into());
+        }
+        for (key, set) in [
+            ("blocking", policy.blocking),
+            ("sequential", policy.sequential),
+            ("requires_approval", policy.requires_approval),
+        ] {
+            if set {
+                object.insert(key.into(), true.into());
+            }
+        }
+        if let Some(retries) = policy.retries {
+            object.insert("retries".into(), retries.into());
+        }
+        Value::Object(object)
+    }
+
+    /// The tool's unique name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub(crate) fn name_cow(&self) -> &Cow<'static, str> {
+        &self.name
+    }
+
+    /// The natural-language description sent to the model.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The version, `MAJOR.MINOR.PATCH` (`1.0.0` unless declared).
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// The input schema; `None` means inputs are not validated (the Python original's
+    /// `INPUT_SCHEMA = None`).
+    pub fn input_schema(&self) -> Option<&ToolSchema> {
+        self.input.as_ref()
+    }
+
+    /// The output schema; `None` means outputs are not validated.
+    pub fn output_schema(&self) -> Option<&ToolSchema> {
+        self.output.as_ref()
+    }
+
+    /// The tags, as key-value pairs in declaration order.
+    pub fn tags(&self) -> impl ExactSizeIterator<Item = (&str, &str)> {
+        self.tags.iter().map(|(k, v)| (k.as_ref(), v.as_ref()))
+    }
+
+    /// The value of tag `key`.
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+
+    /// The names of the credentials the tool needs, resolved by the executor before each run.
+    pub fn credential_names(&self) -> impl ExactSizeIterator<Item = &str> {
+        self.credentials.iter().map(AsRef::as_ref)
+    }
+
+    /// How long a call may run before the executor ends it with a timeout, when the tool
+    /// declares it; otherwise the executor's default applies (see
+    /// [`ToolExecutorBuilder::default_timeout`](crate::ToolExecutorBuilder::default_timeout)).
+    pub fn timeout(&self) -> Option<Duration> {
+        self.policy.timeout
+    }
+
+    /// Whether the tool blocks its thread (sync I/O, heavy computation): the executor then
+    /// runs it off the async task, so that its deadline holds and the runtime is not stalled.
+    pub fn is_blocking(&self) -> bool {
+        self.policy.blocking
+    }
+
+    /// Whether the tool runs alone: never overlapping another call of the executor, and in
+    /// call order within a turn.
+    pub fn is_sequential(&self) -> bool {
+        self.policy.sequential
+    }
+
+    /// Whether a call must be approved before it runs (see
+    /// [`ToolExecutorBuilder::approval`](crate::ToolExecutorBuilder::approval)).
+    pub fn requires_approval(&self) -> bool {
+        self.policy.requires_approval
+    }
+
+    /// How many times per turn the tool may ask the model to retry with feedback, when the
+    /// tool declares it; otherwise the executor's default applies (see
+    /// [`ToolExecutorBuilder::default_retries`](crate::ToolExecutorBuilder::default_retries)).
+    pub fn retries(&self) -> Option<u32> {
+        self.policy.retries
+    }
+
+    /// The JSON Schema of the tool's arguments (see [`ToolSchema::to_json_schema`]): exactly
+    /// what the executor accepts; a tool without an input schema takes any object. What a
+    /// model is sent comes from [`provider`](crate::provider).
+    pub fn input_json_schema(&self) -> Value {
+        match &self.input {
+            Some(schema) => schema.to_json_schema(),
+            None => serde_json::json!({"type": "object"}),
+        }
+    }
+
+    /// The JSON Schema of the tool's output (see [`ToolSchema::to_json_schema`]); `None` when
+    /// no output schema is declared.
+    pub fn output_json_schema(&self) -> Option<Value> {
+        self.output.as_ref().map(ToolSchema::to_json_schema)
+    }
+
+    /// Shows the model `schema`, as an MCP server declared it, instead of the one derived
+    /// from the input schema.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn with_declared_input(mut self, schema: Value) -> ToolSpec {
+        self.declared_input = Some(std::sync::Arc::new(schema));
+        self
+    }
+
+    pub(crate) fn without_credentials(&self) -> ToolSpec {
+        ToolSpec {
+            credentials: Cow::Borrowed(&[]),
+            ..self.clone()
+        }
+    }
+
+    /// The arguments' JSON Schema in `style`, for a provider declaration.
+    ///
+    /// For a tool of an MCP server (feature `mcp`), the schema the server declared, enums and
+    /// bounds included, except in OpenAI's strict style, whose rules a foreign schema may not
+    /// follow: there, the part the executor validates.
+    pub(crate) fn input_schema_in(&self, style: Style) -> Value {
+        #[cfg(feature = "mcp")]
+        if let (Some(declared), false) = (&self.declared_input, style == Style::OpenAiStrict) {
+            return Value::clone(declared);
+        }
+        match (&self.input, style) {
+            (Some(schema), style) => export(schema, style),
+            // Strict modes accept only closed objects, whose properties are all listed.
+            (None, Style::OpenAiStrict) => export(&ToolSchema::empty(), style),
+            (None, _) => serde_json::json!({"type": "object"}),
+        }
+    }
+
+    /// The output's JSON Schema in `style`, when one is declared.
+    pub(crate) fn output_schema_in(&self, style: Style) -> Option<Value> {
+        self.output.as_ref().map(|schema| export(schema, style))
+    }
+}
+
+/// How the executor runs a tool: the parts of a spec beyond the Python original's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct ExecutionPolicy {
+    pub(super) timeout: Option<Duration>,
+    pub(super) blocking: bool,
+    pub(super) sequential: bool,
+    pub(super) requires_approval: bool,
+    pub(super) retries: Option<u32>,
+}
+
+impl ExecutionPolicy {
+    pub(super) const DEFAULT: ExecutionPolicy = ExecutionPolicy {
+        timeout: None,
+        blocking: false,
+        sequential: false,
+        requires_approval: false,
+        retries: None,
+    };
+}

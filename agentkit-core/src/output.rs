@@ -40,12 +40,6 @@ pub trait IntoOutput {
     }
 }
 
-impl IntoOutput for JsonObject {
-    fn into_output(self) -> JsonObject {
-        self
-    }
-}
-
 /// What a tool returned. Not public API.
 #[doc(hidden)]
 pub enum Returned {

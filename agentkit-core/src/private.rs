@@ -7,7 +7,6 @@
 //! of `std` it uses comes through here too.
 
 use crate::inputs::parse_into;
-use crate::typed::ToolHandler;
 
 /// The declaration rules `#[tool(...)]` shares with the run time (the macro compiles the
 /// same file); here for the tests that hold both to them.
@@ -31,6 +30,7 @@ pub use crate::rules::{Literal, Number, ParamType};
 pub use crate::schema::{JsonObject, Param, ToolSchema, UnknownArguments};
 pub use crate::tool::{Tool, ToolSpec};
 pub use crate::typed::{FromInputs, FromParam, IntoParam, ParamTypeError, TypedTool};
+pub use crate::typed::{execute_json, execute_typed};
 // The generated types implement `Serialize` and `Deserialize` through this path, so
 // users need no dependency on serde of their own.
 pub use serde;
@@ -101,34 +101,6 @@ where
             None => Parsed::Unparsed,
         },
     )
-}
-
-/// The body of the `Tool::execute_inputs` that `#[tool(...)]` generates, which its
-/// `Tool::execute` runs too (see [`execute_json`]): one function for both, so that a tool
-/// without `ToolHandler` is one error, not one per method, and each tool compiles one future.
-pub async fn execute_typed<T: ToolHandler>(
-    tool: &T,
-    inputs: Inputs<'_>,
-    ctx: &ToolContext<'_>,
-) -> Result<Returned, BoxError>
-where
-    T::Input: 'static,
-{
-    let input = match inputs {
-        Inputs::Json(inputs) => T::Input::from_inputs(inputs)?,
-        Inputs::Parsed(input) => *input
-            .downcast::<T::Input>()
-            .map_err(|_| "the parsed input is not this tool's")?,
-    };
-    Ok(tool.run(input, ctx).await?.into_returned())
-}
-
-/// The body of the `Tool::execute` that `#[tool(...)]` generates: the run of its
-/// `Tool::execute_inputs`, as an object.
-pub async fn execute_json<F: Future<Output = Result<Returned, BoxError>>>(
-    run: F,
-) -> Result<JsonObject, BoxError> {
-    Ok(run.await?.into_json())
 }
 
 /// The serde glue of the types `#[tool(...)]` generates: their `Serialize` and `Deserialize`

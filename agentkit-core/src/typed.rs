@@ -40,7 +40,8 @@ use serde_json::{Map, Value};
 
 use crate::context::ToolContext;
 use crate::error::BoxError;
-use crate::output::IntoOutput;
+use crate::inputs::Inputs;
+use crate::output::{IntoOutput, Returned};
 use crate::rules::ParamType;
 use crate::schema::{JsonObject, Param};
 
@@ -255,6 +256,12 @@ impl FromInputs for JsonObject {
     }
 }
 
+impl IntoOutput for JsonObject {
+    fn into_output(self) -> JsonObject {
+        self
+    }
+}
+
 /// Names the typed input and output of a tool; implemented by `#[tool(...)]`.
 pub trait TypedTool {
     /// The struct of validated inputs (`{Tool}Input`).
@@ -331,4 +338,32 @@ pub trait ToolHandler: TypedTool + Send + Sync + 'static {
         input: Self::Input,
         ctx: &ToolContext<'_>,
     ) -> impl Future<Output = Result<Self::Output, BoxError>> + Send;
+}
+
+/// The body of the `Tool::execute_inputs` that `#[tool(...)]` generates, which its
+/// `Tool::execute` runs too (see [`execute_json`]): one function for both, so that a tool
+/// without `ToolHandler` is one error, not one per method, and each tool compiles one future.
+pub async fn execute_typed<T: ToolHandler>(
+    tool: &T,
+    inputs: Inputs<'_>,
+    ctx: &ToolContext<'_>,
+) -> Result<Returned, BoxError>
+where
+    T::Input: 'static,
+{
+    let input = match inputs {
+        Inputs::Json(inputs) => T::Input::from_inputs(inputs)?,
+        Inputs::Parsed(input) => *input
+            .downcast::<T::Input>()
+            .map_err(|_| "the parsed input is not this tool's")?,
+    };
+    Ok(tool.run(input, ctx).await?.into_returned())
+}
+
+/// The body of the `Tool::execute` that `#[tool(...)]` generates: the run of its
+/// `Tool::execute_inputs`, as an object.
+pub async fn execute_json<F: Future<Output = Result<Returned, BoxError>>>(
+    run: F,
+) -> Result<JsonObject, BoxError> {
+    Ok(run.await?.into_json())
 }

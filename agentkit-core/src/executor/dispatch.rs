@@ -1,0 +1,304 @@
+//! [`ToolExecutor`]: the only path to a tool, and the calls that enter it.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use async_lock::{RwLock, Semaphore};
+use serde_json::Value;
+
+use super::budget::TurnBudget;
+use crate::approval::{Approval, ApprovalPolicy};
+use crate::call::{ToolArguments, ToolCall};
+use crate::context::{Dependencies, Progress};
+use crate::credentials::CredentialProvider;
+use crate::error::Error;
+use crate::events::ToolObserver;
+use crate::model_text::TextLimits;
+use crate::registry::ToolRegistry;
+use crate::result::{DeferredCall, ToolResult};
+use crate::runtime::Runtime;
+use crate::schema::{JsonObject, UnknownArguments};
+
+/// Runs tool calls: the Python original's `ToolExecutor`, and the only path to a tool.
+///
+/// Each call goes through the Python original's five steps, in order, with the executor's
+/// policies in between:
+///
+/// 1. validate the inputs against the tool's input schema, filling defaults
+///    (a failure is a [`ToolValidationError`] with [`Direction::Input`]);
+/// 2. for a tool that [requires approval](ToolSpec::requires_approval), ask the
+///    [`ApprovalPolicy`]: the call may be denied, or deferred until
+///    [`resume`](Self::resume);
+/// 3. wait for room, under the [in-flight limit](ToolExecutorBuilder::max_in_flight) and
+///    while a [sequential](ToolSpec::is_sequential) tool runs;
+/// 4. resolve the credentials the tool names (a failure is a [`ToolExecutionError`] caused by
+///    a [`CredentialError`], and the tool is not run);
+/// 5. run the tool within its timeout (an error, a panic or a timeout is a
+///    [`ToolExecutionError`]; a [`ToolError`](crate::ToolError) says whether the model may
+///    retry);
+/// 6. validate the output against the output schema ([`Direction::Output`]);
+/// 7. return a [`ToolResult`] with the status, output or error, and duration.
+///
+/// Two calls per entry point: the result mode ([`dispatch`](Self::dispatch),
+/// [`execute`](Self::execute)) always returns a [`ToolResult`], failed or not, ready to hand
+/// back to the model; the strict mode ([`try_dispatch`](Self::try_dispatch),
+/// [`try_execute`](Self::try_execute)) returns the typed [`Error`] instead of a failed result.
+///
+/// The executor is runtime-agnostic: its calls are plain futures. Await them on any runtime,
+/// or use [`block_on`](crate::block_on) from synchronous code. Timers and the threads of
+/// blocking tools come from its [`Runtime`].
+///
+/// # Deadlines
+///
+/// A call's deadline is the earliest of: the tool's timeout
+/// ([`ToolSpec::timeout`], else [`default_timeout`](ToolExecutorBuilder::default_timeout)),
+/// counted once the call has room to run; its [`Turn`]'s deadline; and the future given to
+/// [`dispatch_until`](Self::dispatch_until). When it passes, the call ends at once with a
+/// [`ToolExecutionError`] caused by a [`ToolTimeout`], whatever the tool is doing, with one
+/// exception below. What happens to the tool depends on how it runs:
+///
+/// - **cooperative** (async, awaiting I/O or timers): its future is dropped at its next
+///   `.await`, which cancels it; its cancellation signal is set first;
+/// - **blocking** ([`ToolSpec::is_blocking`]): it runs on a thread of its own, so the call
+///   ends on time and the async runtime is never stalled. The thread runs on until the tool
+///   returns (Rust cannot stop a thread); the tool can poll
+///   [`ToolContext::is_cancelled`]. What it returns then is discarded, and observers get a
+///   `discarded` event;
+/// - **CPU-bound without yielding, not marked blocking**: the exception. Nothing can
+///   interrupt it on the task, so the call ends when the tool returns, still as a timeout
+///   (never a success), with a `discarded` event. Mark such tools blocking.
+///
+/// Whatever a model or a callback does, a call ends with a result: arguments of any size or
+/// shape, an unknown tool, a panicking tool, observer, approval policy or credential
+/// provider, a tool future that panics when dropped: none of it unwinds out of `dispatch`.
+/// What the result tells the model is bounded by [`TextLimits`] and escaped, and no text the
+/// executor produces, stores or hands to observers carries the call's secrets (see the
+/// README's "Guarantees").
+///
+/// ```
+/// use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};
+///
+/// let executor = ToolExecutor::new(ToolRegistry::new());
+/// let result = block_on(executor.dispatch(&ToolCall::new("call_1", "fetch_wether", "{}")));
+/// assert!(!result.is_success());
+/// assert_eq!(result.to_model_content(), "Error: unknown tool 'fetch_wether'");
+/// ```
+pub struct ToolExecutor {
+    pub(super) registry: ToolRegistry,
+    pub(super) credentials: Arc<dyn CredentialProvider>,
+    // Shared with the threads of blocking tools, which report a late finish.
+    pub(super) observers: Arc<Vec<Arc<dyn ToolObserver>>>,
+    pub(super) unknown_arguments: UnknownArguments,
+    pub(super) limits: TextLimits,
+    pub(super) dependencies: Arc<Dependencies>,
+    pub(super) runtime: Arc<dyn Runtime>,
+    pub(super) default_timeout: Option<Duration>,
+    pub(super) turn_timeout: Option<Duration>,
+    pub(super) default_retries: u32,
+    pub(super) approval: Option<Arc<dyn ApprovalPolicy>>,
+    pub(super) max_in_flight: Option<usize>,
+    pub(super) in_flight: Option<Semaphore>,
+    // Present when a registered tool is sequential: such a tool takes it for writing, every
+    // other call for reading.
+    pub(super) exclusive: Option<RwLock<()>>,
+}
+
+impl fmt::Debug for ToolExecutor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolExecutor")
+            .field("registry", &self.registry)
+            .field("observers", &self.observers.len())
+            .field("unknown_arguments", &self.unknown_arguments)
+            .field("limits", &self.limits)
+            .field("dependencies", &self.dependencies.len())
+            .field("default_timeout", &self.default_timeout)
+            .field("turn_timeout", &self.turn_timeout)
+            .field("default_retries", &self.default_retries)
+            .field("approval", &self.approval.is_some())
+            .field("max_in_flight", &self.max_in_flight)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Reports a call's progress somewhere beyond the observers (to an MCP client).
+pub(crate) type ProgressReporter = Arc<dyn Fn(&Progress) + Send + Sync>;
+
+/// What one call brings beyond its tool name and arguments.
+#[derive(Default)]
+pub(super) struct CallOptions<'a> {
+    /// The caller's deadline ([`ToolExecutor::dispatch_until`]).
+    pub(super) until: Option<Pin<Box<dyn Future<Output = ()> + Send + 'a>>>,
+    /// What the call shares with the other calls of its turn: a deadline and retry budgets.
+    pub(super) turn: Option<&'a TurnBudget>,
+    /// Where progress goes beyond the observers.
+    pub(super) progress: Option<ProgressReporter>,
+    /// A decision already made on the call ([`ToolExecutor::resume`]).
+    pub(super) decision: Option<Approval>,
+}
+
+impl ToolExecutor {
+    /// The tools this executor runs.
+    pub fn registry(&self) -> &ToolRegistry {
+        &self.registry
+    }
+
+    /// Runs a call as a model sent it (name, call id, JSON argument string); result mode.
+    ///
+    /// Arguments that are not JSON, or not a JSON object, fail input validation; an empty
+    /// argument string counts as `{}` (some providers send one for tools without parameters).
+    /// An unknown tool name fails with an [`UnknownToolError`](crate::UnknownToolError)
+    /// naming the nearest registered tools.
+    ///
+    /// The call is a turn of its own: a tool with a retry budget of 0 cannot ask for a
+    /// retry. Use a [`Turn`] to count retries across the model's replies.
+    pub async fn dispatch(&self, call: &ToolCall) -> ToolResult {
+        self.dispatch_with(call, CallOptions::default()).await
+    }
+
+    /// Like [`dispatch`](Self::dispatch), but the call also ends when `deadline` completes
+    /// first: the call then fails with a [`ToolExecutionError`](crate::ToolExecutionError) caused by a
+    /// [`ToolTimeout`](crate::ToolTimeout),
+    /// and the tool is cancelled (see "Deadlines" above).
+    ///
+    /// The deadline is any future: a cancellation signal, or a runtime's sleep.
+    ///
+    /// ```
+    /// use agentkit_core::{ErrorKind, ToolCall, ToolExecutor, ToolRegistry, block_on};
+    /// # use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolSpec};
+    /// # struct Hang(ToolSpec);
+    /// # impl Tool for Hang {
+    /// #     fn spec(&self) -> &ToolSpec { &self.0 }
+    /// #     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+    /// #         std::future::pending().await
+    /// #     }
+    /// # }
+    /// # let mut registry = ToolRegistry::new();
+    /// # registry.register(Hang(ToolSpec::builder("hang").build()?))?;
+    /// let executor = ToolExecutor::new(registry);
+    /// let call = ToolCall::new("call_1", "hang", "{}");
+    /// // A deadline that has already passed.
+    /// let result = block_on(executor.dispatch_until(&call, std::future::ready(())));
+    /// assert_eq!(result.error().map(|e| e.kind()), Some(ErrorKind::Timeout));
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    pub async fn dispatch_until(
+        &self,
+        call: &ToolCall,
+        deadline: impl Future<Output = ()> + Send,
+    ) -> ToolResult {
+        let options = CallOptions {
+            until: Some(Box::pin(deadline)),
+            ..CallOptions::default()
+        };
+        self.dispatch_with(call, options).await
+    }
+
+    /// Like [`dispatch_until`](Self::dispatch_until), with progress also sent to `reporter`
+    /// (an MCP client that asked for progress notifications).
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) async fn dispatch_reporting(
+        &self,
+        call: &ToolCall,
+        deadline: impl Future<Output = ()> + Send,
+        reporter: Option<ProgressReporter>,
+    ) -> ToolResult {
+        let options = CallOptions {
+            until: Some(Box::pin(deadline)),
+            progress: reporter,
+            ..CallOptions::default()
+        };
+        self.dispatch_with(call, options).await
+    }
+
+    pub(super) async fn dispatch_with(
+        &self,
+        call: &ToolCall,
+        options: CallOptions<'_>,
+    ) -> ToolResult {
+        let arguments = Cow::Borrowed(call.arguments());
+        self.run(call.name(), call.shared_id(), arguments, options)
+            .await
+    }
+
+    /// Like [`dispatch`](Self::dispatch), in strict mode: a failure is returned as the typed
+    /// error.
+    pub async fn try_dispatch(&self, call: &ToolCall) -> Result<ToolResult, Error> {
+        strict(self.dispatch(call).await)
+    }
+
+    /// Runs every call of one model reply as a [`Turn`] of its own (see
+    /// [`Turn::dispatch_all`]): concurrently, within the limits, results in call order.
+    pub async fn dispatch_all(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
+        self.turn().dispatch_all(calls).await
+    }
+
+    /// Runs `tool_name` on already-parsed `inputs`; result mode.
+    pub async fn execute(&self, tool_name: &str, inputs: JsonObject) -> ToolResult {
+        let arguments = Cow::Owned(ToolArguments::Value(Value::Object(inputs)));
+        self.run(tool_name, no_call_id(), arguments, CallOptions::default())
+            .await
+    }
+
+    /// Like [`execute`](Self::execute), in strict mode.
+    pub async fn try_execute(
+        &self,
+        tool_name: &str,
+        inputs: JsonObject,
+    ) -> Result<ToolResult, Error> {
+        strict(self.execute(tool_name, inputs).await)
+    }
+
+    /// Decides a call the approval policy deferred: [`Approval::Allow`] runs it (its inputs
+    /// validated again, then credentials, the tool and its output as for any call),
+    /// [`Approval::Deny`] ends it denied, [`Approval::Defer`] leaves it deferred.
+    ///
+    /// ```
+    /// use agentkit_core::{Approval, ToolCall, ToolExecutor, ToolRegistry, ToolStatus, block_on};
+    /// # use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolSpec};
+    /// # struct Delete(ToolSpec);
+    /// # impl Tool for Delete {
+    /// #     fn spec(&self) -> &ToolSpec { &self.0 }
+    /// #     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+    /// #         Ok(JsonObject::new())
+    /// #     }
+    /// # }
+    /// # let mut registry = ToolRegistry::new();
+    /// # registry.register(Delete(ToolSpec::builder("delete_file").requires_approval().build()?))?;
+    /// // No approval policy: every call that needs approval is deferred.
+    /// let executor = ToolExecutor::new(registry);
+    /// let result = block_on(executor.dispatch(&ToolCall::new("call_1", "delete_file", "{}")));
+    /// assert_eq!(result.status(), ToolStatus::Deferred);
+    ///
+    /// // Later, once a person has decided:
+    /// let deferred = result.into_deferred().expect("deferred");
+    /// let result = block_on(executor.resume(deferred, Approval::deny("the user said no")));
+    /// assert_eq!(
+    ///     result.to_model_content(),
+    ///     "Error: the call to tool 'delete_file' was denied: the user said no"
+    /// );
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    pub async fn resume(&self, deferred: DeferredCall, decision: Approval) -> ToolResult {
+        let (tool_name, call_id, inputs) = deferred.into_parts();
+        let options = CallOptions {
+            decision: Some(decision),
+            ..CallOptions::default()
+        };
+        let arguments = Cow::Owned(ToolArguments::Value(Value::Object(inputs)));
+        self.run(&tool_name, &call_id, arguments, options).await
+    }
+}
+
+/// The id of a call made without one ([`ToolExecutor::execute`]): the empty string, made once.
+fn no_call_id() -> &'static Arc<str> {
+    static NO_CALL_ID: OnceLock<Arc<str>> = OnceLock::new();
+    NO_CALL_ID.get_or_init(|| Arc::from(""))
+}
+
+fn strict(result: ToolResult) -> Result<ToolResult, Error> {
+    result.into_strict()
+}

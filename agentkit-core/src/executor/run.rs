@@ -1,0 +1,478 @@
+//! One call, from its arguments to its outcome: the arguments parsed and validated, then the
+//! tool run in one of two lanes. The common call (no approval, no deadline, no room to wait
+//! for, not blocking) takes [`run_plain`](ToolExecutor::run_plain), a small state machine
+//! of its own; every other takes [`run_tool`](ToolExecutor::run_tool). Both end in
+//! [`conclude`](ToolExecutor::conclude), which checks the output and scrubs the errors.
+
+use std::borrow::Cow;
+use std::pin::pin;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use futures_util::future::{Either, select};
+use serde_json::Value;
+
+use super::blocking::{BlockingJob, NotStarted};
+use super::budget::TurnBudget;
+use super::contain::{Contained, Finished, drop_contained, run_contained};
+use super::deadline::Deadline;
+use super::dispatch::{CallOptions, ProgressReporter, ToolExecutor};
+use super::gates::Denied;
+use super::lifecycle::{CallGuard, Outcome, cancel, report};
+use crate::approval::{Approval, ApprovalRequest};
+use crate::arguments::parse_arguments;
+use crate::call::ToolArguments;
+use crate::context::{Cancellation, Progress, ProgressSink, ToolContext};
+use crate::credentials::Credentials;
+use crate::error::{
+    Direction, Error, ErrorKind, ToolExecutionError, ToolTimeout, ToolValidationError,
+};
+use crate::inputs::{AnyInput, Inputs, InvalidArguments, Parsed, parse_object};
+use crate::model_text::capture;
+use crate::output::Returned;
+use crate::recorder::ReplayedFailure;
+use crate::result::ToolResult;
+use crate::schema::{Issues, JsonObject, UnknownArguments, ValidationIssue};
+use crate::tool::{BoxFuture, DynTool, ToolSpec};
+
+impl ToolExecutor {
+    /// Runs one call: its events, its arguments, its tool, its result.
+    pub(super) async fn run_inner(
+        &self,
+        tool_name: &str,
+        shared_id: &Arc<str>,
+        arguments: Cow<'_, ToolArguments>,
+        options: CallOptions<'_>,
+    ) -> ToolResult {
+        // Made only if the tool asks for it; declared before the guard, which outlives it
+        // not, so that a dropped call can still signal it.
+        let cancellation = OnceLock::new();
+        // From here on the call ends with a terminal event, even if this future is dropped.
+        let mut call = CallGuard::start(self, tool_name, shared_id, &cancellation);
+        let tool = match self.registry.resolve(tool_name) {
+            Ok(tool) => tool,
+            Err(unknown) => {
+                return cold(|| {
+                    let name = Cow::Owned(capture(tool_name));
+                    call.finish(name, None, Outcome::Failed(unknown.into()))
+                });
+            }
+        };
+        let spec = tool.spec();
+        let name = spec.name_cow().clone();
+        let max_issues = self.limits.max_issues();
+        // The argument text in one pass, validated on the way: to the tool's own input where
+        // nothing needs the arguments as JSON (no observer to show them to, no approval
+        // request or deferred call to carry them, no blocking thread to own a copy), else to
+        // a JSON object. What it cannot decide, the full path below decides.
+        let fast = match &*arguments {
+            ToolArguments::Text(text)
+                if self.observers.is_empty()
+                    && !spec.requires_approval()
+                    && !spec.is_blocking() =>
+            {
+                tool.parse_typed(text, self.unknown_arguments, max_issues)
+            }
+            ToolArguments::Text(text) => {
+                let observed = !self.observers.is_empty();
+                parse_object(
+                    spec.input_schema(),
+                    text,
+                    self.unknown_arguments,
+                    max_issues,
+                    observed,
+                )
+            }
+            ToolArguments::Value(_) => Parsed::Unparsed,
+        };
+        let none_found = || Issues::with_cap(max_issues);
+        // The full path: the arguments as a JSON object (with the issues found parsing them),
+        // checked by the validator.
+        let validate = |mut inputs: JsonObject, mut found: Issues| {
+            if let Some(schema) = spec.input_schema() {
+                schema.validate_into(&mut inputs, self.unknown_arguments, &mut found);
+            }
+            if found.is_empty() {
+                Ok((inputs, None))
+            } else {
+                Err((found, Some(inputs)))
+            }
+        };
+        // The valid arguments as JSON and the tool's own input; or the issues, with the
+        // arguments as far as they got where there is an object of them.
+        let parsed = match (fast, arguments) {
+            // The tool's own input: no JSON object of the arguments is made.
+            (Parsed::Input(typed), _) => Ok((JsonObject::new(), Some(typed))),
+            (Parsed::Object(inputs), _) => Ok((inputs, None)),
+            (Parsed::Invalid(InvalidArguments(issues, inputs)), _) => Err((issues, inputs)),
+            // An object the caller handed over ([`ToolExecutor::execute`], a resumed call)
+            // is validated in place; one borrowed from a call, on a copy.
+            (Parsed::Unparsed, Cow::Owned(ToolArguments::Value(Value::Object(inputs)))) => {
+                validate(inputs, none_found())
+            }
+            (Parsed::Unparsed, Cow::Borrowed(ToolArguments::Value(Value::Object(object)))) => {
+                validate(object.clone(), none_found())
+            }
+            (Parsed::Unparsed, arguments) => match &*arguments {
+                ToolArguments::Text(text) => match parse_arguments(text, max_issues) {
+                    Ok((inputs, found)) => validate(inputs, found),
+                    Err(issues) => Err((issues, None)),
+                },
+                ToolArguments::Value(other) => {
+                    let mut issues = Issues::with_cap(max_issues);
+                    issues.push(|| ValidationIssue::not_an_object(other));
+                    Err((issues, None))
+                }
+            },
+        };
+        let (inputs, typed) = match parsed {
+            Ok(parsed) => parsed,
+            Err((issues, inputs)) => {
+                return cold(|| {
+                    let error =
+                        ToolValidationError::from_issues(name.clone(), Direction::Input, issues);
+                    call.finish(name, inputs.as_ref(), Outcome::Failed(error.into()))
+                });
+            }
+        };
+        // The duration starts here: a call refused before this point ran nothing worth timing
+        // (see `ToolResult::duration`), and reads no clock.
+        let start = Instant::now();
+        call.start = Some(start);
+        let run = Run {
+            tool,
+            spec,
+            call_id: shared_id,
+            start,
+            cancellation: &cancellation,
+        };
+        let outcome = if self.is_plain(spec, &options) {
+            let input = match typed {
+                Some(typed) => Inputs::Parsed(typed),
+                None => Inputs::Json(&inputs),
+            };
+            self.run_plain(run, input, options).await
+        } else {
+            self.run_tool(run, &inputs, typed, options).await
+        };
+        call.finish(name, Some(&inputs), outcome)
+    }
+
+    /// Everything after validating the arguments, for the calls [`run_plain`](Self::run_plain)
+    /// does not take: approval, blocking, deadlines, room to wait for.
+    pub(super) async fn run_tool(
+        &self,
+        run: Run<'_>,
+        inputs: &JsonObject,
+        typed: Option<AnyInput>,
+        options: CallOptions<'_>,
+    ) -> Outcome {
+        let Run {
+            tool,
+            spec,
+            call_id: shared_id,
+            start,
+            cancellation,
+        } = run;
+        let call_id: &str = shared_id;
+        let name = || spec.name_cow().clone();
+        let fail = |error: ToolExecutionError| cold(|| Outcome::Failed(error.into()));
+        let CallOptions {
+            until,
+            turn,
+            progress,
+            decision,
+        } = options;
+        if spec.requires_approval() {
+            let decision = match decision {
+                Some(decision) => Ok(decision),
+                None => self.decide(&ApprovalRequest::new(spec, call_id, inputs)),
+            };
+            match decision {
+                Ok(Approval::Allow) => {}
+                Ok(Approval::Deny(message)) => {
+                    let denied =
+                        ToolExecutionError::new(name(), Denied).into_kind(ErrorKind::Denied);
+                    return fail(denied.with_model_message(&message));
+                }
+                Ok(Approval::Defer) => return Outcome::Deferred,
+                Err(panicked) => return fail(ToolExecutionError::new(name(), panicked)),
+            }
+        }
+
+        let mut deadline = Deadline {
+            at: turn.and_then(|turn| turn.deadline),
+            sleep: None,
+            until: until.map(Contained::new),
+            runtime: &*self.runtime,
+        };
+        if deadline.is_past() {
+            return fail(ToolExecutionError::new(name(), ToolTimeout));
+        }
+        // Held until the call ends.
+        let _room = if self.in_flight.is_some() || self.exclusive.is_some() {
+            let admission = pin!(self.admit(spec.is_sequential()));
+            match select(admission, &mut deadline).await {
+                Either::Left((room, _)) => Some(room),
+                Either::Right(_) => return fail(ToolExecutionError::new(name(), ToolTimeout)),
+            }
+        } else {
+            None
+        };
+        if let Some(timeout) = spec.timeout().or(self.default_timeout) {
+            deadline.tighten(Instant::now() + timeout);
+        }
+
+        let credentials = match self.resolve_credentials(spec) {
+            Ok(credentials) => credentials,
+            Err(error) => return fail(error),
+        };
+        // Wanted on failures only: a successful call pays nothing for scrubbing.
+        let (finished, late, credentials) = if spec.is_blocking() {
+            let job = BlockingJob {
+                tool: Arc::clone(tool),
+                tool_name: spec.name_cow().clone(),
+                call_id: Arc::clone(shared_id),
+                inputs: inputs.clone(),
+                credentials,
+                dependencies: Arc::clone(&self.dependencies),
+                // Made now: the thread and this call share it.
+                cancellation: cancellation.get_or_init(Cancellation::new).clone(),
+                observers: Arc::clone(&self.observers),
+                progress,
+                start,
+            };
+            // Boxed: blocking tools are the rare case, and their future inline makes every
+            // call's state machine larger, its hot code sparser in the instruction cache.
+            let blocking: BoxFuture<'_, _> = Box::pin(self.run_blocking(job, &mut deadline));
+            match blocking.await {
+                Some((finished, late, credentials)) => (finished, late, credentials),
+                None => {
+                    cancel(cancellation);
+                    return fail(ToolExecutionError::new(name(), ToolTimeout));
+                }
+            }
+        } else {
+            let sink = self.progress_sink(spec, call_id, progress.as_ref());
+            let ctx = self.tool_context(spec, call_id, &credentials, cancellation, &sink);
+            let input = match typed {
+                Some(input) => Inputs::Parsed(input),
+                None => Inputs::Json(inputs),
+            };
+            let (finished, late) = {
+                let mut run = pin!(run_contained(&**tool, input, &ctx, &credentials));
+                if deadline.is_set() {
+                    match select(run.as_mut(), &mut deadline).await {
+                        Either::Left((finished, _)) => (finished, deadline.is_past()),
+                        Either::Right(_) => {
+                            // The tool's future is dropped (contained) as this returns.
+                            cancel(cancellation);
+                            return fail(ToolExecutionError::new(name(), ToolTimeout));
+                        }
+                    }
+                } else {
+                    (run.await, false)
+                }
+            };
+            (finished, late, Some(credentials))
+        };
+        if late {
+            // A tool that ran past its deadline without yielding: its result comes too late.
+            cancel(cancellation);
+            let succeeded = finished.succeeded();
+            drop_contained(finished);
+            return Outcome::Late {
+                error: ToolExecutionError::new(name(), ToolTimeout).into(),
+                succeeded,
+            };
+        }
+        self.conclude(tool, spec, turn, finished, credentials.as_ref())
+    }
+
+    /// The common case, in a state machine of its own, a fraction of [`run_tool`]'s size: no
+    /// approval, no deadline, no room to wait for, not blocking. Its guarantees are
+    /// [`run_tool`]'s: credentials resolved by name, panics contained (starting the tool and
+    /// in every poll), the output checked and errors scrubbed by [`conclude`](Self::conclude).
+    /// Fewer branches and a smaller future per call are what it is for: the code every call
+    /// runs stays dense in the instruction cache.
+    ///
+    /// [`run_tool`]: Self::run_tool
+    pub(super) async fn run_plain(
+        &self,
+        run: Run<'_>,
+        input: Inputs<'_>,
+        options: CallOptions<'_>,
+    ) -> Outcome {
+        let Run {
+            tool,
+            spec,
+            call_id: shared_id,
+            cancellation,
+            ..
+        } = run;
+        let call_id: &str = shared_id;
+        let CallOptions { turn, progress, .. } = options;
+        let credentials = match self.resolve_credentials(spec) {
+            Ok(credentials) => credentials,
+            Err(error) => return cold(|| Outcome::Failed(error.into())),
+        };
+        let sink = self.progress_sink(spec, call_id, progress.as_ref());
+        let ctx = self.tool_context(spec, call_id, &credentials, cancellation, &sink);
+        let finished = run_contained(&**tool, input, &ctx, &credentials).await;
+        self.conclude(tool, spec, turn, finished, Some(&credentials))
+    }
+
+    /// Where a running tool's progress goes: to the observers, and to the reporter of the
+    /// call's caller (an MCP client that asked for it).
+    fn progress_sink<'c>(
+        &'c self,
+        spec: &'c ToolSpec,
+        call_id: &'c str,
+        reporter: Option<&'c ProgressReporter>,
+    ) -> impl Fn(&Progress) + Send + Sync + 'c {
+        move |update: &Progress| report(&self.observers, spec.name(), call_id, update, reporter)
+    }
+
+    /// What a tool runs with: its call's id, credentials and cancellation, the executor's
+    /// dependencies, and `sink` for its progress.
+    fn tool_context<'c>(
+        &'c self,
+        spec: &'c ToolSpec,
+        call_id: &'c str,
+        credentials: &'c Credentials,
+        cancellation: &'c OnceLock<Cancellation>,
+        sink: ProgressSink<'c>,
+    ) -> ToolContext<'c> {
+        ToolContext::new(
+            call_id,
+            spec.name(),
+            credentials,
+            &self.dependencies,
+            cancellation,
+        )
+        .with_progress(sink)
+    }
+
+    /// Whether a call can take [`run_plain`](Self::run_plain): nothing but the tool to wait
+    /// for, and nothing to decide first.
+    pub(super) fn is_plain(&self, spec: &ToolSpec, options: &CallOptions<'_>) -> bool {
+        !spec.requires_approval()
+            && !spec.is_blocking()
+            && options.until.is_none()
+            && options.turn.is_none_or(|turn| turn.deadline.is_none())
+            && self.in_flight.is_none()
+            && self.exclusive.is_none()
+            && spec.timeout().or(self.default_timeout).is_none()
+    }
+
+    /// What a tool's run comes to: its output, checked unless its types guarantee it, or
+    /// its failure, with the call's secrets scrubbed from the error and a retry request
+    /// counted against the turn's budget.
+    pub(super) fn conclude(
+        &self,
+        tool: &Arc<dyn DynTool>,
+        spec: &ToolSpec,
+        turn: Option<&TurnBudget>,
+        finished: Finished,
+        credentials: Option<&Credentials>,
+    ) -> Outcome {
+        let name = || spec.name_cow().clone();
+        let secrets = || {
+            credentials
+                .map(|c| c.secrets().collect::<Vec<&str>>())
+                .unwrap_or_default()
+        };
+        let returned = match finished {
+            Finished::Returned(Ok(returned)) => returned,
+            Finished::Returned(Err(cause)) => {
+                return cold(|| {
+                    let error = match cause.downcast::<ReplayedFailure>() {
+                        Ok(replayed) => replayed.into_error(name()),
+                        Err(cause) => {
+                            ToolExecutionError::scrubbed(name(), cause, &secrets()).into()
+                        }
+                    };
+                    Outcome::Failed(self.spend_retry(error, spec, turn))
+                });
+            }
+            Finished::Panicked(panic) => {
+                return cold(|| Outcome::Failed(ToolExecutionError::new(name(), panic).into()));
+            }
+            Finished::NotStarted => {
+                return cold(|| {
+                    Outcome::Failed(ToolExecutionError::new(name(), NotStarted).into())
+                });
+            }
+        };
+        let mut output = match returned {
+            // Fits the schema by its types, and its floats are finite: JSON when asked for.
+            Returned::Typed(_) => return Outcome::Output(returned),
+            Returned::Json(output) => output,
+        };
+        // An output built from Rust types that fit the schema needs no validation, unless a
+        // non-finite float in it became `null`.
+        let fits = tool.output_fits_by_type() && !has_null(&output);
+        if let (Some(schema), false) = (spec.output_schema(), fits) {
+            let max_issues = self.limits.max_issues();
+            let mut issues =
+                schema.validate_limited(&mut output, UnknownArguments::Reject, max_issues);
+            if !issues.is_empty() {
+                issues.scrub(&secrets());
+                let error = ToolValidationError::from_issues(name(), Direction::Output, issues);
+                return Outcome::Failed(error.into());
+            }
+        }
+        Outcome::Output(Returned::Json(output))
+    }
+
+    /// Counts a retry request against the tool's budget for the turn; past it, the request
+    /// becomes a failure the model is told it cannot retry.
+    pub(super) fn spend_retry(
+        &self,
+        error: Error,
+        spec: &ToolSpec,
+        turn: Option<&TurnBudget>,
+    ) -> Error {
+        if error.kind() != ErrorKind::Retry {
+            return error;
+        }
+        let budget = spec.retries().unwrap_or(self.default_retries);
+        let used = turn.map_or(1, |turn| turn.spend_retry(spec.name()));
+        match error {
+            Error::Execution(e) if used > budget => e.into_kind(ErrorKind::RetriesExhausted).into(),
+            other => other,
+        }
+    }
+}
+
+/// Runs `f` out of line, as a cold function: the code of the paths that end a call early
+/// (an unknown tool, invalid arguments, a timeout, a panic) is kept out of the code every
+/// call runs, which so stays denser in the instruction cache.
+#[cold]
+#[inline(never)]
+fn cold<T>(f: impl FnOnce() -> T) -> T {
+    f()
+}
+
+/// Whether a `null` is anywhere in `object`. (A scan of every value: for the small objects
+/// tools return, cheaper than looking up the float parameters by name.)
+fn has_null(object: &JsonObject) -> bool {
+    fn null_in(value: &Value) -> bool {
+        match value {
+            Value::Null => true,
+            Value::Array(items) => items.iter().any(null_in),
+            Value::Object(object) => object.values().any(null_in),
+            _ => false,
+        }
+    }
+    object.values().any(null_in)
+}
+
+/// The call being run: its tool, and what it shares with its guard.
+pub(super) struct Run<'a> {
+    tool: &'a Arc<dyn DynTool>,
+    spec: &'a ToolSpec,
+    call_id: &'a Arc<str>,
+    start: Instant,
+    cancellation: &'a OnceLock<Cancellation>,
+}

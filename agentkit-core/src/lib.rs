@@ -95,6 +95,10 @@
 //!   `gen_ai.tool.call.id`, per the OpenTelemetry GenAI conventions) and the
 //!   `agent.tool.execution.duration` histogram as a `histogram.`-prefixed event field, for
 //!   each call whose tool ran. No argument value or secret is recorded.
+//!
+#![doc = include_str!("../docs/guarantees.md")]
+#![doc = ""]
+#![doc = include_str!("../docs/decisions.md")]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]

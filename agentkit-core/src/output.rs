@@ -23,7 +23,7 @@ use crate::schema::{JsonObject, Param};
 )]
 pub trait IntoOutput {
     /// The parameters the type declares itself (`#[derive(ToolParams)]`), or `None`; see
-    /// [`FromInputs::PARAM_LIST`].
+    /// [`FromInputs::PARAM_LIST`](crate::FromInputs::PARAM_LIST).
     const PARAM_LIST: Option<&'static [Param]> = None;
 
     /// Writes every field into an object.

@@ -6,7 +6,7 @@ use std::fmt;
 /// A boxed error, as tools return it: any `std::error::Error` converts with `?`.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
-/// A short, stable name for the kind of an [`Error`], for events, metrics and logs.
+/// A short, stable name for the kind of an [`Error`](crate::Error), for events, metrics and logs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -25,11 +25,11 @@ pub enum ErrorKind {
     Timeout,
     /// The call was dropped before it finished.
     Cancelled,
-    /// The tool asked the model to correct the call and try again ([`ToolError::retry`]).
+    /// The tool asked the model to correct the call and try again ([`ToolError::retry`](crate::ToolError::retry)).
     Retry,
     /// The tool asked for a retry once more than its retry budget for the turn allows.
     RetriesExhausted,
-    /// The call was denied: by the approval policy, or by the tool ([`ToolError::denied`]).
+    /// The call was denied: by the approval policy, or by the tool ([`ToolError::denied`](crate::ToolError::denied)).
     Denied,
     /// The call awaits approval (its result is [`Deferred`](crate::ToolStatus::Deferred)).
     AwaitingApproval,

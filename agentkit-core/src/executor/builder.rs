@@ -116,14 +116,14 @@ impl ToolExecutorBuilder {
         self
     }
 
-    /// Sets the deadline of every [`Turn`], counted from when the turn is made (default:
+    /// Sets the deadline of every [`Turn`](crate::Turn), counted from when the turn is made (default:
     /// none), and so of [`dispatch_all`](ToolExecutor::dispatch_all).
     pub fn turn_timeout(mut self, timeout: Duration) -> Self {
         self.executor.turn_timeout = Some(timeout);
         self
     }
 
-    /// Sets how many times per [`Turn`] a tool that declares no budget may ask the model to
+    /// Sets how many times per [`Turn`](crate::Turn) a tool that declares no budget may ask the model to
     /// retry (default: [`DEFAULT_RETRIES`]).
     pub fn default_retries(mut self, retries: u32) -> Self {
         self.executor.default_retries = retries;

@@ -29,18 +29,18 @@ use crate::schema::{JsonObject, UnknownArguments};
 /// policies in between:
 ///
 /// 1. validate the inputs against the tool's input schema, filling defaults
-///    (a failure is a [`ToolValidationError`] with [`Direction::Input`]);
-/// 2. for a tool that [requires approval](ToolSpec::requires_approval), ask the
+///    (a failure is a [`ToolValidationError`](crate::ToolValidationError) with [`Direction::Input`](crate::Direction::Input));
+/// 2. for a tool that [requires approval](crate::ToolSpec::requires_approval), ask the
 ///    [`ApprovalPolicy`]: the call may be denied, or deferred until
 ///    [`resume`](Self::resume);
-/// 3. wait for room, under the [in-flight limit](ToolExecutorBuilder::max_in_flight) and
-///    while a [sequential](ToolSpec::is_sequential) tool runs;
-/// 4. resolve the credentials the tool names (a failure is a [`ToolExecutionError`] caused by
-///    a [`CredentialError`], and the tool is not run);
+/// 3. wait for room, under the [in-flight limit](crate::ToolExecutorBuilder::max_in_flight) and
+///    while a [sequential](crate::ToolSpec::is_sequential) tool runs;
+/// 4. resolve the credentials the tool names (a failure is a [`ToolExecutionError`](crate::ToolExecutionError) caused by
+///    a [`CredentialError`](crate::CredentialError), and the tool is not run);
 /// 5. run the tool within its timeout (an error, a panic or a timeout is a
-///    [`ToolExecutionError`]; a [`ToolError`](crate::ToolError) says whether the model may
+///    [`ToolExecutionError`](crate::ToolExecutionError); a [`ToolError`](crate::ToolError) says whether the model may
 ///    retry);
-/// 6. validate the output against the output schema ([`Direction::Output`]);
+/// 6. validate the output against the output schema ([`Direction::Output`](crate::Direction::Output));
 /// 7. return a [`ToolResult`] with the status, output or error, and duration.
 ///
 /// Two calls per entry point: the result mode ([`dispatch`](Self::dispatch),
@@ -55,18 +55,18 @@ use crate::schema::{JsonObject, UnknownArguments};
 /// # Deadlines
 ///
 /// A call's deadline is the earliest of: the tool's timeout
-/// ([`ToolSpec::timeout`], else [`default_timeout`](ToolExecutorBuilder::default_timeout)),
-/// counted once the call has room to run; its [`Turn`]'s deadline; and the future given to
+/// ([`ToolSpec::timeout`](crate::ToolSpec::timeout), else [`default_timeout`](crate::ToolExecutorBuilder::default_timeout)),
+/// counted once the call has room to run; its [`Turn`](crate::Turn)'s deadline; and the future given to
 /// [`dispatch_until`](Self::dispatch_until). When it passes, the call ends at once with a
-/// [`ToolExecutionError`] caused by a [`ToolTimeout`], whatever the tool is doing, with one
+/// [`ToolExecutionError`](crate::ToolExecutionError) caused by a [`ToolTimeout`](crate::ToolTimeout), whatever the tool is doing, with one
 /// exception below. What happens to the tool depends on how it runs:
 ///
 /// - **cooperative** (async, awaiting I/O or timers): its future is dropped at its next
 ///   `.await`, which cancels it; its cancellation signal is set first;
-/// - **blocking** ([`ToolSpec::is_blocking`]): it runs on a thread of its own, so the call
+/// - **blocking** ([`ToolSpec::is_blocking`](crate::ToolSpec::is_blocking)): it runs on a thread of its own, so the call
 ///   ends on time and the async runtime is never stalled. The thread runs on until the tool
 ///   returns (Rust cannot stop a thread); the tool can poll
-///   [`ToolContext::is_cancelled`]. What it returns then is discarded, and observers get a
+///   [`ToolContext::is_cancelled`](crate::ToolContext::is_cancelled). What it returns then is discarded, and observers get a
 ///   `discarded` event;
 /// - **CPU-bound without yielding, not marked blocking**: the exception. Nothing can
 ///   interrupt it on the task, so the call ends when the tool returns, still as a timeout
@@ -76,8 +76,8 @@ use crate::schema::{JsonObject, UnknownArguments};
 /// shape, an unknown tool, a panicking tool, observer, approval policy or credential
 /// provider, a tool future that panics when dropped: none of it unwinds out of `dispatch`.
 /// What the result tells the model is bounded by [`TextLimits`] and escaped, and no text the
-/// executor produces, stores or hands to observers carries the call's secrets (see the
-/// README's "Guarantees").
+/// executor produces, stores or hands to observers carries the call's secrets (see
+/// [Guarantees](crate#guarantees)).
 ///
 /// ```
 /// use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};
@@ -154,7 +154,7 @@ impl ToolExecutor {
     /// naming the nearest registered tools.
     ///
     /// The call is a turn of its own: a tool with a retry budget of 0 cannot ask for a
-    /// retry. Use a [`Turn`] to count retries across the model's replies.
+    /// retry. Use a [`Turn`](crate::Turn) to count retries across the model's replies.
     pub async fn dispatch(&self, call: &ToolCall) -> ToolResult {
         self.dispatch_with(call, CallOptions::default()).await
     }
@@ -230,8 +230,8 @@ impl ToolExecutor {
         strict(self.dispatch(call).await)
     }
 
-    /// Runs every call of one model reply as a [`Turn`] of its own (see
-    /// [`Turn::dispatch_all`]): concurrently, within the limits, results in call order.
+    /// Runs every call of one model reply as a [`Turn`](crate::Turn) of its own (see
+    /// [`Turn::dispatch_all`](crate::Turn::dispatch_all)): concurrently, within the limits, results in call order.
     pub async fn dispatch_all(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
         self.turn().dispatch_all(calls).await
     }

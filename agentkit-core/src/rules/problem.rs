@@ -121,7 +121,7 @@ pub enum Problem {
         /// The undeclared field.
         field: String,
     },
-    /// A dictionary in a default with the same key twice (only a hand-built [`Literal`] can
+    /// A dictionary in a default with the same key twice (only a hand-built [`Literal`](crate::Literal) can
     /// have one).
     DefaultDuplicateField {
         /// The parameter.

@@ -409,7 +409,7 @@ impl Param {
 /// A declarative schema for a tool's inputs or outputs: the Python original's `ToolSchema`.
 ///
 /// Construction checks every rule and reports every problem at once in a
-/// [`SemanticError`]; a `ToolSchema` that exists is well formed.
+/// [`SemanticError`](crate::SemanticError); a `ToolSchema` that exists is well formed.
 ///
 /// ```
 /// use agentkit_core::{Param, ParamType, ToolSchema};

@@ -155,7 +155,7 @@ impl ToolSchema {
 /// What validation does with an argument the schema does not declare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum UnknownArguments {
-    /// Report it as a [`IssueKind::UnknownParameter`] issue (the default).
+    /// Report it as a [`IssueKind::UnknownParameter`](crate::IssueKind::UnknownParameter) issue (the default).
     ///
     /// A model that invents a parameter has misunderstood the tool; telling it so lets it
     /// correct the call, where silently dropping the argument hides the mistake.

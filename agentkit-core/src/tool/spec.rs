@@ -17,7 +17,7 @@ pub const DEFAULT_VERSION: &str = "1.0.0";
 /// `INPUT_SCHEMA`, `OUTPUT_SCHEMA`, `tags` and `credential_names`, as one value.
 ///
 /// The registry and executor read it without running tool code. A spec built at run time is
-/// checked by [`ToolSpecBuilder::build`] or [`ToolSpec::from_value`], which report every
+/// checked by [`ToolSpecBuilder::build`](crate::ToolSpecBuilder::build) or [`ToolSpec::from_value`], which report every
 /// problem at once; `#[tool(...)]` builds it as `static` data the compiler has checked.
 ///
 /// ```

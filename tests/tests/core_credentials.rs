@@ -1,8 +1,6 @@
 //! Behaviour of credentials: the environment and in-memory providers, and the guarantee that
 //! a secret never appears in any `Debug`, `Display`, error, event or recording.
 
-mod core_fixtures;
-
 use std::process::Command;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -11,8 +9,9 @@ use agentkit_core::{
     InMemoryCredentials, NoCredentials, Secret, ToolCall, ToolEvent, ToolExecutor, ToolRegistry,
     ToolResult, ToolSpec, block_on,
 };
-use core_fixtures::{FnTool, WEATHER_KEY, obj, weather_tool};
 use serde_json::json;
+
+use crate::core_fixtures::{FnTool, WEATHER_KEY, obj, weather_tool};
 
 // ---------------------------------------------------------------- Secret and Credentials
 
@@ -134,8 +133,11 @@ fn env_credentials_child_process() {
 
 #[test]
 fn env_credentials_read_the_process_environment() {
+    // The harness names a test by its path in the test binary, less the crate's name.
+    let test = concat!(module_path!(), "::env_credentials_child_process");
+    let test = test.split_once("::").expect("a test path").1;
     let output = Command::new(std::env::current_exe().unwrap())
-        .args(["env_credentials_child_process", "--exact", "--nocapture"])
+        .args([test, "--exact", "--nocapture"])
         .env(CHILD, "1")
         .env("WEATHER_API_KEY", "from-env")
         .env("AGENT_WEATHER_API_KEY", "prefixed")

@@ -2,8 +2,6 @@
 //! bad argument strings are input validation failures, unknown tools name the nearest ones,
 //! and `dispatch_all` runs one turn's calls concurrently, returning results in call order.
 
-mod core_fixtures;
-
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -13,10 +11,11 @@ use agentkit_core::{
     ParamType, Tool, ToolCall, ToolContext, ToolEvent, ToolExecutor, ToolRegistry, ToolSchema,
     ToolSpec, ValueKind, block_on,
 };
-use core_fixtures::{FnTool, WEATHER_KEY, bare_spec, weather_tool};
 use serde_json::{Value, json};
 
-fn weather_executor() -> (ToolExecutor, core_fixtures::Probe) {
+use crate::core_fixtures::{FnTool, WEATHER_KEY, bare_spec, weather_tool};
+
+fn weather_executor() -> (ToolExecutor, crate::core_fixtures::Probe) {
     let (tool, probe) = weather_tool();
     let mut registry = ToolRegistry::new();
     registry.register(tool).unwrap();

@@ -2,8 +2,6 @@
 //! `failed` delivered in order with their fields, and `ExecutionRecorder` + `Replay` serving
 //! recorded outputs in place of the real tools.
 
-mod core_fixtures;
-
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -11,8 +9,9 @@ use agentkit_core::{
     BoxError, ErrorKind, ExecutionRecorder, InMemoryCredentials, JsonObject, RecordedOutcome,
     Recording, Replay, ToolCall, ToolEvent, ToolExecutor, ToolRegistry, block_on,
 };
-use core_fixtures::{FnTool, Probe, WEATHER_KEY, bare_spec, obj, weather_tool};
 use serde_json::{Value, json};
+
+use crate::core_fixtures::{FnTool, Probe, WEATHER_KEY, bare_spec, obj, weather_tool};
 
 /// An owned copy of a `ToolEvent`.
 #[derive(Debug, Clone, PartialEq)]

@@ -2,8 +2,6 @@
 //! input and output directions, tool errors and panics as `ToolExecutionError`s, missing
 //! credentials stopping the call before the tool runs, and the fields of `ToolResult`.
 
-mod core_fixtures;
-
 use std::error::Error as _;
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -15,8 +13,11 @@ use agentkit_core::{
     ToolContext, ToolError, ToolEvent, ToolExecutor, ToolPanic, ToolRegistry, ToolResult,
     ToolSchema, ToolSpec, ToolStatus, UnknownArguments, block_on,
 };
-use core_fixtures::{FnTool, Probe, WEATHER_KEY, bare_spec, obj, weather_spec, weather_tool};
 use serde_json::{Value, json};
+
+use crate::core_fixtures::{
+    FnTool, Probe, WEATHER_KEY, bare_spec, obj, weather_spec, weather_tool,
+};
 
 const SECRET: &str = "sk-test-0123";
 

@@ -2,13 +2,12 @@
 //! strict), registry declarations in registration order, and agreement between our validator
 //! and a real JSON Schema validator (`jsonschema`) on a corpus and on generated inputs.
 
-mod core_fixtures;
-
 use agentkit_core::provider::{anthropic, openai_chat};
 use agentkit_core::{Param, ParamType, ToolRegistry, ToolSchema, ToolSpec};
-use core_fixtures::{FnTool, bare_spec, obj, weather_input_value};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
+
+use crate::core_fixtures::{FnTool, bare_spec, obj, weather_input_value};
 
 fn weather() -> ToolSchema {
     ToolSchema::from_value(weather_input_value()).unwrap()

@@ -9,8 +9,6 @@
 //! quoting a secret, output validation, a typed output with a non-finite float, retry
 //! budgets within a turn.
 
-mod core_fixtures;
-
 use std::time::Duration;
 
 use agentkit_core::{
@@ -18,8 +16,9 @@ use agentkit_core::{
     ToolContext, ToolError, ToolEvent, ToolExecutor, ToolExecutorBuilder, ToolHandler,
     ToolObserver, ToolRegistry, ToolResult, ToolSpec, block_on, tool,
 };
-use core_fixtures::{FnTool, obj};
 use serde_json::json;
+
+use crate::core_fixtures::{FnTool, obj};
 
 const KEY: &str = "api-key";
 const SECRET: &str = "sk-live-LANES-0b5e7d";

@@ -1,13 +1,12 @@
 //! Behaviour of `ToolRegistry`: duplicates refused with a `SemanticError` naming the tool,
 //! lookup by name and by tags (every tag must match), registration order, and counts.
 
-mod core_fixtures;
-
 use std::sync::Arc;
 
 use agentkit_core::Problem;
 use agentkit_core::{ToolRegistry, ToolSpec};
-use core_fixtures::{FnTool, Probe, bare_spec};
+
+use crate::core_fixtures::{FnTool, Probe, bare_spec};
 
 fn tool(spec: ToolSpec) -> FnTool {
     FnTool::new(spec, |inputs, _| Ok(inputs.clone())).0

@@ -1,14 +1,13 @@
 //! Behaviour of tool schemas and specs: the six types, the Python original's `{"parameters": [...]}`
 //! shape in both directions, and `SemanticError`s that list every problem of a declaration.
 
-mod core_fixtures;
-
 use agentkit_core::{
     DEFAULT_VERSION, Literal, Param, ParamType, SemanticError, ToolSchema, ToolSpec, ValueKind,
 };
 use agentkit_core::{NameError, NameKind, Problem};
-use core_fixtures::{weather_input_value, weather_output_value};
 use serde_json::{Value, json};
+
+use crate::core_fixtures::{weather_input_value, weather_output_value};
 
 /// `(location, problem)` for every problem of `err`, in order.
 fn problems(err: &SemanticError) -> Vec<(String, Problem)> {

@@ -2,13 +2,12 @@
 //! seed's message wording with machine-readable fields, and the decisions of the design brief
 //! (unknown arguments, `null`, booleans, integers as floats, `1.0` as an integer).
 
-mod core_fixtures;
-
 use agentkit_core::{
     IssueKind, Param, ParamType, ToolSchema, UnknownArguments, ValidationIssue, ValueKind,
 };
-use core_fixtures::{obj, weather_input_value};
 use serde_json::{Value, json};
+
+use crate::core_fixtures::{obj, weather_input_value};
 
 fn weather() -> ToolSchema {
     ToolSchema::from_value(weather_input_value()).unwrap()

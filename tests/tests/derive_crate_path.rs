@@ -32,7 +32,7 @@ mod sdk {
     }
 }
 
-#[tool(crate = "crate::sdk", name = "counted", input = [{ name = "n", type = integer }])]
+#[tool(crate = "crate::derive_crate_path::sdk", name = "counted", input = [{ name = "n", type = integer }])]
 struct Counted;
 
 impl ToolHandler for Counted {

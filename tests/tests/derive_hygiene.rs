@@ -20,7 +20,8 @@ fn Some() {}
 #[allow(dead_code, non_snake_case)]
 fn Ok() {}
 
-/// Public, at the root: its generated structs are public too, with documented fields.
+/// Public, and reachable from the crate root (this module is `pub` in `main.rs`): its generated
+/// structs are public too, with documented fields.
 #[tool(
     name = "flags",
     input = [

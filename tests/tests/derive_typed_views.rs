@@ -2,7 +2,7 @@
 //! executor validates (parameter names as keys, absent optionals left out), deserialize from
 //! it to what the typed path builds, a dictionary with `fields` is a nested struct at any
 //! depth, and a string `enum` is a Rust enum. All through agentkit-core's own serde: this
-//! crate names serde nowhere.
+//! file names serde nowhere.
 #![warn(clippy::pedantic)]
 
 use agentkit_core::{

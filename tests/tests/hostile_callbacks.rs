@@ -4,9 +4,6 @@
 //! an observer, a credential provider or a deadline that panics. `dispatch` never unwinds,
 //! every call ends with a typed result, and the panic's text reaches no model.
 
-mod core_fixtures;
-mod hostile_support;
-
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
@@ -18,8 +15,11 @@ use agentkit_core::{
     BoxError, CredentialProvider, Credentials, Error, ErrorKind, JsonObject, Secret, TextLimits,
     Tool, ToolCall, ToolContext, ToolError, ToolEvent, ToolRegistry, ToolSpec, block_on,
 };
-use core_fixtures::{FnTool, Probe};
-use hostile_support::{Harness, KEY, SECRET, assert_model_safe, assert_no_secret, lookup_tool};
+
+use crate::core_fixtures::{FnTool, Probe};
+use crate::hostile_support::{
+    Harness, KEY, SECRET, assert_model_safe, assert_no_secret, lookup_tool,
+};
 
 /// How each hostile tool misbehaves.
 #[derive(Clone, Copy)]
@@ -294,7 +294,7 @@ impl Future for BombDeadline {
 
 #[test]
 fn a_deadline_that_panics_when_dropped_after_the_tool_finished_is_contained() {
-    let (harness, _) = hostile_support::lookup_harness();
+    let (harness, _) = crate::hostile_support::lookup_harness();
     let call = ToolCall::new("c", "lookup", r#"{"city": "Oslo"}"#);
     let outcome =
         harness.run(|executor| block_on(executor.dispatch_until(&call, BombDeadline(Bomb))));

@@ -4,9 +4,6 @@
 //! observer and the recorder. A call that finished ends with its own outcome; one dropped
 //! while pending ends as `Cancelled`; one never polled never started.
 
-mod core_fixtures;
-mod hostile_support;
-
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -16,8 +13,9 @@ use agentkit_core::{
     BoxError, Error, ErrorKind, JsonObject, Param, ParamType, RecordedOutcome, TextLimits, Tool,
     ToolCall, ToolContext, ToolEvent, ToolRegistry, ToolResult, ToolSchema, ToolSpec,
 };
-use hostile_support::{Harness, SeenEvent, assert_no_secret, lookup_tool, poll_once};
 use proptest::prelude::*;
+
+use crate::hostile_support::{Harness, SeenEvent, assert_no_secret, lookup_tool, poll_once};
 
 /// Returns `Pending` (waking itself) `n` times, then `Ready`.
 struct Yield(u32);
@@ -216,7 +214,7 @@ proptest! {
         }));
         prop_assert!(outcome.is_ok(), "a panic escaped a dispatch or its drop");
         for result in finished.values() {
-            hostile_support::assert_model_safe(result, &TextLimits::DEFAULT);
+            crate::hostile_support::assert_model_safe(result, &TextLimits::DEFAULT);
         }
         assert_paired(&harness, &started, &finished)?;
     }

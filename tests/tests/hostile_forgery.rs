@@ -5,16 +5,14 @@
 //! model) and its output. Every echo is escaped: the model (and a log reader) sees exactly the
 //! lines the executor wrote.
 
-mod core_fixtures;
-mod hostile_support;
-
 use agentkit_core::{
     BoxError, Error, ErrorKind, IssueKind, JsonObject, Param, ParamType, RecordedOutcome, ToolCall,
     ToolError, ToolRegistry, ToolSchema, ToolSpec,
 };
-use core_fixtures::{FnTool, bare_spec, obj};
-use hostile_support::{Harness, is_unsafe_char, lookup_harness};
 use serde_json::{Value, json};
+
+use crate::core_fixtures::{FnTool, bare_spec, obj};
+use crate::hostile_support::{Harness, is_unsafe_char, lookup_harness};
 
 /// Characters that must never reach a reader raw, with how an echo spells them.
 const UNSAFE: [(char, &str); 22] = [

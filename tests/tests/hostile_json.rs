@@ -3,12 +3,10 @@
 //! as invalid input (or, where the JSON is valid, handled exactly), never panics, and tells the
 //! model a bounded, escaped message.
 
-mod core_fixtures;
-mod hostile_support;
-
 use agentkit_core::{IssueKind, ParamType, ToolCall, ValueKind};
-use hostile_support::lookup_harness;
 use serde_json::{Value, json};
+
+use crate::hostile_support::lookup_harness;
 
 /// Dispatches `args` to `lookup` and returns the kinds of the issues it was refused with.
 fn refused(args: impl Into<agentkit_core::ToolArguments>) -> Vec<IssueKind> {

@@ -3,16 +3,14 @@
 //! own typed error, the model learns only what it can act on, and a replay from the recorded
 //! fixture ends the same way (kind, direction, issues) with the same model text.
 
-mod core_fixtures;
-mod hostile_support;
-
 use agentkit_core::{
     BoxError, CredentialProvider, Direction, Error, ErrorKind, IssueKind, NoCredentials, Param,
     ParamType, Secret, TextLimits, ToolCall, ToolRegistry, ToolSchema, ToolSpec, ValueKind,
 };
-use core_fixtures::{FnTool, Probe, obj};
-use hostile_support::{Harness, KEY, SECRET, lookup_harness, lookup_tool};
 use serde_json::{Value, json};
+
+use crate::core_fixtures::{FnTool, Probe, obj};
+use crate::hostile_support::{Harness, KEY, SECRET, lookup_harness, lookup_tool};
 
 /// A harness over `reply`, whose output schema is `{answer: integer, unit: string,
 /// detail: {score: float}}` and which returns `output` whatever it is asked.

@@ -106,12 +106,11 @@ fn child(install: bool) {
 
 /// Runs this test as a child process in `role`, and returns its stderr.
 fn run_child(role: &str) -> String {
+    // The harness names a test by its path in the test binary, less the crate's name.
+    let test = concat!(module_path!(), "::tool_panic_messages_stay_off_stderr");
+    let test = test.split_once("::").expect("a test path").1;
     let output = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "tool_panic_messages_stay_off_stderr",
-            "--nocapture",
-        ])
+        .args(["--exact", test, "--nocapture"])
         .env(ROLE, role)
         .output()
         .expect("the test binary runs again as a child");

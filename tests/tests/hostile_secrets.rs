@@ -9,17 +9,15 @@
 //! recordings' `Debug` and JSON), and so is a replay from the recorded JSON fixture, which
 //! must end as the live call did and tell the model the same.
 
-mod core_fixtures;
-mod hostile_support;
-
 use std::fmt;
 
 use agentkit_core::{
     BoxError, CredentialProvider, Credentials, Error, ErrorKind, JsonObject, RecordedOutcome,
     Secret, TextLimits, ToolCall, ToolError, ToolRegistry, ToolSpec,
 };
-use core_fixtures::{FnTool, Probe};
-use hostile_support::{Harness, KEY, KEY_2, Outcome, SECRET, renderings};
+
+use crate::core_fixtures::{FnTool, Probe};
+use crate::hostile_support::{Harness, KEY, KEY_2, Outcome, SECRET, renderings};
 
 /// The secret resolved for `name`.
 fn secret(creds: &Credentials, name: &str) -> String {

@@ -7,16 +7,14 @@
 //! Inputs are a few megabytes: enough to be far past every bound, small enough for CI. No
 //! assertion is about time.
 
-mod core_fixtures;
-mod hostile_support;
-
 use agentkit_core::{
     BoxError, ErrorKind, IssueKind, JsonObject, RecordedOutcome, TextLimits, ToolCall, ToolError,
     ToolRegistry, UnknownToolError,
 };
-use core_fixtures::{FnTool, bare_spec, obj};
-use hostile_support::{Harness, lookup_harness, lookup_tool};
 use serde_json::{Value, json};
+
+use crate::core_fixtures::{FnTool, bare_spec, obj};
+use crate::hostile_support::{Harness, lookup_harness, lookup_tool};
 
 /// Four megabytes, far past every bound.
 const HUGE: usize = 4 << 20;

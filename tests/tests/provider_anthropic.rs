@@ -2,12 +2,11 @@
 //! blocks in with their `input` objects as they are, one `user` message of `tool_result`
 //! blocks out, a round trip, and malformed messages refused.
 
-mod provider_fixtures;
-
 use agentkit_core::provider::anthropic;
 use agentkit_core::{ToolArguments, ToolCall, block_on};
-use provider_fixtures::*;
 use serde_json::{Value, json};
+
+use crate::provider_fixtures::*;
 
 #[test]
 fn declarations_are_the_documented_tools() {

@@ -5,12 +5,11 @@
 //! The example's code is compiled into this test (see `provider_fixtures`), so what is
 //! checked here is what `cargo run --example declarations -- <provider>` runs.
 
-mod provider_fixtures;
-
 use agentkit_core::provider::{anthropic, gemini, mcp, openai_chat, openai_responses};
-use provider_fixtures::example::{PROVIDERS, declarations};
-use provider_fixtures::registry;
 use serde_json::{Value, json};
+
+use crate::provider_fixtures::example::{PROVIDERS, declarations};
+use crate::provider_fixtures::registry;
 
 #[test]
 fn each_provider_gets_its_declarations_as_one_json_document() {

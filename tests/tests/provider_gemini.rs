@@ -2,12 +2,11 @@
 //! `functionCall` parts in (ids kept, or generated and never sent back), one `user` content
 //! of `functionResponse` parts out, a round trip, and malformed replies refused.
 
-mod provider_fixtures;
-
 use agentkit_core::provider::gemini;
 use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};
-use provider_fixtures::*;
 use serde_json::{Value, json};
+
+use crate::provider_fixtures::*;
 
 #[test]
 fn declarations_are_one_tool_of_function_declarations() {

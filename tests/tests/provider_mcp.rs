@@ -2,15 +2,14 @@
 //! `CallToolResult`s out (`structuredContent` only for tools with an output schema), a round
 //! trip, and malformed requests refused.
 
-mod provider_fixtures;
-
 use agentkit_core::provider::mcp;
 use agentkit_core::{
     BoxError, JsonObject, Tool, ToolCall, ToolContext, ToolExecutor, ToolRegistry, ToolSpec,
     block_on,
 };
-use provider_fixtures::*;
 use serde_json::{Value, json};
+
+use crate::provider_fixtures::*;
 
 #[test]
 fn tools_list_entries_carry_input_and_output_schemas() {

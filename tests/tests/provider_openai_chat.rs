@@ -1,12 +1,11 @@
 //! OpenAI Chat Completions: declarations in the documented `tools` shape, tool calls read from
 //! a documented response, `tool` messages out, a round trip, and malformed replies refused.
 
-mod provider_fixtures;
-
 use agentkit_core::provider::openai_chat;
 use agentkit_core::{ToolArguments, ToolCall, block_on};
-use provider_fixtures::*;
 use serde_json::{Value, json};
+
+use crate::provider_fixtures::*;
 
 #[test]
 fn strict_declarations_are_the_documented_tools() {

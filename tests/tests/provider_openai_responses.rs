@@ -2,12 +2,11 @@
 //! `call_id`, not the item `id`), `function_call_output` items out, a round trip, and
 //! malformed responses refused.
 
-mod provider_fixtures;
-
 use agentkit_core::provider::openai_responses;
 use agentkit_core::{ToolCall, block_on};
-use provider_fixtures::*;
 use serde_json::{Value, json};
+
+use crate::provider_fixtures::*;
 
 #[test]
 fn strict_declarations_are_the_documented_tools() {

@@ -5,9 +5,9 @@
 //! With no pass case among them, trybuild checks all the cases in one `cargo check` (a pass
 //! case would make it build every case on its own, one after the other), which keeps the suite
 //! fast as it grows. The programs that must compile and run are ordinary tests: in
-//! `tests/tests/derive_pass/`, compiled together, or, when one needs a crate of its own (a
-//! renamed dependency, a crate root without the prelude), a test target of this package in
-//! `pass/`.
+//! `tests/tests/derive_pass/`, a module of `agentkit-tests`' `behaviour` test binary, or, when
+//! one needs a crate of its own (a renamed dependency, a crate root without the prelude), a test
+//! target of this package in `pass/`.
 
 use std::fs;
 

@@ -6,8 +6,6 @@
 //!
 //! Needs the peers: `npm ci --prefix tests/mcp-peers` (`.ci/run` does it).
 
-mod mcp_support;
-
 use std::future::Future;
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -17,9 +15,10 @@ use agentkit_core::{
     Direction, Error, ErrorKind, IssueKind, ToolCall, ToolEvent, ToolExecutor, ToolObserver,
     ToolRegistry, ToolResult,
 };
-use mcp_support::{PEER_TIMEOUT, everything_server, example_server_over_http, peers};
 use serde_json::{Value, json};
 use tokio::process::Command;
+
+use crate::mcp_support::{PEER_TIMEOUT, everything_server, example_server_over_http, peers};
 
 /// Awaits `future`, failing the test if a peer makes it wait too long.
 async fn bounded<T>(future: impl Future<Output = T>) -> T {

@@ -3,9 +3,6 @@
 //! end at the server's timeout. Driven in process, over an in-memory duplex stream, with rmcp's
 //! own client (the official clients are in `mcp_server.rs`).
 
-#[path = "../../tests/core_fixtures/mod.rs"]
-mod core_fixtures;
-
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -17,8 +14,9 @@ use agentkit_core::{
     BoxError, ErrorKind, InMemoryCredentials, JsonObject, Tool, ToolContext, ToolEvent,
     ToolExecutor, ToolRegistry, ToolSpec,
 };
-use core_fixtures::{Probe, WEATHER_KEY, bare_spec, obj, weather_tool};
 use serde_json::{Value, json};
+
+use crate::core_fixtures::{Probe, WEATHER_KEY, bare_spec, obj, weather_tool};
 
 /// A tool that never finishes.
 struct Hang(ToolSpec);

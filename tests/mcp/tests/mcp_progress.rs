@@ -8,10 +8,6 @@
 //!
 //! Needs the peers: `npm ci --prefix tests/mcp-peers` (`.ci/run` does it).
 
-#[path = "../../tests/core_fixtures/mod.rs"]
-mod core_fixtures;
-mod mcp_support;
-
 use std::sync::{Arc, Mutex, PoisonError};
 
 use agentkit_core::mcp::McpServer;
@@ -19,10 +15,11 @@ use agentkit_core::{
     BoxError, InMemoryCredentials, JsonObject, Progress, Tool, ToolContext, ToolEvent,
     ToolExecutor, ToolRegistry, ToolSpec,
 };
-use core_fixtures::obj;
-use mcp_support::{first_text, official_client, peers};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
+
+use crate::core_fixtures::obj;
+use crate::mcp_support::{first_text, official_client, peers};
 
 const KEY: &str = "crawl-key";
 const SECRET: &str = "sk-crawl-5f3a9c";

@@ -6,10 +6,11 @@
 //!
 //! Needs the peers: `npm ci --prefix tests/mcp-peers` (`.ci/run` does it).
 
-mod mcp_support;
-
-use mcp_support::{example_server, example_server_over_http, first_text, official_client, peers};
 use serde_json::{Value, json};
+
+use crate::mcp_support::{
+    example_server, example_server_over_http, first_text, official_client, peers,
+};
 
 /// The calls every transport makes, in order.
 fn calls() -> Value {

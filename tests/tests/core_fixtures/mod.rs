@@ -3,6 +3,7 @@
 //!
 //! This lives beside the tests rather than in `tests/src/lib.rs` because the test crate's
 //! library has no `agentkit-core` dependency (it is a dev-dependency only). Each test binary
+//! that uses it (`behaviour`, `tracing_capture`, and the MCP tests' `mcp`) declares it once, and
 //! uses a subset of it.
 #![allow(dead_code)]
 

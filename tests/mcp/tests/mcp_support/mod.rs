@@ -2,8 +2,6 @@
 //! and the reference server, pinned in `tests/mcp-peers`, installed on first use), running them
 //! with bounded waits, and the example server's binary.
 
-#![allow(dead_code, unreachable_pub)] // each test file uses a part
-
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
@@ -13,7 +11,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
 /// How long any one peer may take before the test fails instead of hanging.
-pub const PEER_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const PEER_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The `tests/mcp-peers` directory, with its pinned `node_modules` installed.
 ///
@@ -22,7 +20,7 @@ pub const PEER_TIMEOUT: Duration = Duration::from_secs(60);
 /// or npm is missing (the installer is unavailable), it prints a loud skip line and returns
 /// `None`; `AGENTKIT_SKIP_MCP_PEERS=1` does the same on purpose. A failed install fails the
 /// test, with npm's output.
-pub fn peers() -> Option<PathBuf> {
+pub(crate) fn peers() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mcp-peers");
     let skip = |why: &str| {
         // Straight to the process's stderr: the test harness captures `eprintln!` of passing
@@ -119,12 +117,12 @@ fn install(dir: &Path) {
 }
 
 /// The example MCP server (`examples/examples/mcp_server.rs`), built as a binary of this crate.
-pub fn example_server() -> &'static str {
+pub(crate) fn example_server() -> &'static str {
     env!("CARGO_BIN_EXE_mcp_server")
 }
 
 /// The reference server's entry point, to run with `node <it> stdio`.
-pub fn everything_server(peers: &Path) -> PathBuf {
+pub(crate) fn everything_server(peers: &Path) -> PathBuf {
     peers.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 }
 
@@ -133,7 +131,7 @@ pub fn everything_server(peers: &Path) -> PathBuf {
 /// reports what it saw as `{"server", "tools", "calls": [{"result"} | {"error"}],
 /// "progressNotifications", "errors"}`. A call with `"progress": true` asks for progress, and
 /// its entry gets the notifications it was given as `"progress"` (see `client.mjs`).
-pub async fn official_client(peers: &Path, calls: &Value, transport: &[&str]) -> Value {
+pub(crate) async fn official_client(peers: &Path, calls: &Value, transport: &[&str]) -> Value {
     let (mode, target) = transport.split_first().expect("a transport");
     let run = Command::new("node")
         .arg(peers.join("client.mjs"))
@@ -160,7 +158,7 @@ pub async fn official_client(peers: &Path, calls: &Value, transport: &[&str]) ->
 
 /// The example server over streamable HTTP on a free loopback port, and its URL. The process
 /// ends when the `Child` is dropped.
-pub async fn example_server_over_http() -> (Child, String) {
+pub(crate) async fn example_server_over_http() -> (Child, String) {
     let mut child = Command::new(example_server())
         .args(["--http", "127.0.0.1:0"])
         .stdin(Stdio::null())
@@ -184,7 +182,7 @@ pub async fn example_server_over_http() -> (Child, String) {
 }
 
 /// The text of the first content block of an MCP tool result.
-pub fn first_text(result: &Value) -> &str {
+pub(crate) fn first_text(result: &Value) -> &str {
     result["content"][0]["text"]
         .as_str()
         .unwrap_or_else(|| panic!("no text content in {result}"))

@@ -1,7 +1,7 @@
 //! Programs that use `#[tool(...)]` as users write it, and must compile and run: ordinary
-//! tests, compiled together in one crate. (The cases that need a crate of their own, such as
-//! a renamed dependency or a crate without the prelude, are test targets of `agentkit-ui-tests`
-//! in `ui/pass`.)
+//! tests, one module each, in the behaviour tests' binary (`main.rs`). (The cases that need a
+//! crate of their own, such as a renamed dependency or a crate without the prelude, are test
+//! targets of `agentkit-ui-tests` in `ui/pass`.)
 //!
 //! The `doc_*` files mirror the macro's documentation examples word for word
 //! (`derive_doc_examples.rs` checks it), since a proc-macro crate cannot run its doctests.

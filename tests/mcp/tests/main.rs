@@ -1,0 +1,14 @@
+//! The MCP interoperability tests: one module per feature file, compiled and linked as one test
+//! binary, `mcp`, with what they share declared once here.
+//!
+//! Most need the peers: `npm ci --prefix tests/mcp-peers` (`.ci/run` does it, and
+//! `mcp_support` does it on first use when npm is on `PATH`).
+
+#[path = "../../tests/core_fixtures/mod.rs"]
+mod core_fixtures;
+mod mcp_support;
+
+mod mcp_client;
+mod mcp_executor;
+mod mcp_progress;
+mod mcp_server;

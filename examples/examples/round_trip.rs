@@ -158,7 +158,7 @@ mod mcp_step {
 }
 
 /// The APIs this example knows, as given on the command line.
-const PROVIDERS: [&str; 5] = [
+pub(crate) const PROVIDERS: [&str; 5] = [
     "openai-chat",
     "openai-responses",
     "anthropic",
@@ -170,7 +170,7 @@ const PROVIDERS: [&str; 5] = [
 const WEATHER: &str = r#"{"city": "Paris"}"#;
 const CONVERT: &str = r#"{"amount": 10, "from": "EUR", "to": "XYZ"}"#;
 
-fn executor() -> Result<ToolExecutor, BoxError> {
+pub(crate) fn executor() -> Result<ToolExecutor, BoxError> {
     let mut registry = ToolRegistry::new();
     registry.register(FetchWeather)?;
     registry.register(ConvertCurrency {
@@ -183,7 +183,10 @@ fn executor() -> Result<ToolExecutor, BoxError> {
 
 /// One step with `provider`: the names of the tools its request declares, and what is
 /// appended to the conversation after its scripted reply.
-fn step(provider: &str, executor: &ToolExecutor) -> Result<(Vec<String>, Vec<Value>), BoxError> {
+pub(crate) fn step(
+    provider: &str,
+    executor: &ToolExecutor,
+) -> Result<(Vec<String>, Vec<Value>), BoxError> {
     let user = json!({"role": "user", "content": "Weather in Paris, and 10 EUR in XYZ?"});
     let parsed = |text: &str| serde_json::from_str::<Value>(text);
     let mut conversation = Vec::new();

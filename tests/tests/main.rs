@@ -52,4 +52,5 @@ mod provider_hostile;
 mod provider_mcp;
 mod provider_openai_chat;
 mod provider_openai_responses;
+mod provider_round_trip;
 mod typed_fast_path;

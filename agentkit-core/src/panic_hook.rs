@@ -26,6 +26,7 @@ static HOOKED: AtomicBool = AtomicBool::new(false);
 pub(crate) struct ToolMark(bool);
 
 impl ToolMark {
+    #[inline]
     pub(crate) fn enter() -> ToolMark {
         let hooked = HOOKED.load(Ordering::Relaxed);
         if hooked {

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use futures_util::future::{Either, select};
 
-use super::contain::{Finished, drop_contained, run_contained};
+use super::contain::{Finished, drop_contained, finished, start_tool};
 use super::deadline::Deadline;
 use super::dispatch::{ProgressReporter, ToolExecutor};
 use super::lifecycle::{emit_discarded, report};
@@ -95,12 +95,11 @@ impl BlockingJob {
                 &cancellation,
             )
             .with_progress(&sink);
-            block_on(run_contained(
-                &*tool,
-                Inputs::Json(&inputs),
-                &ctx,
-                &credentials,
-            ))
+            let output = match start_tool(&*tool, Inputs::Json(&inputs), &ctx) {
+                Ok(run) => block_on(run),
+                Err(panic) => Err(panic),
+            };
+            finished(output, &credentials)
         };
         if let Err((finished, _)) = reply.send((finished, credentials)) {
             // The call ended first (a timeout, or its future was dropped).

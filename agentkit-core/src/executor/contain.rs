@@ -17,7 +17,7 @@ use crate::error::{BoxError, ToolPanic, discard};
 use crate::inputs::Inputs;
 use crate::output::Returned;
 use crate::panic_hook::ToolMark;
-use crate::tool::DynTool;
+use crate::tool::{BoxFuture, DynTool};
 
 /// What a tool's run gave.
 pub(super) enum Finished {
@@ -33,25 +33,30 @@ impl Finished {
     }
 }
 
-/// Runs a tool: the one place its future is started and awaited. The call of `execute` that
-/// makes the future, each poll of it and its drop run marked as the tool's code, and a panic
-/// in any of them is caught: it becomes [`Finished::Panicked`], its message free of the
-/// call's `credentials`. Dropped unfinished (a deadline, a cancelled call), the future is
-/// dropped contained too.
-pub(super) async fn run_contained(
-    tool: &dyn DynTool,
-    input: Inputs<'_>,
-    ctx: &ToolContext<'_>,
-    credentials: &Credentials,
-) -> Finished {
-    let started = catch_unwind(AssertUnwindSafe(|| {
+/// A tool's future, run contained: its polls and its drop marked as the tool's code.
+pub(super) type ToolRun<'a> = Contained<BoxFuture<'a, Result<Returned, BoxError>>, ToolMark>;
+
+/// What running a tool gives before [`finished`] reads it: its output, or a caught panic.
+pub(super) type RunOutput = Result<Result<Returned, BoxError>, Box<dyn Any + Send>>;
+
+/// Starts a tool: the one place its future is made, by the call of `execute`, which runs
+/// marked as the tool's code, with a panic in it caught (the `Err`). The future comes back
+/// as a [`ToolRun`], which contains its polls and its drop the same way; [`finished`] reads
+/// what either gives.
+pub(super) fn start_tool<'a>(
+    tool: &'a dyn DynTool,
+    input: Inputs<'a>,
+    ctx: &'a ToolContext<'a>,
+) -> Result<ToolRun<'a>, Box<dyn Any + Send>> {
+    catch_unwind(AssertUnwindSafe(|| {
         let _mark = ToolMark::enter();
-        tool.execute_boxed(input, ctx)
-    }));
-    let output = match started {
-        Ok(future) => Contained::tool(future).await,
-        Err(panic) => Err(panic),
-    };
+        Contained::tool(tool.execute_boxed(input, ctx))
+    }))
+}
+
+/// What a tool's run came to: what it returned, or its panic (while starting or running) as
+/// a [`ToolPanic`] whose message is free of the call's `credentials`.
+pub(super) fn finished(output: RunOutput, credentials: &Credentials) -> Finished {
     match output {
         Ok(returned) => Finished::Returned(returned),
         Err(panic) => Finished::Panicked(tool_panic(panic, credentials)),

@@ -50,6 +50,7 @@ pub(super) struct CallGuard<'a> {
 
 impl<'a> CallGuard<'a> {
     /// Emits the `started` event of a call; from here on the call ends with a terminal event.
+    #[inline]
     pub(super) fn start(
         executor: &'a ToolExecutor,
         tool_name: &'a str,
@@ -97,7 +98,7 @@ impl<'a> CallGuard<'a> {
                 executor.limits,
             )
         };
-        let (error, discarded) = match outcome {
+        match outcome {
             Outcome::Output(output) => {
                 if let (true, Some(inputs)) = (observed, inputs) {
                     executor.emit(&ToolEvent::Completed {
@@ -108,7 +109,7 @@ impl<'a> CallGuard<'a> {
                         duration,
                     });
                 }
-                return result(tool_name, Ok(output));
+                result(tool_name, Ok(output))
             }
             Outcome::Deferred => {
                 let inputs = inputs.cloned().unwrap_or_default();
@@ -123,24 +124,28 @@ impl<'a> CallGuard<'a> {
                 let pending = ToolExecutionError::new(tool_name.clone(), AwaitingApproval);
                 let deferred =
                     DeferredCall::new(tool_name.to_string(), Arc::clone(shared_id), inputs);
-                return result(tool_name, Err(pending.into())).deferring(deferred);
+                result(tool_name, Err(pending.into())).deferring(deferred)
             }
-            Outcome::Failed(error) => (error, None),
-            Outcome::Late { error, succeeded } => (error, Some(succeeded)),
-        };
-        if observed {
-            self.failed(&tool_name, inputs, &error, duration);
-            if let Some(succeeded) = discarded {
-                emit_discarded(
-                    &executor.observers,
-                    &tool_name,
-                    call_id,
-                    succeeded,
-                    duration,
-                );
+            Outcome::Failed(error) => {
+                if observed {
+                    self.failed(&tool_name, inputs, &error, duration);
+                }
+                result(tool_name, Err(error))
+            }
+            Outcome::Late { error, succeeded } => {
+                if observed {
+                    self.failed(&tool_name, inputs, &error, duration);
+                    emit_discarded(
+                        &executor.observers,
+                        &tool_name,
+                        call_id,
+                        succeeded,
+                        duration,
+                    );
+                }
+                result(tool_name, Err(error))
             }
         }
-        result(tool_name, Err(error))
     }
 
     /// Emits the `failed` event: the one place it is made, for a call that failed and for
@@ -185,6 +190,7 @@ impl Drop for CallGuard<'_> {
 }
 
 impl ToolExecutor {
+    #[inline]
     fn emit(&self, event: &ToolEvent<'_>) {
         emit_to(&self.observers, event);
     }

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::blocking::{BlockingJob, NotStarted};
 use super::budget::TurnBudget;
-use super::contain::{Contained, Finished, drop_contained, run_contained};
+use super::contain::{Contained, Finished, drop_contained, finished, start_tool};
 use super::deadline::Deadline;
 use super::dispatch::{CallOptions, ProgressReporter, ToolExecutor};
 use super::gates::Denied;
@@ -259,22 +259,19 @@ impl ToolExecutor {
                 Some(input) => Inputs::Parsed(input),
                 None => Inputs::Json(inputs),
             };
-            let (finished, late) = {
-                let mut run = pin!(run_contained(&**tool, input, &ctx, &credentials));
-                if deadline.is_set() {
-                    match select(run.as_mut(), &mut deadline).await {
-                        Either::Left((finished, _)) => (finished, deadline.is_past()),
-                        Either::Right(_) => {
-                            // The tool's future is dropped (contained) as this returns.
-                            cancel(cancellation);
-                            return fail(ToolExecutionError::new(name(), ToolTimeout));
-                        }
+            let (output, late) = match start_tool(&**tool, input, &ctx) {
+                Ok(run) if deadline.is_set() => match select(run, &mut deadline).await {
+                    Either::Left((output, _)) => (output, deadline.is_past()),
+                    Either::Right((_, run)) => {
+                        cancel(cancellation);
+                        drop(run);
+                        return fail(ToolExecutionError::new(name(), ToolTimeout));
                     }
-                } else {
-                    (run.await, false)
-                }
+                },
+                Ok(run) => (run.await, false),
+                Err(panic) => (Err(panic), false),
             };
-            (finished, late, Some(credentials))
+            (finished(output, &credentials), late, Some(credentials))
         };
         if late {
             // A tool that ran past its deadline without yielding: its result comes too late.
@@ -318,7 +315,11 @@ impl ToolExecutor {
         };
         let sink = self.progress_sink(spec, call_id, progress.as_ref());
         let ctx = self.tool_context(spec, call_id, &credentials, cancellation, &sink);
-        let finished = run_contained(&**tool, input, &ctx, &credentials).await;
+        let output = match start_tool(&**tool, input, &ctx) {
+            Ok(run) => run.await,
+            Err(panic) => Err(panic),
+        };
+        let finished = finished(output, &credentials);
         self.conclude(tool, spec, turn, finished, Some(&credentials))
     }
 

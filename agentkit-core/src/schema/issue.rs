@@ -143,6 +143,7 @@ impl Issues {
 
     /// Adds the issue `make` builds, or only counts it once the cap is reached, so that past
     /// the cap no message, path or suggestion is computed.
+    #[inline]
     pub(crate) fn push(&mut self, make: impl FnOnce() -> ValidationIssue) {
         if self.list.len() < self.cap {
             self.list.push(make());

@@ -165,7 +165,7 @@ pub use tool::{DEFAULT_VERSION, Tool, ToolSpec, ToolSpecBuilder};
 pub use typed::{FromParam, IntoParam, ParamTypeError, ToolHandler};
 // Implemented by `#[tool(...)]`'s generated code, not by users: out of the documentation.
 #[doc(hidden)]
-pub use output::IntoOutput;
+pub use typed::IntoOutput;
 #[doc(hidden)]
 pub use typed::{FromInputs, TypedTool};
 

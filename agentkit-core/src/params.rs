@@ -10,10 +10,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::output::IntoOutput;
 use crate::rules::{Literal, Number, ParamType};
 use crate::schema::{Param, ToolSchema};
-use crate::typed::{FromInputs, FromParam, IntoParam, ParamTypeError};
+use crate::typed::{FromInputs, FromParam, IntoOutput, IntoParam, ParamTypeError};
 
 /// A struct whose fields are a tool's parameters: implemented by `#[derive(ToolParams)]`.
 ///

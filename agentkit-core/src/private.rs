@@ -23,12 +23,12 @@ pub use crate::context::ToolContext;
 pub use crate::credentials::Credentials;
 pub use crate::error::BoxError;
 pub use crate::inputs::{Inputs, Parsed};
-pub use crate::output::IntoOutput;
 pub use crate::output::{Returned, TypedOutput};
 pub use crate::params::{ParamSchema, ToolParams};
 pub use crate::rules::{Literal, Number, ParamType};
 pub use crate::schema::{JsonObject, Param, ToolSchema, UnknownArguments};
 pub use crate::tool::{Tool, ToolSpec};
+pub use crate::typed::IntoOutput;
 pub use crate::typed::{FromInputs, FromParam, IntoParam, ParamTypeError, TypedTool};
 pub use crate::typed::{execute_json, execute_typed};
 // The generated types implement `Serialize` and `Deserialize` through this path, so

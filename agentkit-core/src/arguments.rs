@@ -4,8 +4,17 @@
 //! would reach validation as `{"q": "a"}`: the model said two things and one was silently
 //! dropped. This parser builds the same `Value` in one pass, and reports every repeated key
 //! (at any depth) as an input issue instead.
+//!
+//! It also keeps one number outside the 64-bit range that serde_json would bring inside it.
+//! An integer too large for 64 bits is read as the nearest double, and those just below
+//! `i64::MIN` (`-9223372036854775809` down to `-9223372036854776832`) round to exactly
+//! `-2^63`, which is `i64::MIN`. Here they are read as the next double below it, so that an
+//! `integer` parameter refuses them as out of range, as it refuses every other integer
+//! outside the 64-bit range, while `-2^63` spelt as a float (`-9.223372036854775808e18`) is
+//! `i64::MIN`, as a JSON Schema validator has it. Only a text with a `-2^63` in it pays for
+//! telling the two apart: a second look at its number literals.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -27,14 +36,17 @@ pub(crate) fn parse_arguments(
     if is_blank(text) {
         return Ok((JsonObject::new(), Issues::with_cap(max_issues)));
     }
-    let duplicates = RefCell::new(Issues::with_cap(max_issues));
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let parsed = ValueSeed {
-        at: At::Root,
-        duplicates: &duplicates,
+    let mut state = Parse::new(max_issues, &[]);
+    let mut parsed = parse_value(text, &state);
+    let below_min;
+    if state.numbers.ambiguous.get() {
+        below_min = integers_below_min(text);
+        if !below_min.is_empty() {
+            state = Parse::new(max_issues, &below_min);
+            parsed = parse_value(text, &state);
+        }
     }
-    .deserialize(&mut deserializer)
-    .and_then(|value| deserializer.end().map(|()| value));
+    let duplicates = state.duplicates;
     let value = match parsed {
         Ok(value) => value,
         Err(error) => {
@@ -62,17 +74,130 @@ pub(crate) fn parse_into_slots(text: &str, params: &[Param], slots: &mut [Option
     if is_blank(text) {
         return true;
     }
-    let duplicates = RefCell::new(Issues::with_cap(1));
+    let state = Parse::new(1, &[]);
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let seed = SlotsSeed {
         params,
         slots,
-        duplicates: &duplicates,
+        state: &state,
     };
     let parsed = deserializer
         .deserialize_map(seed)
         .and_then(|()| deserializer.end());
-    parsed.is_ok() && duplicates.borrow().is_empty()
+    // A `-2^63` may be an integer literal below `i64::MIN`: the full path tells them apart.
+    parsed.is_ok() && state.duplicates.borrow().is_empty() && !state.numbers.ambiguous.get()
+}
+
+/// What one parse shares across its values: the issues of repeated keys, and its numbers.
+struct Parse<'b> {
+    duplicates: RefCell<Issues>,
+    numbers: Numbers<'b>,
+}
+
+impl<'b> Parse<'b> {
+    fn new(max_issues: usize, below_min: &'b [usize]) -> Self {
+        Parse {
+            duplicates: RefCell::new(Issues::with_cap(max_issues)),
+            numbers: Numbers {
+                seen: Cell::new(0),
+                ambiguous: Cell::new(false),
+                below_min,
+            },
+        }
+    }
+}
+
+/// The number literals of one parse, counted in document order.
+struct Numbers<'b> {
+    seen: Cell<usize>,
+    /// Whether a `-2^63` was read from a literal not known to be an integer below `i64::MIN`.
+    ambiguous: Cell<bool>,
+    /// The ordinals of the literals that are integers below `i64::MIN` (see the module docs).
+    below_min: &'b [usize],
+}
+
+/// `-2^63`, which is `i64::MIN`, as a double.
+#[allow(clippy::cast_precision_loss)]
+const MIN_F64: f64 = i64::MIN as f64;
+
+/// The double next below `-2^63`: what an integer literal just below `i64::MIN` is read as.
+const BELOW_MIN_F64: f64 = -9_223_372_036_854_777_856.0;
+
+impl Numbers<'_> {
+    /// Counts one literal; returns its ordinal.
+    fn next(&self) -> usize {
+        let ordinal = self.seen.get();
+        self.seen.set(ordinal + 1);
+        ordinal
+    }
+
+    /// The double a literal read as `value` stands for.
+    #[allow(clippy::float_cmp)]
+    fn double(&self, value: f64) -> f64 {
+        let ordinal = self.next();
+        if value != MIN_F64 {
+            return value;
+        }
+        if self.below_min.contains(&ordinal) {
+            BELOW_MIN_F64
+        } else {
+            self.ambiguous.set(true);
+            value
+        }
+    }
+}
+
+/// Parses `text` to one value, with `state`.
+fn parse_value(text: &str, state: &Parse<'_>) -> Result<Value, serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    ValueSeed {
+        at: At::Root,
+        state,
+    }
+    .deserialize(&mut deserializer)
+    .and_then(|value| deserializer.end().map(|()| value))
+}
+
+/// The ordinals (in document order, among all number literals) of the integer literals in
+/// `text` below `i64::MIN`: a `-`, then digits only, of a magnitude above 2^63. `text` is
+/// JSON that parsed: its strings are skipped, escapes included.
+fn integers_below_min(text: &str) -> Vec<usize> {
+    const MIN_DIGITS: &[u8] = b"9223372036854775808";
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let (mut i, mut ordinal) = (0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len()
+                    && matches!(bytes[i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+                {
+                    i += 1;
+                }
+                let literal = &bytes[start..i];
+                if let Some(digits) = literal.strip_prefix(b"-") {
+                    let integer = digits.iter().all(u8::is_ascii_digit);
+                    let above = digits.len() > MIN_DIGITS.len()
+                        || (digits.len() == MIN_DIGITS.len() && digits > MIN_DIGITS);
+                    if integer && above {
+                        found.push(ordinal);
+                    }
+                }
+                ordinal += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    found
 }
 
 /// Whether `text` is empty or whitespace only, as `str::trim` sees it. Arguments are nearly
@@ -88,7 +213,7 @@ fn is_blank(text: &str) -> bool {
 struct SlotsSeed<'s, 'd> {
     params: &'s [Param],
     slots: &'s mut [Option<Value>],
-    duplicates: &'d RefCell<Issues>,
+    state: &'d Parse<'d>,
 }
 
 impl<'de> Visitor<'de> for SlotsSeed<'_, '_> {
@@ -110,7 +235,7 @@ impl<'de> Visitor<'de> for SlotsSeed<'_, '_> {
             }
             let value = access.next_value_seed(ValueSeed {
                 at: At::Root,
-                duplicates: self.duplicates,
+                state: self.state,
             })?;
             self.slots[index] = Some(value);
         }
@@ -162,7 +287,7 @@ impl fmt::Display for At<'_> {
 
 struct ValueSeed<'a, 'd> {
     at: At<'a>,
-    duplicates: &'d RefCell<Issues>,
+    state: &'d Parse<'d>,
 }
 
 impl<'de> DeserializeSeed<'de> for ValueSeed<'_, '_> {
@@ -185,14 +310,17 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
     }
 
     fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        self.state.numbers.next();
         Ok(Value::Number(v.into()))
     }
 
     fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        self.state.numbers.next();
         Ok(Value::Number(v.into()))
     }
 
     fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        let v = self.state.numbers.double(v);
         // As serde_json's own `Value` does; JSON text has no NaN or infinity to give here.
         Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
     }
@@ -222,7 +350,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
         loop {
             let seed = ValueSeed {
                 at: At::Index(&self.at, items.len()),
-                duplicates: self.duplicates,
+                state: self.state,
             };
             match seq.next_element_seed(seed)? {
                 Some(item) => items.push(item),
@@ -236,7 +364,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
         while let Some(key) = access.next_key::<String>()? {
             let value = access.next_value_seed(ValueSeed {
                 at: At::Key(&self.at, &key),
-                duplicates: self.duplicates,
+                state: self.state,
             })?;
             match map.entry(key) {
                 Entry::Vacant(entry) => {
@@ -244,7 +372,8 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
                 }
                 Entry::Occupied(mut entry) => {
                     let at = At::Key(&self.at, entry.key());
-                    self.duplicates
+                    self.state
+                        .duplicates
                         .borrow_mut()
                         .push(|| ValidationIssue::duplicate_key(&at.to_string()));
                     entry.insert(value);
@@ -328,6 +457,57 @@ mod tests {
         assert_eq!(kinds("{} x"), [IssueKind::InvalidJson]);
         assert_eq!(kinds(&"[".repeat(10_000)), [IssueKind::InvalidJson]);
         assert_eq!(kinds(r#"{"n": 1e400}"#), [IssueKind::InvalidJson]);
+    }
+
+    #[test]
+    fn an_integer_below_i64_min_stays_below_it() {
+        let n = |text: &str| parse_arguments(text, 20).unwrap().0["n"].as_f64();
+        // Integer literals that round to -2^63 are read as the next double below it.
+        for text in [
+            r#"{"n": -9223372036854775809}"#,
+            r#"{"n": -9223372036854776832}"#,
+            r#"{"s": "x", "n": -9223372036854775809}"#,
+        ] {
+            assert_eq!(n(text), Some(BELOW_MIN_F64), "{text}");
+        }
+        // -2^63 spelt as a float is -2^63; as an integer, i64::MIN itself.
+        for text in [
+            r#"{"n": -9.223372036854775808e18}"#,
+            r#"{"n": -9223372036854775808.0}"#,
+            r#"{"n": -9.223372036854776e18}"#,
+        ] {
+            assert_eq!(n(text), Some(MIN_F64), "{text}");
+        }
+        let (object, _) = parse_arguments(r#"{"n": -9223372036854775808}"#, 20).unwrap();
+        assert_eq!(object["n"].as_i64(), Some(i64::MIN));
+        // Told apart literal by literal, at any depth; strings are not numbers.
+        let (object, _) = parse_arguments(
+            r#"{"s": "-9223372036854775809 \" -9223372036854775809", "l": [1, -9.2233720368547758e18, {"m": -9223372036854775809}]}"#,
+            20,
+        )
+        .unwrap();
+        assert_eq!(object["l"][1].as_f64(), Some(MIN_F64));
+        assert_eq!(object["l"][2]["m"].as_f64(), Some(BELOW_MIN_F64));
+        // The single pass leaves a -2^63 to the full path, which tells the two apart.
+        let params = [Param::required("n", crate::rules::ParamType::Float)];
+        let mut slots = [None];
+        assert!(!parse_into_slots(
+            r#"{"n": -9.223372036854775808e18}"#,
+            &params,
+            &mut slots
+        ));
+        assert!(parse_into_slots(r#"{"n": -9.2e18}"#, &params, &mut [None]));
+    }
+
+    #[test]
+    fn literals_below_i64_min_are_found_outside_strings() {
+        assert_eq!(
+            integers_below_min(
+                r#"[-9223372036854775808, -9223372036854775809, 1e3, "-99999999999999999999", -10000000000000000000, -9.3e18, -99999999999999999999.0]"#
+            ),
+            [1, 3]
+        );
+        assert_eq!(integers_below_min(r#"{"a\"b": -9223372036854775809}"#), [0]);
     }
 
     #[test]

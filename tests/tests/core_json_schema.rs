@@ -62,6 +62,45 @@ fn ours_accepts(schema: &ToolSchema, input: &Value) -> bool {
     }
 }
 
+/// 2^63, the end of the 64-bit range, as a double.
+const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+
+/// The numbers at the edges of what an `integer` takes, as JSON values: the ends of the
+/// 64-bit range as integers and as doubles, the doubles next to them, 2^53 and its
+/// neighbours, zero and negative zero, and integral floats written with exponents. Each is
+/// paired with whether it lies inside the 64-bit range.
+fn edge_numbers() -> Vec<(Value, bool)> {
+    // The doubles either side of -2^63 and below 2^63 (their spacing there is 2048 and 1024).
+    let two_63 = TWO_63;
+    let f = |x: f64| Value::from(x);
+    vec![
+        (json!(i64::MIN), true),
+        (json!(i64::MIN + 1), true),
+        (json!(i64::MAX), true),
+        (json!(i64::MAX - 1), true),
+        (f(-two_63), true), // -2^63 as a double is exactly i64::MIN
+        (f(-two_63 + 2048.0), true),
+        (f(-two_63 - 2048.0), false),
+        (f(two_63), false), // i64::MAX rounds up to 2^63, outside
+        (f(two_63 - 1024.0), true),
+        (json!(9_223_372_036_854_775_808_u64), false),
+        (json!(u64::MAX), false),
+        (json!(9_007_199_254_740_992_i64), true), // 2^53
+        (json!(9_007_199_254_740_993_i64), true),
+        (json!(-9_007_199_254_740_993_i64), true),
+        (f(9_007_199_254_740_992.0), true),
+        (f(-9_007_199_254_740_992.0), true),
+        (f(-0.0), true),
+        (f(0.0), true),
+        (serde_json::from_str("1e3").unwrap(), true),
+        (serde_json::from_str("-9.2e18").unwrap(), true),
+        (serde_json::from_str("9.2e18").unwrap(), true),
+        (serde_json::from_str("-9.3e18").unwrap(), false),
+        (serde_json::from_str("1e19").unwrap(), false),
+        (serde_json::from_str("-1e300").unwrap(), false),
+    ]
+}
+
 /// One value of each kind, and the edge cases the brief names.
 fn probe_values() -> Vec<Value> {
     vec![
@@ -85,6 +124,24 @@ fn probe_values() -> Vec<Value> {
         json!({}),
         json!({"nested": {"deep": [1.5, null]}}),
     ]
+    .into_iter()
+    .chain(edge_numbers().into_iter().map(|(value, _)| value))
+    .collect()
+}
+
+/// Whether every number in `value`, at any depth, lies inside the 64-bit range: what the
+/// schemas sent to models (which leave the 64-bit bounds out) agree on with the validator.
+fn inside_64_bits(value: &Value) -> bool {
+    match value {
+        Value::Number(n) => {
+            n.is_i64()
+                || n.as_f64()
+                    .is_some_and(|f| f.fract() != 0.0 || (-TWO_63..TWO_63).contains(&f))
+        }
+        Value::Array(items) => items.iter().all(inside_64_bits),
+        Value::Object(map) => map.values().all(inside_64_bits),
+        _ => true,
+    }
 }
 
 /// Valid base inputs per schema, then every key set to every probe value, every key
@@ -340,7 +397,7 @@ fn the_corpus_has_both_valid_and_invalid_inputs_for_each_schema() {
 }
 
 /// The strict schema is sent to models and leaves integer bounds out, so the agreement holds
-/// for integers inside `i64` (the whole corpus); the validation schema is checked outside.
+/// for integers inside `i64`; the validation schema is checked outside.
 #[test]
 fn validator_and_strict_schema_agree_when_every_key_is_present() {
     for (name, schema) in schemas() {
@@ -351,10 +408,87 @@ fn validator_and_strict_schema_agree_when_every_key_is_present() {
                 input
                     .as_object()
                     .is_some_and(|o| keys.iter().all(|k| o.contains_key(*k)))
+                    && inside_64_bits(input)
             })
             .collect();
         assert!(!inputs.is_empty(), "{name}");
         assert_agreement(name, &schema, &schema.to_strict_json_schema(), &inputs);
+    }
+}
+
+/// What validation leaves of an accepted input, its defaults filled and integral floats
+/// made integers, is accepted again: by the validator, by the exported schema, and, with
+/// `null` for each optional parameter still absent (as a model in strict mode sends it), by
+/// the strict schema (for numbers inside the 64-bit range, which it leaves unbounded).
+fn assert_filled_inputs_agree(name: &str, schema: &ToolSchema, inputs: &[Value]) {
+    let exported = jsonschema::validator_for(&schema.to_json_schema()).unwrap();
+    let strict = jsonschema::validator_for(&schema.to_strict_json_schema()).unwrap();
+    let mut checked = 0;
+    for input in inputs {
+        let Value::Object(object) = input else {
+            continue;
+        };
+        let mut filled = object.clone();
+        if !schema.validate(&mut filled).is_empty() {
+            continue;
+        }
+        checked += 1;
+        let refilled = Value::Object(filled.clone());
+        assert!(
+            ours_accepts(schema, &refilled),
+            "{name}: ours refuses {refilled}"
+        );
+        assert!(
+            exported.is_valid(&refilled),
+            "{name}: exported refuses {refilled}"
+        );
+        for param in schema.parameters() {
+            filled.entry(param.name().to_owned()).or_insert(Value::Null);
+        }
+        let complete = Value::Object(filled);
+        if inside_64_bits(&complete) {
+            assert!(
+                strict.is_valid(&complete),
+                "{name}: strict refuses {complete}"
+            );
+        }
+    }
+    assert!(checked > 0, "{name}: no input was accepted");
+}
+
+#[test]
+fn inputs_agree_once_their_defaults_are_filled() {
+    for (name, schema) in schemas() {
+        assert_filled_inputs_agree(name, &schema, &corpus(&schema));
+    }
+}
+
+/// The edges of the 64-bit range, as integers and as doubles, for an `integer` parameter:
+/// the validator and the exported schema agree on each, and the validator takes exactly
+/// those inside the range (normalised to the integer).
+#[test]
+fn validator_and_exported_schema_agree_on_the_edges_of_the_64_bit_range() {
+    let schema = all_types();
+    let exported = jsonschema::validator_for(&schema.to_json_schema()).unwrap();
+    for (number, inside) in edge_numbers() {
+        let input = json!({"s": "x", "i": number, "d": {}});
+        assert_eq!(ours_accepts(&schema, &input), inside, "ours: {input}");
+        assert_eq!(exported.is_valid(&input), inside, "jsonschema: {input}");
+        if inside {
+            let mut object = input.as_object().cloned().unwrap();
+            assert!(schema.validate(&mut object).is_empty());
+            assert!(
+                object["i"].is_i64(),
+                "{input} is not normalised: {}",
+                object["i"]
+            );
+        }
+    }
+    // As a float parameter, every one is a number.
+    for (number, _) in edge_numbers() {
+        let input = json!({"s": "x", "i": 1, "f": number, "d": {}});
+        assert!(ours_accepts(&schema, &input), "ours: {input}");
+        assert!(exported.is_valid(&input), "jsonschema: {input}");
     }
 }
 
@@ -408,7 +542,13 @@ fn validator_and_exported_schema_agree_on_integers_outside_64_bits() {
 
 // ---------------------------------------------------------------- generated inputs
 
-fn leaf() -> impl Strategy<Value = Value> {
+/// A leaf value; with `outside`, numbers outside the 64-bit range among the edges too.
+fn leaf(outside: bool) -> impl Strategy<Value = Value> {
+    let edges: Vec<Value> = edge_numbers()
+        .into_iter()
+        .filter(|(_, inside)| outside || *inside)
+        .map(|(value, _)| value)
+        .collect();
     prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::from),
@@ -416,11 +556,16 @@ fn leaf() -> impl Strategy<Value = Value> {
         (-1000_i64..1000).prop_map(|i| json!(i as f64)), // integral floats: 3.0
         (-1.0e6_f64..1.0e6).prop_map(|f| json!(f)),
         "[a-z]{0,4}".prop_map(Value::from),
+        prop::sample::select(edges),
     ]
 }
 
 fn json_value() -> impl Strategy<Value = Value> {
-    leaf().prop_recursive(2, 8, 3, |inner| {
+    json_value_with(true)
+}
+
+fn json_value_with(outside: bool) -> impl Strategy<Value = Value> {
+    leaf(outside).prop_recursive(2, 8, 3, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
             prop::collection::btree_map("[a-z]{1,3}", inner, 0..3)
@@ -444,12 +589,13 @@ fn objects(keys: Vec<&'static str>) -> impl Strategy<Value = Value> {
     )
 }
 
-/// Like [`objects`], every declared key present.
+/// Like [`objects`], every declared key present, and every number inside the 64-bit range
+/// (the strict schema leaves the 64-bit bounds out).
 fn complete_objects(keys: Vec<&'static str>) -> impl Strategy<Value = Value> {
     let n = keys.len();
     (
-        prop::collection::vec(json_value(), n),
-        prop::option::weighted(0.2, json_value()),
+        prop::collection::vec(json_value_with(false), n),
+        prop::option::weighted(0.2, json_value_with(false)),
     )
         .prop_map(move |(values, extra)| {
             let mut map: Map<String, Value> = keys
@@ -492,6 +638,16 @@ proptest! {
                 validator.is_valid(&input),
                 "input {} against {}", input, schema.to_strict_json_schema()
             );
+        }
+    }
+
+    #[test]
+    fn generated_objects_agree_once_their_defaults_are_filled(input in objects(KEYS.to_vec())) {
+        for (name, schema) in [("all_types", all_types()), ("all_optional", all_optional())] {
+            let mut object = input.as_object().cloned().unwrap();
+            if schema.validate(&mut object).is_empty() {
+                assert_filled_inputs_agree(name, &schema, &[Value::Object(object)]);
+            }
         }
     }
 

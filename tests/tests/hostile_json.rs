@@ -183,6 +183,40 @@ fn integers_outside_i64_are_out_of_range_whatever_their_spelling() {
 }
 
 #[test]
+fn the_lowest_integer_is_taken_however_it_is_spelt_and_nothing_below_it() {
+    // i64::MIN as an integer, and as the double -2^63 (exactly it) in any float spelling:
+    // the exported schema takes these too, comparing numbers by value.
+    for spelling in [
+        "-9223372036854775808",
+        "-9223372036854775808.0",
+        "-9.223372036854775808e18",
+        "-9.223372036854776e18",
+    ] {
+        let (harness, _) = lookup_harness();
+        let text = format!(r#"{{"city": "Paris", "n": {spelling}}}"#);
+        let outcome = harness.call(&ToolCall::new("c", "lookup", text.as_str()));
+        assert_eq!(outcome.output()["n"].as_i64(), Some(i64::MIN), "{spelling}");
+    }
+    // Integers below it that round to the same double stay below it, in nested values too;
+    // for a float parameter they are numbers.
+    let (harness, _) = lookup_harness();
+    let text = r#"{"city": "Paris", "n": -9223372036854776832, "x": -9223372036854775809}"#;
+    let outcome = harness.call(&ToolCall::new("c", "lookup", text));
+    let (issues, _) = outcome.input_issues();
+    assert_eq!(issues.len(), 1, "{issues:?}");
+    assert_eq!(issues[0].kind(), IssueKind::OutOfRange);
+    assert_eq!(issues[0].param(), Some("n"));
+    let (harness, _) = lookup_harness();
+    let text = r#"{"city": "Paris", "x": -9223372036854775809}"#;
+    let outcome = harness.call(&ToolCall::new("c", "lookup", text));
+    let output = outcome.output();
+    assert!(
+        output["x"].as_f64().is_some_and(|x| x < -9.2e18),
+        "{output:?}"
+    );
+}
+
+#[test]
 fn negative_zero_and_extreme_floats_are_values() {
     let (harness, _) = lookup_harness();
     let text = r#"{"city": "Paris", "n": -0, "x": -0.0}"#;

@@ -308,13 +308,15 @@ fn check_type(ty: ParamType, value: &mut Value) -> Result<(), Mismatch> {
             // can read it with `as_i64`. `1.5` stays a float and is refused below.
             let f = n.as_f64().unwrap_or(f64::NAN);
             if f.fract() == 0.0 {
-                // i64::MAX rounds up to 2^63, which is out of range, hence the strict upper
-                // bound. The lower bound is strict too: an integer below i64::MIN reaches us
-                // as a float, and one just below it rounds to exactly -2^63, which would let
-                // `-9223372036854775809` through as i64::MIN. (i64::MIN itself arrives as an
-                // integer and is accepted above.)
+                // The 64-bit range as a double: -2^63 (exactly i64::MIN) up to, not including,
+                // 2^63 (i64::MAX rounds up to it). The same range as the exported schema's
+                // `minimum` and `maximum`, and as a default's: a JSON Schema validator compares
+                // numbers by value, so `-9223372036854775808.0` is i64::MIN to it too. (An
+                // integer written below i64::MIN is read by serde_json as the nearest double,
+                // as any validator without arbitrary precision reads it: one that rounds to
+                // -2^63 is i64::MIN here as there.)
                 #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
-                if f > i64::MIN as f64 && f < i64::MAX as f64 {
+                if f >= i64::MIN as f64 && f < i64::MAX as f64 {
                     *value = Value::from(f as i64);
                     return Ok(());
                 }

@@ -170,7 +170,9 @@ impl UndeclaredCredential {
 ///
 /// `Ok(None)` means "no such credential" and `Err` that the lookup itself failed; either way
 /// the executor does not run the tool and reports a [`CredentialError`](crate::CredentialError)
-/// naming the credential. Resolution is synchronous: a provider backed by a remote vault
+/// naming the credential. An `Err`'s text is rendered nowhere (it may quote secrets the
+/// executor cannot know to redact): the `CredentialError` keeps it for an operator who asks
+/// ([`provider_error`](crate::CredentialError::provider_error)). Resolution is synchronous: a provider backed by a remote vault
 /// should cache, since it is asked before every call of a tool that needs it.
 pub trait CredentialProvider: Send + Sync + 'static {
     /// The secret called `name`, if there is one.

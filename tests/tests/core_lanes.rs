@@ -241,10 +241,20 @@ fn a_missing_credential_fails_before_the_tool_runs_both_ways() {
 fn a_failing_credential_provider_is_reported_scrubbed_both_ways() {
     let result = agree(&ToolCall::new("call_1", "needs_flaky", "{}"));
     assert_eq!(result.error_kind(), Some(ErrorKind::Credential));
-    let operator = format!("{:?}", execution_error(&result));
-    assert!(
-        operator.contains("vault timed out after handing out [redacted]"),
-        "{operator}"
+    // The provider's text (which quotes a secret) is rendered nowhere; it is kept for an
+    // operator who asks for it.
+    let error = execution_error(&result);
+    let operator = format!("{error:?} {error}");
+    assert!(!operator.contains("vault timed out"), "{operator}");
+    assert!(operator.contains("flaky-key"), "{operator}");
+    let provider = error
+        .cause()
+        .downcast_ref::<agentkit_core::CredentialError>()
+        .and_then(agentkit_core::CredentialError::provider_error)
+        .map(ToString::to_string);
+    assert_eq!(
+        provider.as_deref(),
+        Some(format!("vault timed out after handing out {SECRET}").as_str())
     );
 }
 

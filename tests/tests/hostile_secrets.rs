@@ -2,8 +2,8 @@
 //! deep in its error chain, in its error's `Debug` only, past the point where messages are
 //! cut, or in a panic; in what a `ToolError` tells the model (a failure's model message, a
 //! retry's feedback, a denial's reason); a credential provider whose error quotes a secret it
-//! resolved before. A plain error's text never reaches the model; a `ToolError`'s message
-//! does, redacted.
+//! resolved before, and one it never resolved. A plain error's text never reaches the model;
+//! a `ToolError`'s message does, redacted; a provider's error text is rendered nowhere.
 //! Every rendering is checked (the harness renders the result's `Debug`, `Display`, every
 //! source, the issues' JSON, the events an observer saw with `{:?}`, the `tracing` spans, the
 //! recordings' `Debug` and JSON), and so is a replay from the recorded JSON fixture, which
@@ -12,8 +12,8 @@
 use std::fmt;
 
 use agentkit_core::{
-    BoxError, CredentialProvider, Credentials, Error, ErrorKind, JsonObject, RecordedOutcome,
-    Secret, TextLimits, ToolCall, ToolError, ToolRegistry, ToolSpec,
+    BoxError, CredentialError, CredentialProvider, Credentials, Error, ErrorKind, JsonObject,
+    RecordedOutcome, Secret, TextLimits, ToolCall, ToolError, ToolRegistry, ToolSpec,
 };
 
 use crate::core_fixtures::{FnTool, Probe};
@@ -407,8 +407,12 @@ fn a_secret_in_a_panic_is_redacted_and_never_reaches_the_model() {
     );
 }
 
-/// Resolves [`KEY`], then fails on [`KEY_2`] with an error quoting the first secret, in its
-/// message and in its `Debug`.
+/// A secret the provider knows but never resolves for any call (another key's value, a
+/// vault's admin token): the executor cannot know to scrub it.
+const UNRESOLVED: &str = "hvs-PLANTED-vault-root-5c2e91";
+
+/// Resolves [`KEY`], then fails on [`KEY_2`] with an error quoting the first secret and an
+/// [`UNRESOLVED`] one, in its message, its source and its `Debug`.
 struct LeakyProvider;
 
 impl CredentialProvider for LeakyProvider {
@@ -418,13 +422,12 @@ impl CredentialProvider for LeakyProvider {
         }
         Err(Box::new(Wrapped {
             message: "vault session expired",
-            source: format!("session opened with {SECRET}").into(),
+            source: format!("session opened with {SECRET}, root token {UNRESOLVED}").into(),
         }))
     }
 }
 
-#[test]
-fn a_secret_in_a_credential_providers_error_is_redacted() {
+fn leaky_provider_harness() -> (Harness, Probe) {
     let spec = ToolSpec::builder("leaky")
         .credential(KEY)
         .credential(KEY_2)
@@ -436,29 +439,72 @@ fn a_secret_in_a_credential_providers_error_is_redacted() {
     let harness = Harness::configured(registry, TextLimits::DEFAULT, |builder| {
         builder.credentials(LeakyProvider)
     });
-    let outcome = harness.call(&ToolCall::new("c", "leaky", "{}"));
+    (harness, probe)
+}
+
+#[test]
+fn a_credential_providers_error_text_is_rendered_nowhere() {
+    let (harness, probe) = leaky_provider_harness();
+    let call = ToolCall::new("c", "leaky", "{}");
+    let outcome = harness.call(&call);
     let error = outcome.error(ErrorKind::Credential);
     assert_eq!(probe.runs(), 0);
     assert_eq!(
         outcome.model_text(),
         "Error: tool 'leaky' failed unexpectedly."
     );
-    // Operators learn which credential failed, and why, without the secret.
-    let display = error.to_string();
-    assert!(
-        display.contains("credential 'db-token' could not be resolved"),
-        "{display}"
+    // Operators learn which credential failed and that the provider failed: its name and
+    // the failure's kind, from the error's message, `Debug` and chain alike.
+    assert_eq!(
+        error.to_string(),
+        "tool 'leaky' failed: credential 'db-token' could not be resolved, so the tool was not run"
     );
     let e = execution(&outcome);
-    let mut chain = Vec::new();
-    let mut next = e.cause().source();
-    while let Some(cause) = next {
-        chain.push(cause.to_string());
-        next = cause.source();
+    assert!(e.is_credential());
+    assert!(e.cause().source().is_none(), "no source chain to render");
+    // Nothing the executor made of the call carries the provider's text: not the secret it
+    // resolved, not the one it never did, not even its words.
+    let replayed = harness.replay(&outcome, &call);
+    let mut texts: Vec<(String, String)> = renderings(&outcome.result);
+    texts.extend(renderings(&replayed.result));
+    for (what, events) in [
+        ("event", &outcome.events),
+        ("replayed event", &replayed.events),
+    ] {
+        texts.extend(events.iter().map(|e| (what.to_owned(), e.debug.clone())));
     }
-    assert_eq!(
-        chain,
-        ["vault session expired", "session opened with [redacted]"]
+    texts.extend(outcome.spans.iter().map(|s| ("span".to_owned(), s.clone())));
+    texts.push((
+        "recordings".to_owned(),
+        format!(
+            "{:?} {}",
+            outcome.recordings,
+            serde_json::to_string(&outcome.recordings).unwrap()
+        ),
+    ));
+    for (what, text) in &texts {
+        for quoted in [
+            UNRESOLVED,
+            SECRET,
+            "vault session expired",
+            "session opened",
+        ] {
+            assert!(!text.contains(quoted), "{what} shows {quoted:?}: {text}");
+        }
+    }
+    // Asked for explicitly, the provider's own error, untouched.
+    let credential = e
+        .cause()
+        .downcast_ref::<CredentialError>()
+        .expect("a credential error");
+    assert_eq!(credential.name(), KEY_2);
+    assert!(!credential.is_missing());
+    let provider = credential.provider_error().expect("the provider's error");
+    assert_eq!(provider.to_string(), "vault session expired");
+    let source = provider.source().expect("its cause").to_string();
+    assert!(
+        source.contains(UNRESOLVED) && source.contains(SECRET),
+        "{source}"
     );
 }
 

@@ -299,32 +299,101 @@ pub struct AwaitingApproval;
 
 /// A credential that could not be resolved; the cause of a [`ToolExecutionError`].
 ///
-/// Names the credential, never its value.
-#[derive(Debug, thiserror::Error)]
-#[error("{}", match .source { None => format!("credential '{name}' is not available, so the tool was not run"), Some(_) => format!("credential '{name}' could not be resolved, so the tool was not run") })]
+/// It names the credential and says whether the provider had none by that name
+/// ([`is_missing`](Self::is_missing)) or failed to resolve it. It never renders the provider's
+/// error: a provider's error text may quote a secret the executor never resolved for the call
+/// (a vault client naming another key's value, say), which the executor could not know to
+/// scrub. So neither this error's `Display` nor its `Debug`, nor its
+/// [`source`](std::error::Error::source) chain, carries it, and nothing the executor makes of
+/// the call does either: the error's message, the events, spans, recordings and replays, and
+/// what the model is told. An operator who wants the provider's own error asks for it:
+/// [`provider_error`](Self::provider_error).
+///
+/// ```
+/// use agentkit_core::{BoxError, CredentialError, CredentialProvider, ErrorKind, Secret};
+/// # use agentkit_core::{JsonObject, Tool, ToolCall, ToolContext, ToolExecutor, ToolRegistry, ToolSpec, block_on};
+/// # struct Fetch(ToolSpec);
+/// # impl Tool for Fetch {
+/// #     fn spec(&self) -> &ToolSpec { &self.0 }
+/// #     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+/// #         Ok(JsonObject::new())
+/// #     }
+/// # }
+/// struct Vault;
+///
+/// impl CredentialProvider for Vault {
+///     fn resolve(&self, name: &str) -> Result<Option<Secret>, BoxError> {
+///         Err(format!("vault: '{name}' sealed (admin token s3cr3t-admin)").into())
+///     }
+/// }
+///
+/// # let mut registry = ToolRegistry::new();
+/// # registry.register(Fetch(ToolSpec::builder("fetch").credential("api-key").build()?))?;
+/// let executor = ToolExecutor::builder(registry).credentials(Vault).build();
+/// let result = block_on(executor.dispatch(&ToolCall::new("call_1", "fetch", "{}")));
+/// let error = result.error().expect("the call failed");
+/// assert_eq!(error.kind(), ErrorKind::Credential);
+/// // The error says which credential, never what the provider said.
+/// assert!(!format!("{error} {error:?}").contains("s3cr3t"));
+///
+/// // Asked for explicitly, the provider's own error (to log where secrets may go).
+/// let agentkit_core::Error::Execution(failure) = error else { unreachable!() };
+/// let credential = failure.cause().downcast_ref::<CredentialError>().expect("a credential error");
+/// assert_eq!(credential.name(), "api-key");
+/// assert!(!credential.is_missing());
+/// let provider = credential.provider_error().expect("the provider failed");
+/// assert!(provider.to_string().contains("s3cr3t-admin"));
+/// # Ok::<(), agentkit_core::SemanticError>(())
+/// ```
+#[derive(thiserror::Error)]
+#[error("{}", match .provider { None => format!("credential '{name}' is not available, so the tool was not run"), Some(_) => format!("credential '{name}' could not be resolved, so the tool was not run") })]
 pub struct CredentialError {
     name: String,
-    #[source]
-    source: Option<BoxError>,
+    /// The provider's own error; deliberately not the `source`.
+    provider: Option<BoxError>,
+}
+
+impl fmt::Debug for CredentialError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The provider's error is withheld here too: its `Debug` may show what its message
+        // does.
+        f.debug_struct("CredentialError")
+            .field("name", &self.name)
+            .field("missing", &self.is_missing())
+            .finish_non_exhaustive()
+    }
 }
 
 impl CredentialError {
     pub(crate) fn missing(name: &str) -> Self {
         CredentialError {
             name: name.to_owned(),
-            source: None,
+            provider: None,
         }
     }
 
-    pub(crate) fn failed(name: &str, source: BoxError) -> Self {
+    pub(crate) fn failed(name: &str, provider: BoxError) -> Self {
         CredentialError {
             name: name.to_owned(),
-            source: Some(source),
+            provider: Some(provider),
         }
     }
 
     /// The credential's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Whether the provider has no credential of that name (rather than failing to resolve
+    /// it).
+    pub fn is_missing(&self) -> bool {
+        self.provider.is_none()
+    }
+
+    /// The provider's own error, when it failed to resolve the credential (`None` when it
+    /// had none by that name). Its text is the provider's and may quote any secret the
+    /// provider knows: send it only where secrets may go.
+    pub fn provider_error(&self) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
+        self.provider.as_deref()
     }
 }

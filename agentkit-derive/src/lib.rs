@@ -1,12 +1,17 @@
 //! The `#[tool(...)]` attribute macro for agentkit. Use it through `agentkit-core` with the
 //! `derive` feature; see [`macro@tool`].
 //!
-//! The macro is built in stages, one module each: `attr` reads the attribute's tokens
-//! into a tree of `key = value` entries, `ast` turns that tree into a typed model of the
-//! tool, `check` applies the rules that span several keys, then `expand` writes the code,
-//! or `fallback` writes the errors and a stub. Every stage reports into one `ctxt::Ctxt`,
-//! so every mistake is reported in one build. The rules and their wording are shared with
-//! `agentkit-core` (`rules.rs`, compiled into both crates).
+//! Both macros are built in stages, one module each, as thiserror's and serde_derive's are:
+//! `attr` reads an attribute's tokens into a tree of `key = value` entries; each macro's
+//! `ast` turns that tree into a typed model (with the shared `decl` reading each parameter
+//! into the model of `ast`, and `value` each value); each macro's `check` applies the rules
+//! that span several keys (with the shared `check` for one parameter); then the code is
+//! written (`tool::{spec, typed, fields, imp}`, with the shared `expand`), or, when something
+//! is wrong, the errors and a stub (`tool::fallback`). `#[derive(ToolParams)]` (`params`) runs
+//! the same stages in one module.
+//! Every stage reports into one `ctxt::Ctxt`, so every mistake is reported in one build. The
+//! keys are `symbol` constants; the rules and their wording are shared with `agentkit-core`
+//! (`rules`, compiled into both crates).
 
 // Without the `expand` feature (agentkit-core's `derive`), none of the macro is built.
 #[cfg(feature = "expand")]
@@ -18,19 +23,21 @@ mod check;
 #[cfg(feature = "expand")]
 mod ctxt;
 #[cfg(feature = "expand")]
+mod decl;
+#[cfg(feature = "expand")]
 mod expand;
 #[cfg(feature = "expand")]
-mod fallback;
-#[cfg(feature = "expand")]
 mod params;
-#[cfg(feature = "expand")]
-mod place;
 // Shared with agentkit-core, which uses more of it than the macro does.
 #[cfg(feature = "expand")]
 #[allow(dead_code, unreachable_pub)]
 mod rules;
 #[cfg(feature = "expand")]
 mod symbol;
+#[cfg(feature = "expand")]
+mod tool;
+#[cfg(feature = "expand")]
+mod value;
 
 use proc_macro::TokenStream;
 
@@ -441,7 +448,7 @@ use proc_macro::TokenStream;
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     #[cfg(feature = "expand")]
     {
-        expand::tool(args.into(), item.into()).into()
+        tool::tool(args.into(), item.into()).into()
     }
     #[cfg(not(feature = "expand"))]
     {

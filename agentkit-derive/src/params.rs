@@ -16,12 +16,14 @@ use syn::{
     Attribute, Data, DeriveInput, Fields, GenericArgument, Ident, PathArguments, Type, Variant,
 };
 
-use crate::ast::{self, DefaultValue, Param, Str, Ty};
+use crate::ast::{DefaultValue, Param, Str, Ty};
 use crate::attr::{self, Entry, Value};
 use crate::check;
 use crate::ctxt::Ctxt;
+use crate::decl;
 use crate::expand;
 use crate::rules::{self, NameKind, Number, ParamType, Problem};
+use crate::value;
 
 /// `#[derive(ToolParams)] item`.
 pub(crate) fn derive(item: TokenStream) -> TokenStream {
@@ -131,7 +133,7 @@ fn container(cx: &Ctxt, input: &DeriveInput) -> TokenStream {
             continue;
         }
         if let Some(value) = value.value(cx, &key) {
-            if let Some(path) = ast::crate_path(cx, value) {
+            if let Some(path) = value::crate_path(cx, value) {
                 krate = path;
             }
         }
@@ -414,10 +416,10 @@ fn field<'a>(cx: &Ctxt, field: &'a syn::Field) -> FieldParam<'a> {
         _ => None,
     };
     base.name = Some(name);
-    let mut param = ast::field_param(cx, entries, base);
+    let mut param = decl::field_param(cx, entries, base);
     // `#[param(description = "...")]` over the doc comment.
     if param.description.is_none() {
-        param.description = ast::doc_of(&field.attrs);
+        param.description = value::doc_of(&field.attrs);
     }
     param.required = Some((!optional && param.default.is_none(), type_span));
     let mut own_default = None;

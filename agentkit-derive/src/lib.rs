@@ -6,9 +6,8 @@
 //! `ast` turns that tree into a typed model (with the shared `decl` reading each parameter
 //! into the model of `ast`, and `value` each value); each macro's `check` applies the rules
 //! that span several keys (with the shared `check` for one parameter); then the code is
-//! written (`tool::{spec, typed, fields, imp}`, with the shared `expand`), or, when something
-//! is wrong, the errors and a stub (`tool::fallback`). `#[derive(ToolParams)]` (`params`) runs
-//! the same stages in one module.
+//! written (`tool::{spec, typed, fields, imp}`, `params::expand`, with the shared `expand`),
+//! or, when something is wrong, the errors and a stub (`tool::fallback`, `params::fallback`).
 //! Every stage reports into one `ctxt::Ctxt`, so every mistake is reported in one build. The
 //! keys are `symbol` constants; the rules and their wording are shared with `agentkit-core`
 //! (`rules`, compiled into both crates).

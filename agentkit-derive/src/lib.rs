@@ -6,11 +6,11 @@
 //! `ast` turns that tree into a typed model (with the shared `decl` reading each parameter
 //! into the model of `ast`, and `value` each value); each macro's `check` applies the rules
 //! that span several keys (with the shared `check` for one parameter); then the code is
-//! written (`tool::{spec, typed, fields, imp}`, `params::expand`, with the shared `expand`),
-//! or, when something is wrong, the errors and a stub (`tool::fallback`, `params::fallback`).
-//! Every stage reports into one `ctxt::Ctxt`, so every mistake is reported in one build. The
-//! keys are `symbol` constants; the rules and their wording are shared with `agentkit-core`
-//! (`rules`, compiled into both crates).
+//! written (`tool::{spec, typed, fields, imp, thread_safety}`, `params::expand`, with the
+//! shared `expand`), or, when something is wrong, the errors and a stub (`tool::fallback`,
+//! `params::fallback`). Every stage reports into one `ctxt::Ctxt`, so every mistake is
+//! reported in one build. The keys are `symbol` constants; the rules and their wording are
+//! shared with `agentkit-core` (`rules`, compiled into both crates).
 
 // Without the `expand` feature (agentkit-core's `derive`), none of the macro is built.
 #[cfg(feature = "expand")]
@@ -101,10 +101,12 @@ use proc_macro::TokenStream;
 /// - `pub enum FetchWeatherInputUnits { Metric, Imperial }` for the `enum` of `units`;
 /// - `impl TypedTool for FetchWeather`, naming the two structs.
 /// - a check that every field of `FetchWeather` is `Send` and `Sync`, since a registry shares
-///   its tools across threads: a field that is not is one error on its type. (The macro then
-///   declares the struct `Send` and `Sync` itself, so that the `Tool` impl, your
-///   `ToolHandler` impl and its future do not each report the same field again; that
-///   declaration only ever compiles when it is redundant.)
+///   its tools across threads: a field that is not is an error on its type, saying what it
+///   lacks, the first of the build. The `Tool` impl asks for that check rather than for
+///   `Send` and `Sync` themselves, so neither it nor the code registering the tool reports
+///   the field again; your `ToolHandler` impl still does, once for each of the two the
+///   struct lacks, and so does the future of its `run` when the struct is not `Sync` (only
+///   an `unsafe impl` would silence them, and the macro writes no `unsafe`).
 ///
 /// The struct itself is left as written. Register the tool with `ToolRegistry::register`
 /// and call it through a `ToolExecutor`, which validates inputs (filling defaults), resolves
@@ -434,7 +436,7 @@ use proc_macro::TokenStream;
 /// | written twice | a second `#[tool(...)]` on the struct | #[tool] is repeated on `FetchWeather`: one #[tool(...)] declares the tool; merge the two into one |
 /// | without the `derive` feature | `#[tool(...)]` | `#[tool]` needs the `derive` feature of agentkit-core: ... |
 /// | generic struct | `struct S<T>` or `struct S<'a>` | #[tool] cannot serve a generic struct: ... |
-/// | a field not `Send` and `Sync` | `cache: Rc<Cache>`, `calls: RefCell<i64>` | tools are shared across threads, so a tool's fields must be `Send` and `Sync`: `Rc<Cache>` is neither (on the field's type, and nowhere else) |
+/// | a field not `Send` and `Sync` | `cache: Rc<Cache>`, `calls: RefCell<i64>` | tools are shared across threads, so a tool's fields must be `Send` and `Sync`: `Rc<Cache>` is neither (on the field's type; your `impl ToolHandler` then reports what the struct lacks too) |
 /// | no logic | no `impl ToolHandler for S` | the tool `S` has no logic: `ToolHandler` is not implemented for it |
 ///
 /// When the attribute has a mistake, the struct and its input and output structs are still

@@ -26,7 +26,6 @@ pub(crate) fn expand(tool: &Tool<'_>, item: &TokenStream, errors: &[syn::Error])
             &quote!(#p::unreachable!("#[tool] reported errors for this tool")),
         )
     };
-    let thread_safety = imp::thread_safety(tool);
     let import = tool.private_import();
     quote! {
         #item
@@ -34,6 +33,5 @@ pub(crate) fn expand(tool: &Tool<'_>, item: &TokenStream, errors: &[syn::Error])
         #(#errors)*
         #typed
         #tool_impl
-        #thread_safety
     }
 }

@@ -1,9 +1,10 @@
-//! Stage 4: the `Tool` impl, and the check that the tool's fields are `Send` and `Sync`.
+//! Stage 4: the `Tool` impl, bound by the check of the struct's fields.
 
-use proc_macro2::{Ident, Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
 use super::ast::Tool;
+use super::thread_safety;
 use super::typed::fits_by_type;
 
 /// The `Tool` impl, with `spec_body` as the body of `spec`.
@@ -49,9 +50,10 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
             }
         }
     });
+    let bound = thread_safety::bound(tool);
     quote! {
         #[automatically_derived]
-        impl #p::Tool for #ident {
+        impl #p::Tool for #ident #bound {
             fn spec(&self) -> &#p::ToolSpec {
                 #spec_body
             }
@@ -59,42 +61,5 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
             #execute
             #fits
         }
-    }
-}
-
-/// One error per field whose type is not `Send` and `Sync`, spanned on that type, and the
-/// declaration that the struct is both, so that nothing else fails because of it (see
-/// `agentkit_core::__private::thread_safety` for why that is sound).
-pub(crate) fn thread_safety(tool: &Tool<'_>) -> TokenStream {
-    let syn::Data::Struct(data) = &tool.item.data else {
-        return TokenStream::new();
-    };
-    // A struct without fields is `Send` and `Sync` already: nothing to check or declare.
-    if tool.has_generics() || data.fields.is_empty() {
-        return TokenStream::new();
-    }
-    let p = tool.private();
-    let checks = data.fields.iter().map(|field| {
-        let ty = &field.ty;
-        let span = syn::spanned::Spanned::span(ty);
-        quote_spanned! {span=>
-            (&&&&#p::thread_safety::Probe::<#ty>::NEW).verdict().require();
-        }
-    });
-    // Spanned at the call site, not on the user's tokens: the `unsafe` is the macro's, so a
-    // crate under `#![forbid(unsafe_code)]` is not blamed for it.
-    let ident = Ident::new(&tool.item.ident.to_string(), Span::call_site());
-    quote! {
-        const _: () = {
-            #[allow(unused_imports)]
-            use #p::thread_safety::{Level0 as _, Level1 as _, Level2 as _, Level3 as _};
-            let _: fn() = || {
-                #(#checks)*
-            };
-        };
-        #[doc(hidden)]
-        unsafe impl #p::Send for #ident {}
-        #[doc(hidden)]
-        unsafe impl #p::Sync for #ident {}
     }
 }

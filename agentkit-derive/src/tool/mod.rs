@@ -1,8 +1,9 @@
 //! `#[tool(...)]`: where it is written ([`place`]), the declaration read into a model
 //! ([`ast`], with the shared [`crate::decl`] for each parameter), the rules across its keys
-//! ([`check`]), then either the code ([`spec`], [`typed`] and [`fields`], [`imp`]) or, when
-//! something is wrong, the errors and a stub ([`fallback`]). Every stage reports into one
-//! [`Ctxt`], so a build shows every mistake in the attribute at once.
+//! ([`check`]), then either the code ([`spec`], [`typed`] and [`fields`], [`imp`],
+//! [`thread_safety`]) or, when something is wrong, the errors and a stub ([`fallback`]).
+//! Every stage reports into one [`Ctxt`], so a build shows every mistake in the attribute at
+//! once.
 
 mod ast;
 mod check;
@@ -14,6 +15,7 @@ mod private;
 mod spec;
 #[cfg(test)]
 mod tests;
+mod thread_safety;
 mod typed;
 
 use proc_macro2::TokenStream;
@@ -47,12 +49,11 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// The expansion of a declaration without mistakes: the struct as written, the import of
-/// `<crate>::__private`, the typed structs and the `TypedTool` impl, the `Tool` impl with its
-/// spec, and the check of the struct's fields.
+/// `<crate>::__private`, the typed structs and the `TypedTool` impl, and the `Tool` impl with
+/// its spec and the check of the struct's fields.
 fn expand(tool: &Tool<'_>, item: &TokenStream) -> TokenStream {
     let typed = typed::typed(tool, false);
     let tool_impl = imp::tool_impl(tool, &spec::spec(tool));
-    let thread_safety = imp::thread_safety(tool);
     let import = tool.private_import();
-    quote!(#item #import #typed #tool_impl #thread_safety)
+    quote!(#item #import #typed #tool_impl)
 }

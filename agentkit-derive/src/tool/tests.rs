@@ -207,3 +207,43 @@ fn fields_on_a_list_of_other_items_suggest_items_dictionary() {
         "{out}"
     );
 }
+
+#[test]
+fn no_expansion_writes_unsafe() {
+    let item = quote!(
+        pub struct S {
+            cache: std::rc::Rc<u8>,
+            name: String,
+        }
+    );
+    for args in [
+        quote!(name = "s", input = [{ name = "x", type = integer }]),
+        quote!(name = "s s", input = [{ name = "x", type = intger }]),
+    ] {
+        let out = super::tool(args, item.clone()).to_string();
+        assert!(!out.contains("unsafe"), "{out}");
+        // Each field is checked, in the bound of the `Tool` impl.
+        let bound = out.find("where < () as __agentkit_S :: thread_safety :: Checked <");
+        let (Some(bound), Some(body)) = (bound, out.find("fn spec")) else {
+            panic!("no bound in {out}");
+        };
+        assert!(
+            out[..bound].contains("impl __agentkit_S :: Tool for S"),
+            "{out}"
+        );
+        for check in ["Probe :: < std :: rc :: Rc < u8 > >", "Probe :: < String >"] {
+            assert!(out[bound..body].contains(check), "{check} in {out}");
+        }
+        assert!(
+            out[bound..body].contains(">> :: Unit : __agentkit_S :: Send + __agentkit_S :: Sync"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn a_struct_without_fields_has_nothing_to_check() {
+    let out = expand(quote!(name = "s"));
+    assert!(!out.contains("thread_safety"), "{out}");
+    assert!(!out.contains("where"), "{out}");
+}

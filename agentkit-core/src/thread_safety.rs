@@ -1,21 +1,31 @@
 //! The check `#[tool]` makes that every field of a tool is `Send` and `Sync`.
 //!
 //! A registry shares its tools across threads, so `Tool` requires both. Left to the
-//! compiler, one `Rc` field is reported six times: by the `Tool` impl, by the user's
-//! `ToolHandler` impl, by the future `run` returns, for `Send` and for `Sync` each. The
-//! macro instead asks, per field, which of the two its type lacks, and turns the answer into
-//! exactly one error spanned on the field's type. It then declares the struct `Send` and
-//! `Sync` itself, so that nothing downstream fails again.
-//!
-//! That declaration is sound because it never reaches a binary unless it is redundant: when
-//! every field is `Send` and `Sync`, so is the struct (the macro refuses generic structs),
-//! and when one is not, the check below fails the build.
+//! compiler, one `Rc` field is reported nine times: by the `Tool` impl (for itself, for a call
+//! in it, for the future it returns), by the user's `ToolHandler` impl and by the future `run`
+//! returns, for `Send` and for `Sync` each. The macro instead asks, per field, which of the
+//! two its type lacks, and turns the answer into one error spanned on the field's type.
 //!
 //! The question is answered without negative reasoning, by method resolution: the receiver
 //! `&&&&Probe<F>` matches the most-referenced impl whose bounds hold, tried in the order
 //! `Level0` (both), `Level1` (`Send` only), `Level2` (`Sync` only), `Level3` (neither). Each
 //! level returns a verdict; all verdicts but [`Fine`] have a `require` whose bound no type
 //! meets, with the message for the field's case.
+//!
+//! The `Tool` impl needs the struct to be `Send` and `Sync`, and the macro writes no
+//! `unsafe` to say so. The check above is instead the `const` block of the impl's bound
+//! `<() as Checked<{ check }>>::Unit: Send + Sync`. When every field passes, the block is
+//! `true` and the bound is `(): Send + Sync`, which holds and asks nothing of the struct,
+//! `Send` and `Sync` by its fields. When a field fails, the block has no value and the bound
+//! is on an error type, which the compiler takes as given: inside the impl, it answers every
+//! `Send` and `Sync` asked of the struct; where the tool is used, it is not reported. The
+//! compiler checks the bound when it checks the impl, written right after the struct, so
+//! the field's error comes first.
+//!
+//! What is still reported is the user's own code, whose bounds do not go through the
+//! macro: the `impl ToolHandler`, once for each of `Send` and `Sync` the struct lacks, and,
+//! when the struct is not `Sync`, the future of its `run`, which holds `&self`. Only an
+//! `unsafe impl` of `Send` and `Sync` would silence those.
 
 use std::marker::PhantomData;
 
@@ -95,6 +105,18 @@ impl<F: ?Sized> Neither<F> {
     }
 }
 
+/// `<() as Checked<{ check }>>::Unit` is `()` when the `const` block `check` evaluates (to
+/// `true`), and an error type, of which the compiler says nothing more, when it does not:
+/// the type of the bound `#[tool]` puts on the `Tool` impl of a struct with fields.
+pub trait Checked<const PASSED: bool> {
+    /// `()`.
+    type Unit;
+}
+
+impl Checked<true> for () {
+    type Unit = ();
+}
+
 /// Chosen for a field that is `Send` and `Sync`.
 pub trait Level0 {
     /// The verdict.
@@ -169,5 +191,15 @@ mod tests {
         assert!(is::<Neither<*const u8>>(
             (&&&&Probe::<*const u8>::NEW).verdict()
         ));
+    }
+
+    // The bound of a tool whose check passes asks nothing of the struct (the errors when it
+    // does not are in the trybuild cases).
+    #[test]
+    fn a_passed_check_is_the_unit_type() {
+        fn send_and_sync<T: Send + Sync + ?Sized>() {}
+        send_and_sync::<<() as Checked<true>>::Unit>();
+        let unit: <() as Checked<true>>::Unit = ();
+        assert_eq!(unit, ());
     }
 }

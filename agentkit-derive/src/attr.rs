@@ -3,12 +3,16 @@
 //! The tree is parsed by hand, one comma-separated entry at a time, instead of with a single
 //! `syn::parse::Parse` impl: a syntax error then costs only the entry it is in, and the
 //! rest of the attribute is still read and checked, so one build reports every mistake.
-//! What the keys mean is the next stage's business ([`crate::ast`]).
+//! What the keys mean is the next stage's business ([`crate::decl`], and each macro's own
+//! `ast`), except that a key written twice at one level is reported here, by [`Seen`], the
+//! one place that does.
 
 use proc_macro2::{Delimiter, Ident, Span, TokenStream, TokenTree};
 use syn::ext::IdentExt as _;
 
 use crate::ctxt::Ctxt;
+use crate::rules::Problem;
+use crate::symbol::Symbol;
 
 /// `key = value`, or `key` alone.
 pub(crate) struct Entry {
@@ -264,4 +268,31 @@ fn split_commas(tokens: TokenStream) -> Vec<Vec<TokenTree>> {
     }
     chunks.retain(|chunk| !chunk.is_empty());
     chunks
+}
+
+/// The keys already seen in one `{...}` or attribute: the one place that reports a repeated
+/// key, at every level.
+#[derive(Default)]
+pub(crate) struct Seen(Vec<String>);
+
+impl Seen {
+    /// `true` the first time `key` is seen; reports it and returns `false` after that.
+    pub(crate) fn first(&mut self, cx: &Ctxt, key: &Key) -> bool {
+        if self.0.contains(&key.text) {
+            cx.error(
+                key.span,
+                Problem::DuplicateKey {
+                    key: key.text.clone(),
+                },
+            );
+            false
+        } else {
+            self.0.push(key.text.clone());
+            true
+        }
+    }
+
+    pub(crate) fn contains(&self, key: Symbol) -> bool {
+        self.0.iter().any(|seen| seen == key.as_str())
+    }
 }

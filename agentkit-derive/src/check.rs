@@ -1,65 +1,27 @@
-//! Stage 3: the rules that span several keys, checked on the model from [`crate::ast`]:
-//! names, the version, `items` and `fields` in their places, declared `fields` (checked like
-//! parameters, as deep as they go), defaults against the whole declaration at any depth and
-//! against `required`, and repeated parameters, credentials and tags.
+//! Stage 3, shared: the rules that span the keys of one parameter, checked on the model from
+//! [`crate::ast`]: its name, `items` and `fields` in their places, its constraints, and its
+//! default against the whole declaration at any depth and against `required`. `#[tool]`
+//! applies them to every parameter and declared field; `#[derive(ToolParams)]` to each field.
 //!
 //! Each rule is the shared one from [`crate::rules`], so the compile error and the run-time
 //! `SemanticError` for the same mistake read the same.
 
 use proc_macro2::Span;
 
-use crate::ast::{DefaultLit, DefaultValue, Param, Str, Tool};
+use crate::ast::{DefaultLit, DefaultValue, Param};
 use crate::ctxt::Ctxt;
 use crate::rules::{self, NameKind, ParamType, Problem};
 
-/// Reports every problem of `tool` that spans several keys.
-pub(crate) fn check(cx: &Ctxt, tool: &Tool<'_>) {
-    match &tool.name {
-        Some(name) => {
-            if let Err(problem) = rules::check_name(NameKind::Tool, &name.value) {
-                cx.error(name.span, problem);
-            }
-        }
-        // A name whose value did not parse is already reported.
-        None if tool.name_written => {}
-        None => cx.error(
-            Span::call_site(),
-            format_args!(
-                "{}: add `name = \"...\"` to #[tool(...)]",
-                Problem::MissingToolName
-            ),
-        ),
+/// Checks one parameter's name, `items`, `fields` and default (not the parameters within).
+pub(crate) fn check_param(cx: &Ctxt, param: &Param) {
+    let Some(name) = &param.name else { return };
+    if let Err(problem) = rules::check_name(NameKind::Parameter, &name.value) {
+        cx.error(name.span, problem);
     }
-    if let Some(version) = &tool.version {
-        if let Err(problem) = rules::check_version(&version.value) {
-            cx.error(version.span, problem);
-        }
-    }
-    for params in [&tool.input, &tool.output].into_iter().flatten() {
-        check_params(cx, tool, params, false);
-    }
-    for name in rules::find_duplicates(tool.credentials.iter().map(|c| c.value.as_str())) {
-        cx.error(
-            second(&tool.credentials, name),
-            Problem::DuplicateCredential {
-                name: name.to_owned(),
-            },
-        );
-    }
-    for credential in &tool.credentials {
-        if credential.value.is_empty() {
-            cx.error(credential.span, Problem::EmptyCredentialName);
-        }
-    }
-    let keys: Vec<&Str> = tool.tags.iter().map(|(key, _)| key).collect();
-    for key in rules::find_duplicates(keys.iter().map(|k| k.value.as_str())) {
-        cx.error(
-            second(keys.iter().copied(), key),
-            Problem::DuplicateTag {
-                key: key.to_owned(),
-            },
-        );
-    }
+    check_items(cx, &name.value, param);
+    check_fields(cx, &name.value, param);
+    check_constraints(cx, &name.value, param);
+    check_default(cx, &name.value, param);
 }
 
 /// `items` only on a list.
@@ -97,6 +59,41 @@ fn check_fields(cx: &Ctxt, name: &str, param: &Param) {
         } else {
             cx.error(*fields_span, problem);
         }
+    }
+}
+
+/// The constraints by the shared rules, each problem on the token it is about: an `enum`
+/// value on the value, a constraint on the wrong type on its key, bounds the wrong way round
+/// on the upper bound.
+pub(crate) fn check_constraints(cx: &Ctxt, name: &str, param: &Param) {
+    let Some(ty) = param.ty.filter(|ty| !ty.guessed) else {
+        return;
+    };
+    let span_of = |key: &str, on_key: bool| {
+        param
+            .constraint_spans
+            .iter()
+            .find(|(k, _, _)| *k == key)
+            .map_or_else(Span::call_site, |(_, key_span, value_span)| {
+                if on_key { *key_span } else { *value_span }
+            })
+    };
+    for rules::ConstraintProblem {
+        key,
+        index,
+        problem,
+    } in rules::check_constraints(name, ty.ty, &param.constraints)
+    {
+        let span = match (index, &problem) {
+            (Some(index), _) => param
+                .enum_spans
+                .get(index)
+                .copied()
+                .unwrap_or_else(|| span_of(key, false)),
+            (None, Problem::ConstraintOnWrongType { .. }) => span_of(key, true),
+            (None, _) => span_of(key, false),
+        };
+        cx.error(span, problem);
     }
 }
 
@@ -225,105 +222,4 @@ fn locate(default: &DefaultLit, at: &[rules::Step], problem: &Problem) -> Span {
         }
     }
     here.span
-}
-
-/// Checks one parameter's name, `items`, `fields` and default (not the parameters within).
-fn check_param(cx: &Ctxt, param: &Param) {
-    let Some(name) = &param.name else { return };
-    if let Err(problem) = rules::check_name(NameKind::Parameter, &name.value) {
-        cx.error(name.span, problem);
-    }
-    check_items(cx, &name.value, param);
-    check_fields(cx, &name.value, param);
-    check_constraints(cx, &name.value, param);
-    check_default(cx, &name.value, param);
-}
-
-/// The constraints by the shared rules, each problem on the token it is about: an `enum`
-/// value on the value, a constraint on the wrong type on its key, bounds the wrong way round
-/// on the upper bound.
-pub(crate) fn check_constraints(cx: &Ctxt, name: &str, param: &Param) {
-    let Some(ty) = param.ty.filter(|ty| !ty.guessed) else {
-        return;
-    };
-    let span_of = |key: &str, on_key: bool| {
-        param
-            .constraint_spans
-            .iter()
-            .find(|(k, _, _)| *k == key)
-            .map_or_else(Span::call_site, |(_, key_span, value_span)| {
-                if on_key { *key_span } else { *value_span }
-            })
-    };
-    for rules::ConstraintProblem {
-        key,
-        index,
-        problem,
-    } in rules::check_constraints(name, ty.ty, &param.constraints)
-    {
-        let span = match (index, &problem) {
-            (Some(index), _) => param
-                .enum_spans
-                .get(index)
-                .copied()
-                .unwrap_or_else(|| span_of(key, false)),
-            (None, Problem::ConstraintOnWrongType { .. }) => span_of(key, true),
-            (None, _) => span_of(key, false),
-        };
-        cx.error(span, problem);
-    }
-}
-
-/// Checks one list of parameters: the `input`, the `output`, or the `fields` of a parameter
-/// (`nested`), which are checked the same way, except that they make no struct fields.
-fn check_params(cx: &Ctxt, tool: &Tool<'_>, params: &[Param], nested: bool) {
-    for param in params {
-        check_param(cx, param);
-        if let Some((fields, _)) = &param.fields {
-            check_params(cx, tool, fields, true);
-        }
-    }
-    let names = params.iter().filter_map(|p| p.name.as_ref());
-    let names: Vec<&Str> = names.collect();
-    let duplicates = rules::find_duplicates(names.iter().map(|n| n.value.as_str()));
-    for name in &duplicates {
-        cx.error(
-            second(names.iter().copied(), name),
-            Problem::DuplicateParameter {
-                name: (*name).to_owned(),
-            },
-        );
-    }
-    if nested {
-        return;
-    }
-    // Distinct names can still make one Rust field (`max-days`, `max_days`).
-    let mut fields: Vec<(String, &Str)> = Vec::new();
-    for param in params {
-        let (Some(field), Some(name)) = (param.field(), &param.name) else {
-            continue;
-        };
-        let field = field.to_string();
-        match fields.iter().find(|(f, _)| *f == field) {
-            Some((_, first)) if first.value != name.value => cx.error(
-                name.span,
-                format_args!(
-                    "parameters '{}' and '{}' would both be the field `{field}` of the \
-                     generated struct of `{}`; rename one of them",
-                    first.value, name.value, tool.item.ident
-                ),
-            ),
-            Some(_) => {}
-            None => fields.push((field, name)),
-        }
-    }
-}
-
-/// Where `value` occurs for the second time: a duplicate is reported where it is repeated.
-fn second<'a>(items: impl IntoIterator<Item = &'a Str>, value: &str) -> Span {
-    items
-        .into_iter()
-        .filter(|item| item.value == value)
-        .nth(1)
-        .map_or_else(Span::call_site, |item| item.span)
 }

@@ -1,12 +1,16 @@
 //! The `#[tool(...)]` attribute macro for agentkit. Use it through `agentkit-core` with the
 //! `derive` feature; see [`macro@tool`].
 //!
-//! The macro is built in stages, one module each: `attr` reads the attribute's tokens
-//! into a tree of `key = value` entries, `ast` turns that tree into a typed model of the
-//! tool, `check` applies the rules that span several keys, then `expand` writes the code,
-//! or `fallback` writes the errors and a stub. Every stage reports into one `ctxt::Ctxt`,
-//! so every mistake is reported in one build. The rules and their wording are shared with
-//! `agentkit-core` (`rules.rs`, compiled into both crates).
+//! Both macros are built in stages, one module each, as thiserror's and serde_derive's are:
+//! `attr` reads an attribute's tokens into a tree of `key = value` entries; each macro's
+//! `ast` turns that tree into a typed model (with the shared `decl` reading each parameter
+//! into the model of `ast`, and `value` each value); each macro's `check` applies the rules
+//! that span several keys (with the shared `check` for one parameter); then the code is
+//! written (`tool::{spec, typed, fields, imp, thread_safety}`, `params::expand`, with the
+//! shared `expand`), or, when something is wrong, the errors and a stub (`tool::fallback`,
+//! `params::fallback`). Every stage reports into one `ctxt::Ctxt`, so every mistake is
+//! reported in one build. The keys are `symbol` constants; the rules and their wording are
+//! shared with `agentkit-core` (`rules`, compiled into both crates).
 
 // Without the `expand` feature (agentkit-core's `derive`), none of the macro is built.
 #[cfg(feature = "expand")]
@@ -18,19 +22,21 @@ mod check;
 #[cfg(feature = "expand")]
 mod ctxt;
 #[cfg(feature = "expand")]
+mod decl;
+#[cfg(feature = "expand")]
 mod expand;
 #[cfg(feature = "expand")]
-mod fallback;
-#[cfg(feature = "expand")]
 mod params;
-#[cfg(feature = "expand")]
-mod place;
 // Shared with agentkit-core, which uses more of it than the macro does.
 #[cfg(feature = "expand")]
 #[allow(dead_code, unreachable_pub)]
 mod rules;
 #[cfg(feature = "expand")]
 mod symbol;
+#[cfg(feature = "expand")]
+mod tool;
+#[cfg(feature = "expand")]
+mod value;
 
 use proc_macro::TokenStream;
 
@@ -95,10 +101,12 @@ use proc_macro::TokenStream;
 /// - `pub enum FetchWeatherInputUnits { Metric, Imperial }` for the `enum` of `units`;
 /// - `impl TypedTool for FetchWeather`, naming the two structs.
 /// - a check that every field of `FetchWeather` is `Send` and `Sync`, since a registry shares
-///   its tools across threads: a field that is not is one error on its type. (The macro then
-///   declares the struct `Send` and `Sync` itself, so that the `Tool` impl, your
-///   `ToolHandler` impl and its future do not each report the same field again; that
-///   declaration only ever compiles when it is redundant.)
+///   its tools across threads: a field that is not is an error on its type, saying what it
+///   lacks, the first of the build. The `Tool` impl asks for that check rather than for
+///   `Send` and `Sync` themselves, so neither it nor the code registering the tool reports
+///   the field again; your `ToolHandler` impl still does, once for each of the two the
+///   struct lacks, and so does the future of its `run` when the struct is not `Sync` (only
+///   an `unsafe impl` would silence them, and the macro writes no `unsafe`).
 ///
 /// The struct itself is left as written. Register the tool with `ToolRegistry::register`
 /// and call it through a `ToolExecutor`, which validates inputs (filling defaults), resolves
@@ -428,7 +436,7 @@ use proc_macro::TokenStream;
 /// | written twice | a second `#[tool(...)]` on the struct | #[tool] is repeated on `FetchWeather`: one #[tool(...)] declares the tool; merge the two into one |
 /// | without the `derive` feature | `#[tool(...)]` | `#[tool]` needs the `derive` feature of agentkit-core: ... |
 /// | generic struct | `struct S<T>` or `struct S<'a>` | #[tool] cannot serve a generic struct: ... |
-/// | a field not `Send` and `Sync` | `cache: Rc<Cache>`, `calls: RefCell<i64>` | tools are shared across threads, so a tool's fields must be `Send` and `Sync`: `Rc<Cache>` is neither (on the field's type, and nowhere else) |
+/// | a field not `Send` and `Sync` | `cache: Rc<Cache>`, `calls: RefCell<i64>` | tools are shared across threads, so a tool's fields must be `Send` and `Sync`: `Rc<Cache>` is neither (on the field's type; your `impl ToolHandler` then reports what the struct lacks too) |
 /// | no logic | no `impl ToolHandler for S` | the tool `S` has no logic: `ToolHandler` is not implemented for it |
 ///
 /// When the attribute has a mistake, the struct and its input and output structs are still
@@ -441,7 +449,7 @@ use proc_macro::TokenStream;
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     #[cfg(feature = "expand")]
     {
-        expand::tool(args.into(), item.into()).into()
+        tool::tool(args.into(), item.into()).into()
     }
     #[cfg(not(feature = "expand"))]
     {

@@ -9,23 +9,23 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ast::Tool;
-use crate::expand;
+use super::ast::Tool;
+use super::{imp, typed};
 
+/// The errors, and the stub that keeps the rest of the user's code compiling.
 pub(crate) fn expand(tool: &Tool<'_>, item: &TokenStream, errors: &[syn::Error]) -> TokenStream {
     let errors = errors.iter().map(syn::Error::to_compile_error);
-    let typed = expand::typed(tool, true);
+    let typed = typed::typed(tool, true);
     // A `Tool` impl needs a non-generic type; for a generic struct the error says so.
     let tool_impl = if tool.has_generics() {
         quote!()
     } else {
         let p = tool.private();
-        expand::tool_impl(
+        imp::tool_impl(
             tool,
             &quote!(#p::unreachable!("#[tool] reported errors for this tool")),
         )
     };
-    let thread_safety = expand::thread_safety(tool);
     let import = tool.private_import();
     quote! {
         #item
@@ -33,6 +33,5 @@ pub(crate) fn expand(tool: &Tool<'_>, item: &TokenStream, errors: &[syn::Error])
         #(#errors)*
         #typed
         #tool_impl
-        #thread_safety
     }
 }

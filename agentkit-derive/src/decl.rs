@@ -1,0 +1,447 @@
+//! Stage 2, shared: a parameter declaration read from its entries into an [`ast::Param`]:
+//! `{ name = ..., type = ..., ... }` in `#[tool(...)]`, or a field's `#[param(...)]`.
+//!
+//! This stage reports what is wrong with a single key: unknown, misspelt or repeated keys,
+//! unknown types, values of the wrong shape, and parameters without `name` or `type`. What a
+//! misspelt key would have said is still read, silently, so that the fallback's field has
+//! the type that was meant. Rules across several keys live in [`crate::check`].
+//!
+//! [`ast::Param`]: crate::ast::Param
+
+use std::borrow::Cow;
+
+use proc_macro2::{Punct, Spacing, Span};
+use quote::quote;
+use syn::Lit;
+
+use crate::ast::{DefaultLit, DefaultValue, Param, Str, Ty};
+use crate::attr::{Entry, Seen, Value, Written};
+use crate::ctxt::Ctxt;
+use crate::rules::{self, ParamType, Problem, ValueKind};
+use crate::symbol::{
+    self, DEFAULT, DESCRIPTION, ENUM, FIELDS, ITEMS, MAX_ITEMS, MAX_LENGTH, MAXIMUM, MIN_ITEMS,
+    MIN_LENGTH, MINIMUM, NAME, REQUIRED, Symbol, TYPE,
+};
+use crate::value::{default, default_in, float_in, integer_in, invalid, string};
+
+/// A list of parameter declarations `[{ ... }, ...]`: the value of `input`, `output` or
+/// `fields`.
+pub(crate) fn params(cx: &Ctxt, key: Symbol, value: Value) -> Option<Vec<Param>> {
+    const EXPECTED: &str = "a list of parameters, e.g. `[{ name = \"city\", type = string }, ...]`";
+    let expected = if key == FIELDS {
+        EXPECTED
+    } else {
+        "a list of parameters, e.g. `[{ name = \"city\", type = string }, ...]`, or a struct \
+         deriving `ToolParams`, e.g. `input = SearchArgs`"
+    };
+    let Value::List(_, items) = value else {
+        invalid(cx, value.span(), key, expected);
+        return None;
+    };
+    Some(
+        items
+            .into_iter()
+            .filter_map(|item| match item {
+                Value::Map(span, entries) => Some(param(cx, span, entries)),
+                other => {
+                    invalid(cx, other.span(), key, expected);
+                    None
+                }
+            })
+            .collect(),
+    )
+}
+
+fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
+    read_param(cx, span, entries, Param::empty(), false)
+}
+
+/// The keys `#[param(...)]` takes on a field of a `#[derive(ToolParams)]` struct: those of a
+/// parameter that the field's name and Rust type do not already say, and `rename`.
+pub(crate) const FIELD_KEYS: [&str; 10] = [
+    "rename",
+    "default",
+    "description",
+    "enum",
+    "minimum",
+    "maximum",
+    "min_length",
+    "max_length",
+    "min_items",
+    "max_items",
+];
+
+/// Reads `#[param(...)]` on a field into `base`, whose name, type, `required` and `items`
+/// come from the field; `rename` is read by the caller and left out of `entries`.
+pub(crate) fn field_param(cx: &Ctxt, entries: Vec<Entry>, base: Param) -> Param {
+    read_param(cx, Span::call_site(), entries, base, true)
+}
+
+/// The keys of a parameter written in `entries`, onto `param`. On a field (`on_field`), the
+/// keys the field itself says are refused, and none is missing.
+fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field: bool) -> Param {
+    let mut param = base;
+    let mut seen = Seen::default();
+    // The keys that unknown keys look like misspellings of: reported as such, they are not
+    // reported missing too, and what depends on them is not checked on a guess.
+    let mut misspelt: Vec<&'static str> = Vec::new();
+    // What those keys say, read without a word, for the fallback's field types only.
+    let mut guess = Guess::default();
+    for Entry { key, value } in entries {
+        let symbol = match rules::check_param_key(&key.text) {
+            Ok(known) if on_field && !FIELD_KEYS.contains(&known) => {
+                cx.error(key.span, field_says(known));
+                continue;
+            }
+            Ok(known) => Symbol::lookup(&symbol::PARAM_KEYS, known)
+                .expect("symbol::PARAM_KEYS lists every key of rules::PARAM_KEYS"),
+            Err(_) if on_field => {
+                let suggestion = rules::suggest(&key.text, FIELD_KEYS.iter().copied());
+                cx.error(
+                    key.span,
+                    Problem::UnknownKey {
+                        found: key.text.clone(),
+                        suggestion,
+                        allowed: &FIELD_KEYS,
+                    },
+                );
+                continue;
+            }
+            Err(problem) => {
+                if let Problem::UnknownKey {
+                    suggestion: Some(suggestion),
+                    ..
+                } = &problem
+                {
+                    misspelt.push(*suggestion);
+                    if let (Some(meant), Written::Value(value)) =
+                        (Symbol::lookup(&symbol::PARAM_KEYS, suggestion), value)
+                    {
+                        guess.read(meant, value);
+                    }
+                }
+                cx.error(key.span, problem);
+                continue;
+            }
+        };
+        if !seen.first(cx, &key) {
+            continue;
+        }
+        let Some(value) = value.value(cx, &key) else {
+            if symbol == REQUIRED {
+                param.required_unknown = true;
+            }
+            if rules::CONSTRAINT_KEYS.contains(&symbol.as_str()) {
+                param.constraints_unknown = true;
+            }
+            continue;
+        };
+        if rules::CONSTRAINT_KEYS.contains(&symbol.as_str()) {
+            let value_span = value.span();
+            if constraint(cx, symbol, value, &mut param) {
+                param
+                    .constraint_spans
+                    .push((symbol.as_str(), key.span, value_span));
+            } else {
+                param.constraints_unknown = true;
+            }
+            continue;
+        }
+        match symbol {
+            // `name = city` is refused, but names the field the handler reads.
+            NAME => match value {
+                Value::Ident(ident) => {
+                    cx.error(
+                        ident.span(),
+                        format_args!("'name' takes a string: write `name = \"{ident}\"`"),
+                    );
+                    guess.name = Some(Str {
+                        value: ident.to_string(),
+                        span: ident.span(),
+                    });
+                }
+                value => {
+                    param.name = string(cx, NAME, value, "a string, e.g. `name = \"city\"`");
+                }
+            },
+            TYPE => param.ty = param_type(cx, TYPE, value),
+            ITEMS => {
+                let span = value.span();
+                param.items = param_type(cx, ITEMS, value).map(|ty| (ty, span));
+            }
+            // The same keys and rules as a parameter, as deep as it goes.
+            FIELDS => param.fields = params(cx, FIELDS, value).map(|fields| (fields, key.span)),
+            REQUIRED => match value {
+                Value::Lit(Lit::Bool(b)) => param.required = Some((b.value, b.span)),
+                other => {
+                    param.required_unknown = true;
+                    invalid(cx, other.span(), REQUIRED, "`true` or `false`");
+                }
+            },
+            DEFAULT => {
+                param.default = default(cx, value);
+                param.default_literal = param.default.as_ref().map(DefaultLit::to_literal);
+            }
+            DESCRIPTION => {
+                param.description = string(cx, DESCRIPTION, value, "a string").map(|s| s.value);
+            }
+            _ => unreachable!("every parameter key is handled"),
+        }
+    }
+    for key in [NAME, TYPE] {
+        if !on_field && !seen.contains(key) && !misspelt.contains(&key.as_str()) {
+            cx.error(span, Problem::MissingKey { key: key.as_str() });
+        }
+    }
+    if param.required.is_none() && misspelt.contains(&REQUIRED.as_str()) {
+        param.required_unknown = true;
+    }
+    if misspelt
+        .iter()
+        .any(|key| rules::CONSTRAINT_KEYS.contains(key))
+    {
+        param.constraints_unknown = true;
+    }
+    guess.apply(&mut param);
+    param
+}
+
+/// Why `#[param(...)]` refuses `key`: the field already says it.
+fn field_says(key: &str) -> String {
+    let how = match key {
+        "name" => {
+            "the parameter is named after the field; to name it otherwise, write `rename = \"...\"`"
+        }
+        "type" => {
+            "the parameter's type is the field's Rust type (`String`, `i64`, `f64`, `bool`, `Vec<T>`, ...)"
+        }
+        "required" => "a field is required unless its type is an `Option<T>` or it has a `default`",
+        "items" => "a list's items have the type of the `Vec`'s items (`Vec<String>`)",
+        _ => {
+            "a dictionary's fields are those of the struct that is the field's type, deriving `ToolParams` too"
+        }
+    };
+    format!("`{key}` is not written in #[param(...)]: {how}")
+}
+
+/// Reads the constraint `key` into `param`; `false` (reported) when its value cannot be read.
+fn constraint(cx: &Ctxt, key: Symbol, value: Value, param: &mut Param) -> bool {
+    const NUMBER: &str = "a number, such as `minimum = 1` or `maximum = 0.5`";
+    const ENUM_VALUES: &str =
+        "a list of the allowed values, such as `enum = [\"metric\", \"imperial\"]`";
+    let c = &mut param.constraints;
+    match key {
+        ENUM => {
+            let Value::List(_, items) = value else {
+                invalid(cx, value.span(), ENUM, ENUM_VALUES);
+                return false;
+            };
+            let mut values = Vec::with_capacity(items.len());
+            let mut ok = true;
+            for item in items {
+                let span = item.span();
+                match default_in(cx, ENUM, item) {
+                    // A list or a dictionary is no enum value; the shared rules say so in
+                    // the words of a type mismatch.
+                    Some(lit) => {
+                        values.push(lit.to_literal());
+                        param.enum_spans.push(span);
+                    }
+                    None => ok = false,
+                }
+            }
+            // An `enum` with a value that could not be read is not checked on a guess.
+            if ok {
+                c.enum_values = Some(Cow::Owned(values));
+            } else {
+                param.enum_spans.clear();
+            }
+            ok
+        }
+        MINIMUM | MAXIMUM => {
+            let number = match value {
+                Value::Lit(Lit::Int(i)) => integer_in(cx, key, &i, false),
+                Value::Neg(_, Lit::Int(i)) => integer_in(cx, key, &i, true),
+                Value::Lit(Lit::Float(f)) => float_in(cx, key, &f, false).map(DefaultValue::Float),
+                Value::Neg(_, Lit::Float(f)) => {
+                    float_in(cx, key, &f, true).map(DefaultValue::Float)
+                }
+                other => {
+                    invalid(cx, other.span(), key, NUMBER);
+                    return false;
+                }
+            };
+            let number = match number {
+                Some(DefaultValue::Integer(i)) => rules::Number::Integer(i),
+                #[allow(clippy::cast_precision_loss)]
+                Some(DefaultValue::OutOfRange(i)) => rules::Number::Float(i as f64),
+                Some(DefaultValue::Float(f)) => rules::Number::Float(f),
+                _ => return false,
+            };
+            if key == MINIMUM {
+                c.minimum = Some(number);
+            } else {
+                c.maximum = Some(number);
+            }
+            true
+        }
+        _ => {
+            let count = match &value {
+                Value::Lit(Lit::Int(n)) if n.suffix().is_empty() => n.base10_parse::<usize>().ok(),
+                _ => None,
+            };
+            let expected = match key {
+                MIN_LENGTH => "a whole number, 0 or more, such as `min_length = 1`",
+                MAX_LENGTH => "a whole number, 0 or more, such as `max_length = 100`",
+                MIN_ITEMS => "a whole number, 0 or more, such as `min_items = 1`",
+                _ => "a whole number, 0 or more, such as `max_items = 10`",
+            };
+            let Some(count) = count else {
+                if let Value::Neg(minus, n) = value {
+                    let mut minus_token = Punct::new('-', Spacing::Alone);
+                    minus_token.set_span(minus);
+                    cx.error_spanned_by(
+                        quote!(#minus_token #n),
+                        Problem::InvalidKeyValue {
+                            key: key.as_str(),
+                            expected,
+                        },
+                    );
+                } else {
+                    invalid(cx, value.span(), key, expected);
+                }
+                return false;
+            };
+            let slot = match key {
+                MIN_LENGTH => &mut c.min_length,
+                MAX_LENGTH => &mut c.max_length,
+                MIN_ITEMS => &mut c.min_items,
+                MAX_ITEMS => &mut c.max_items,
+                _ => unreachable!("every constraint key is handled"),
+            };
+            *slot = Some(count);
+            true
+        }
+    }
+}
+
+/// What a parameter's misspelt or refused keys would have said, read silently (each is
+/// already reported): the fallback gives the field the type it was meant to have, so the
+/// handler that uses it still type-checks. Checks never see a guess, except a guessed name.
+#[derive(Default)]
+struct Guess {
+    name: Option<Str>,
+    ty: Option<Ty>,
+    items: Option<(Ty, Span)>,
+    required: Option<(bool, Span)>,
+    default: Option<DefaultLit>,
+}
+
+impl Guess {
+    /// Reads `value` as the value of `key`, reporting nothing.
+    fn read(&mut self, key: Symbol, value: Value) {
+        let quiet = Ctxt::new();
+        let guessed = |ty: Option<Ty>| {
+            ty.map(|ty| Ty {
+                guessed: true,
+                ..ty
+            })
+        };
+        match key {
+            NAME => self.name = string(&quiet, NAME, value, ""),
+            TYPE => self.ty = guessed(param_type(&quiet, TYPE, value)),
+            ITEMS => {
+                let span = value.span();
+                self.items = guessed(param_type(&quiet, ITEMS, value)).map(|ty| (ty, span));
+            }
+            REQUIRED => {
+                if let Value::Lit(Lit::Bool(b)) = value {
+                    self.required = Some((b.value, b.span));
+                }
+            }
+            DEFAULT => self.default = default(&quiet, value),
+            _ => {}
+        }
+        // Errors in a value under a misspelt key are left for after its key is fixed.
+        let _ = quiet.check();
+    }
+
+    fn apply(self, param: &mut Param) {
+        // A name is checked like one written correctly: its own mistakes are real ones.
+        if param.name.is_none() {
+            param.name = self.name;
+        }
+        if param.ty.is_none() {
+            // Without a readable type, the default's says what the parameter is.
+            param.ty = self.ty.or_else(|| {
+                let default = param.default.as_ref().or(self.default.as_ref())?;
+                let ty = match default.to_literal().kind() {
+                    ValueKind::Integer => ParamType::Integer,
+                    ValueKind::Float => ParamType::Float,
+                    ValueKind::String => ParamType::String,
+                    ValueKind::Boolean => ParamType::Boolean,
+                    ValueKind::List => ParamType::List,
+                    ValueKind::Dictionary => ParamType::Dictionary,
+                    ValueKind::Null => return None,
+                };
+                Some(Ty { ty, guessed: true })
+            });
+        }
+        if param.items.is_none() {
+            param.items = self.items;
+        }
+        if param.required.is_none() && self.required.is_some() {
+            param.required = self.required;
+            param.required_unknown = true;
+        }
+        if param.default.is_none() && self.default.is_some() {
+            param.default_guessed = true;
+        }
+    }
+}
+
+fn param_type(cx: &Ctxt, key: Symbol, value: Value) -> Option<Ty> {
+    const EXPECTED: &str = "one of string, integer, float, boolean, list, dictionary, \
+                            written without quotes, e.g. `type = string`";
+    const EXPECTED_ITEMS: &str = "one of string, integer, float, boolean, list, dictionary, \
+                                  written without quotes, e.g. `items = string`";
+    let expected = if key == ITEMS {
+        EXPECTED_ITEMS
+    } else {
+        EXPECTED
+    };
+    match value {
+        Value::Ident(ident) => {
+            let span = ident.span();
+            match ident.to_string().parse::<ParamType>() {
+                Ok(ty) => Some(Ty { ty, guessed: false }),
+                Err(problem) => {
+                    let guess = match &problem {
+                        Problem::UnknownType { suggestion, .. } => {
+                            suggestion.and_then(ParamType::from_name)
+                        }
+                        _ => None,
+                    };
+                    cx.error(span, problem);
+                    guess.map(|ty| Ty { ty, guessed: true })
+                }
+            }
+        }
+        Value::Lit(Lit::Str(s)) => {
+            invalid(cx, s.span(), key, expected);
+            // `"string"`, and `"bool"` as what it stands for, give the fallback its type.
+            let guess = match s.value().parse::<ParamType>() {
+                Ok(ty) => Some(ty),
+                Err(Problem::UnknownType { suggestion, .. }) => {
+                    suggestion.and_then(ParamType::from_name)
+                }
+                Err(_) => None,
+            };
+            guess.map(|ty| Ty { ty, guessed: true })
+        }
+        other => {
+            invalid(cx, other.span(), key, expected);
+            None
+        }
+    }
+}

@@ -1,0 +1,365 @@
+//! Stage 2: the typed model of a tool declaration, read from the entry tree of
+//! [`crate::attr`] and the struct it is attached to.
+//!
+//! This stage reports what is wrong with a single key of `#[tool(...)]`: unknown or repeated
+//! keys, values of the wrong shape (a timeout the shared rules refuse, a retry count that is
+//! not a `u32`, a flag given something other than `true` or `false`, a key that needs a value
+//! written alone), and structs the macro cannot serve; [`crate::decl`] reads each parameter.
+//! Rules across several keys live in [`super::check`].
+//!
+//! The model is built even when something is wrong, with whatever could be read, so that
+//! [`super::fallback`] can still generate the input and output structs and one mistake does
+//! not cascade into errors in the user's `impl ToolHandler`.
+
+use std::time::Duration;
+
+use proc_macro2::{Punct, Spacing, TokenStream};
+use quote::quote;
+use syn::{Data, DeriveInput, Lit};
+
+use crate::ast::{Param, Str};
+use crate::attr::{self, Entry, Seen, Value, Written};
+use crate::ctxt::Ctxt;
+use crate::decl;
+use crate::rules::{self, Problem};
+use crate::symbol::{
+    self, BLOCKING, CRATE, CREDENTIALS, DESCRIPTION, INPUT, NAME, OUTPUT, REQUIRES_APPROVAL,
+    RETRIES, SEQUENTIAL, Symbol, TAGS, TIMEOUT, VERSION,
+};
+use crate::value::{crate_path, doc_of, invalid, string};
+
+/// A tool declaration: `#[tool(...)]` and its struct.
+pub(crate) struct Tool<'a> {
+    pub(crate) item: &'a DeriveInput,
+    /// Whether `name = ...` is written (even with a value that did not parse).
+    pub(crate) name_written: bool,
+    pub(crate) name: Option<Str>,
+    pub(crate) description: Option<String>,
+    pub(crate) version: Option<Str>,
+    pub(crate) input: Option<Vec<Param>>,
+    pub(crate) output: Option<Vec<Param>>,
+    /// `input = SearchArgs`: a struct deriving `ToolParams` in place of the list.
+    pub(crate) input_type: Option<syn::Path>,
+    /// `output = SearchResults`.
+    pub(crate) output_type: Option<syn::Path>,
+    pub(crate) tags: Vec<(Str, Str)>,
+    pub(crate) credentials: Vec<Str>,
+    pub(crate) policy: Policy,
+    /// The path of `agentkit_core` in the user's crate.
+    pub(crate) krate: TokenStream,
+}
+
+/// How the executor runs the tool: `timeout`, the flags, `retries`.
+#[derive(Default, PartialEq)]
+pub(crate) struct Policy {
+    /// Checked by the shared rules: more than zero, whole milliseconds, at most a day.
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) blocking: bool,
+    pub(crate) sequential: bool,
+    pub(crate) requires_approval: bool,
+    pub(crate) retries: Option<u32>,
+}
+
+impl Policy {
+    /// The flag `key` sets, if `key` is a flag.
+    fn flag_mut(&mut self, key: Symbol) -> Option<&mut bool> {
+        match key {
+            BLOCKING => Some(&mut self.blocking),
+            SEQUENTIAL => Some(&mut self.sequential),
+            REQUIRES_APPROVAL => Some(&mut self.requires_approval),
+            _ => None,
+        }
+    }
+}
+
+impl<'a> Tool<'a> {
+    /// Reads the attribute `args` on `item`, reporting every problem with a single key.
+    pub(crate) fn from_ast(cx: &Ctxt, args: TokenStream, item: &'a DeriveInput) -> Self {
+        check_item(cx, item);
+        let mut tool = Tool {
+            item,
+            name_written: false,
+            name: None,
+            description: None,
+            version: None,
+            input: None,
+            output: None,
+            input_type: None,
+            output_type: None,
+            tags: Vec::new(),
+            credentials: Vec::new(),
+            policy: Policy::default(),
+            krate: quote!(::agentkit_core),
+        };
+        let mut seen = Seen::default();
+        for Entry { key, value } in attr::parse_entries(cx, args) {
+            let symbol = match rules::check_tool_key(&key.text) {
+                Ok(known) => Symbol::lookup(&symbol::TOOL_KEYS, known)
+                    .expect("symbol::TOOL_KEYS lists every key of rules::TOOL_KEYS"),
+                Err(problem) => {
+                    cx.error(key.span, problem);
+                    continue;
+                }
+            };
+            if symbol == NAME {
+                tool.name_written = true;
+            }
+            if !seen.first(cx, &key) {
+                continue;
+            }
+            if let Some(flag) = tool.policy.flag_mut(symbol) {
+                if let Some(set) = flag_value(cx, symbol, value) {
+                    *flag = set;
+                }
+                continue;
+            }
+            let value = match value {
+                Written::Value(value) => value,
+                Written::Bare => {
+                    cx.error(
+                        key.span,
+                        format_args!(
+                            "`{symbol}` is not a flag: it needs a value, such as `{}`",
+                            example(symbol)
+                        ),
+                    );
+                    continue;
+                }
+                Written::Broken => continue,
+            };
+            match symbol {
+                NAME => {
+                    tool.name =
+                        string(cx, NAME, value, "a string, e.g. `name = \"fetch_weather\"`");
+                }
+                DESCRIPTION => {
+                    tool.description = string(cx, DESCRIPTION, value, "a string").map(|s| s.value);
+                }
+                VERSION => {
+                    tool.version =
+                        string(cx, VERSION, value, "a string, e.g. `version = \"1.0.0\"`");
+                }
+                INPUT => match schema_type(value) {
+                    Ok(path) => tool.input_type = Some(path),
+                    Err(value) => tool.input = decl::params(cx, INPUT, value),
+                },
+                OUTPUT => match schema_type(value) {
+                    Ok(path) => tool.output_type = Some(path),
+                    Err(value) => tool.output = decl::params(cx, OUTPUT, value),
+                },
+                TAGS => tool.tags = tags(cx, value),
+                CREDENTIALS => tool.credentials = credentials(cx, value),
+                TIMEOUT => tool.policy.timeout = timeout(cx, value),
+                RETRIES => tool.policy.retries = retries(cx, value),
+                CRATE => {
+                    if let Some(path) = crate_path(cx, value) {
+                        tool.krate = path;
+                    }
+                }
+                _ => unreachable!("every tool key is handled"),
+            }
+        }
+        if tool.description.is_none() {
+            tool.description = doc_comment(item);
+        }
+        tool
+    }
+
+    /// The tool's name as its spec has it: `name = ...`, or the struct's name when that could
+    /// not be read (the fallback's documentation still names the tool).
+    pub(crate) fn tool_name(&self) -> String {
+        self.name
+            .as_ref()
+            .map_or_else(|| self.item.ident.to_string(), |name| name.value.clone())
+    }
+
+    /// Whether the generated `Tool` impl can be written for the item: the `Tool` trait needs a
+    /// `'static`, non-generic type, since its spec is one `static`.
+    pub(crate) fn has_generics(&self) -> bool {
+        !self.item.generics.params.is_empty()
+    }
+}
+
+fn check_item(cx: &Ctxt, item: &DeriveInput) {
+    const SHAPE: &str = "a tool is a struct, such as `pub struct FetchWeather;` or one holding \
+                         its state, such as `pub struct FetchWeather { client: Client }`";
+    match &item.data {
+        Data::Struct(_) => {}
+        Data::Enum(data) => cx.error(
+            data.enum_token.span,
+            format_args!("#[tool] goes on a struct, not an enum: {SHAPE}"),
+        ),
+        Data::Union(data) => cx.error(
+            data.union_token.span,
+            format_args!("#[tool] goes on a struct, not a union: {SHAPE}"),
+        ),
+    }
+    let generics = &item.generics;
+    if generics.lifetimes().next().is_some() {
+        cx.error_spanned_by(
+            generics,
+            "#[tool] cannot serve a struct with a lifetime parameter: a registry keeps its \
+             tools for as long as the agent runs, so a tool must own its data; hold a `String`, \
+             an `Arc<...>` or another owned value instead of a reference",
+        );
+    } else if !generics.params.is_empty() {
+        cx.error_spanned_by(
+            generics,
+            "#[tool] cannot serve a generic struct: the tool's spec is one `static` and its \
+             input and output structs are generated once, so they need one concrete type; make \
+             the fields concrete (a `Box<dyn Trait>` or `Arc<dyn Trait>` field keeps it flexible)",
+        );
+    }
+}
+
+/// The struct's doc comment as the tool's description, as [`doc_of`] reads it.
+fn doc_comment(item: &DeriveInput) -> Option<String> {
+    doc_of(&item.attrs)
+}
+
+fn tags(cx: &Ctxt, value: Value) -> Vec<(Str, Str)> {
+    const EXPECTED: &str = "a map of strings, e.g. `tags = { category = \"weather\" }`";
+    let Value::Map(_, entries) = value else {
+        invalid(cx, value.span(), TAGS, EXPECTED);
+        return Vec::new();
+    };
+    entries
+        .into_iter()
+        .filter_map(|Entry { key, value }| {
+            let value = string(cx, TAGS, value.value(cx, &key)?, EXPECTED)?;
+            Some((
+                Str {
+                    value: key.text,
+                    span: key.span,
+                },
+                value,
+            ))
+        })
+        .collect()
+}
+
+fn credentials(cx: &Ctxt, value: Value) -> Vec<Str> {
+    const EXPECTED: &str = "a list of credential names, e.g. `credentials = [\"weather-api-key\"]`";
+    let Value::List(_, items) = value else {
+        invalid(cx, value.span(), CREDENTIALS, EXPECTED);
+        return Vec::new();
+    };
+    items
+        .into_iter()
+        .filter_map(|item| string(cx, CREDENTIALS, item, EXPECTED))
+        .collect()
+}
+
+/// How a key that takes a value is written, for the error on the key written alone.
+fn example(key: Symbol) -> &'static str {
+    match key {
+        NAME => "name = \"fetch_weather\"",
+        DESCRIPTION => "description = \"Look up the current weather for a city.\"",
+        VERSION => "version = \"1.0.0\"",
+        INPUT => "input = [{ name = \"city\", type = string }]",
+        OUTPUT => "output = [{ name = \"temperature\", type = float }]",
+        TAGS => "tags = { category = \"weather\" }",
+        CREDENTIALS => "credentials = [\"weather-api-key\"]",
+        TIMEOUT => "timeout = \"10s\"",
+        RETRIES => "retries = 2",
+        CRATE => "crate = \"agentkit\"",
+        _ => unreachable!("every tool key that takes a value has an example"),
+    }
+}
+
+/// A flag: `key` alone is `true`; `key = true` and `key = false` say it explicitly.
+fn flag_value(cx: &Ctxt, key: Symbol, value: Written) -> Option<bool> {
+    const EXPECTED: &str = "no value, or `true` or `false`: it is a flag, set by writing it alone";
+    match value {
+        Written::Bare => Some(true),
+        Written::Value(Value::Lit(Lit::Bool(b))) => Some(b.value),
+        Written::Value(other) => {
+            invalid(cx, other.span(), key, EXPECTED);
+            None
+        }
+        Written::Broken => None,
+    }
+}
+
+/// `timeout = "10s"`, read by the shared rules, so it is refused in the words a spec loaded
+/// from JSON gets.
+fn timeout(cx: &Ctxt, value: Value) -> Option<Duration> {
+    const EXPECTED: &str = "a string: a whole number and a unit (`ms`, `s`, `m` or `h`), \
+                            such as `timeout = \"10s\"` or `timeout = \"500ms\"`";
+    match value {
+        Value::Lit(Lit::Str(s)) => match rules::parse_timeout(&s.value()) {
+            Ok(timeout) => Some(timeout),
+            Err(problem) => {
+                cx.error(s.span(), problem);
+                None
+            }
+        },
+        other => {
+            invalid(cx, other.span(), TIMEOUT, EXPECTED);
+            None
+        }
+    }
+}
+
+/// `retries = 2`: how many times per turn the tool may ask the model to retry, a `u32`.
+fn retries(cx: &Ctxt, value: Value) -> Option<u32> {
+    const EXPECTED: &str = "a whole number from 0 to 4294967295, such as `retries = 2`";
+    match value {
+        Value::Lit(Lit::Int(n)) if n.suffix().is_empty() => match n.base10_parse::<u32>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                invalid(cx, n.span(), RETRIES, EXPECTED);
+                None
+            }
+        },
+        // The whole `-1` is the mistake, not its `-`.
+        Value::Neg(minus, n) => {
+            let mut minus_token = Punct::new('-', Spacing::Alone);
+            minus_token.set_span(minus);
+            cx.error_spanned_by(
+                quote!(#minus_token #n),
+                Problem::InvalidKeyValue {
+                    key: RETRIES.as_str(),
+                    expected: EXPECTED,
+                },
+            );
+            None
+        }
+        other => {
+            invalid(cx, other.span(), RETRIES, EXPECTED);
+            None
+        }
+    }
+}
+
+/// `input = SearchArgs` (or a path, `args::SearchArgs`): the type whose `ToolParams` are the
+/// parameters. Any other value is given back, to be read as a list of parameters.
+fn schema_type(value: Value) -> Result<syn::Path, Value> {
+    match value {
+        Value::Ident(ident) => Ok(syn::Path::from(ident)),
+        Value::Path(path) => Ok(path),
+        other => Err(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use syn::DeriveInput;
+
+    use super::*;
+
+    #[test]
+    fn doc_comments_join_lines_and_keep_paragraphs() {
+        let item: DeriveInput = syn::parse_quote! {
+            /// First line
+            /// continues.
+            ///
+            /// Second paragraph.
+            struct S;
+        };
+        assert_eq!(
+            doc_comment(&item).as_deref(),
+            Some("First line continues.\n\nSecond paragraph.")
+        );
+    }
+}

@@ -1,0 +1,163 @@
+//! Stage 4: the body of `Tool::spec`, the spec as `static` data built with `const fn`s, so
+//! describing a tool costs no parsing and no allocation at run time.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+
+use super::ast::{Policy, Tool};
+use crate::ast::Param;
+use crate::check;
+use crate::expand::{constraints_over, literal};
+use crate::rules::{self, ParamType};
+
+/// The body of `Tool::spec`: the spec as `static` data.
+pub(crate) fn spec(tool: &Tool<'_>) -> TokenStream {
+    let p = tool.private();
+    let name = tool.tool_name();
+    let description = tool.description.as_deref().unwrap_or("");
+    let version = tool.version.as_ref().map_or("1.0.0", |v| v.value.as_str());
+    // The parameters get `static`s of their own: a `&[Param::from_static(..)]` inside the
+    // spec's initializer would be a temporary, which a `static` cannot borrow. So do the
+    // declared `fields` of each parameter: `INPUT_0_FIELDS`, `INPUT_0_FIELDS_1_FIELDS`, ...
+    let mut statics = Vec::new();
+    let mut schema = |params: &Option<Vec<Param>>, array: &str| match params {
+        Some(params) => {
+            let array = param_array(&p, params, array, &mut statics);
+            quote!(#p::Some(#p::ToolSchema::from_static(&#array)))
+        }
+        None => quote!(#p::None),
+    };
+    // The schema of `input = SearchArgs` is read through the `TypedTool` impl, whose bound on
+    // `Input` is then the one place a type without `ToolParams` is reported.
+    let ident = &tool.item.ident;
+    let input = match &tool.input_type {
+        Some(_) => quote!(#p::input_schema::<#ident>()),
+        None => schema(&tool.input, "INPUT"),
+    };
+    let output = match &tool.output_type {
+        Some(_) => quote!(#p::output_schema::<#ident>()),
+        None => schema(&tool.output, "OUTPUT"),
+    };
+    let tags = tool.tags.iter().map(|(key, value)| {
+        let (key, value) = (&key.value, &value.value);
+        quote!((#p::Cow::Borrowed(#key), #p::Cow::Borrowed(#value)))
+    });
+    let credentials = tool.credentials.iter().map(|c| {
+        let c = &c.value;
+        quote!(#p::Cow::Borrowed(#c))
+    });
+    let policy = policy(&p, &tool.policy);
+    quote! {
+        #(#statics)*
+        static SPEC: #p::ToolSpec = #p::ToolSpec::from_static(
+            #name,
+            #description,
+            #version,
+            #input,
+            #output,
+            &[#(#tags),*],
+            &[#(#credentials),*],
+        )#policy;
+        &SPEC
+    }
+}
+
+/// `.with_static_policy(..)` when the tool declares any of it; nothing otherwise, which keeps
+/// the common expansion as small as it was.
+fn policy(p: &Ident, policy: &Policy) -> Option<TokenStream> {
+    if *policy == Policy::default() {
+        return None;
+    }
+    // At most a day, so the milliseconds always fit; `0` is "no timeout".
+    let timeout_ms = policy.timeout.map_or(0, |timeout| {
+        u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX)
+    });
+    let timeout_ms = Literal::u64_unsuffixed(timeout_ms);
+    let Policy {
+        blocking,
+        sequential,
+        requires_approval,
+        ..
+    } = policy;
+    let retries = match policy.retries {
+        Some(retries) => {
+            let retries = Literal::u32_unsuffixed(retries);
+            quote!(#p::Some(#retries))
+        }
+        None => quote!(#p::None),
+    };
+    Some(quote! {
+        .with_static_policy(#timeout_ms, #blocking, #sequential, #requires_approval, #retries)
+    })
+}
+
+/// Pushes `static #array: [Param; N] = [...];` for `params` onto `statics`, with the arrays
+/// of their declared fields, and returns the name of the array.
+fn param_array(p: &Ident, params: &[Param], array: &str, statics: &mut Vec<TokenStream>) -> Ident {
+    let len = params.len();
+    let values: Vec<TokenStream> = params
+        .iter()
+        .enumerate()
+        .map(|(index, param)| {
+            let fields = param.fields.as_ref().map(|(fields, _)| {
+                param_array(p, fields, &format!("{array}_{index}_FIELDS"), statics)
+            });
+            param_value(p, param, fields.as_ref())
+        })
+        .collect();
+    let array = Ident::new(array, Span::call_site());
+    statics.push(quote!(static #array: [#p::Param; #len] = [#(#values),*];));
+    array
+}
+
+/// A `const` `Param` expression; `fields` names the `static` array of its declared fields.
+fn param_value(p: &Ident, param: &Param, fields: Option<&Ident>) -> TokenStream {
+    let name = param.name.as_ref().map_or("", |n| n.value.as_str());
+    let ty = param_type(param.ty.map_or(ParamType::String, |t| t.ty));
+    let required = param.is_required();
+    // The default as validation leaves it, as a schema built at run time stores it: filling
+    // it in then gives exactly what validating it as the argument gives.
+    let normalised = check::decl(param).and_then(|decl| rules::check_default(&decl).value);
+    let default = match normalised.as_ref().or(param.default_literal.as_ref()) {
+        Some(default) => {
+            let default = literal(p, default);
+            quote!(#p::Some(#default))
+        }
+        None => quote!(#p::None),
+    };
+    let description = param.description.as_deref().unwrap_or("");
+    let items = param.items.map(|(items, _)| {
+        let items = param_type(items.ty);
+        quote!(.with_items(#p::ParamType::#items))
+    });
+    let constraints = constraints(p, &param.constraints);
+    let constructor = match fields {
+        Some(fields) => quote! {
+            #p::Param::from_static_with_fields(
+                #name, #p::ParamType::#ty, #required, #default, #description, &#fields
+            )
+        },
+        None => quote! {
+            #p::Param::from_static(#name, #p::ParamType::#ty, #required, #default, #description)
+        },
+    };
+    quote!(#constructor #items #constraints)
+}
+
+/// `.with_static_constraints(..)` when the parameter declares any; nothing otherwise, which
+/// keeps the common expansion as it was.
+fn constraints(p: &Ident, c: &rules::Constraints) -> Option<TokenStream> {
+    constraints_over(p, c, None)
+}
+
+fn param_type(ty: ParamType) -> Ident {
+    let variant = match ty {
+        ParamType::String => "String",
+        ParamType::Integer => "Integer",
+        ParamType::Float => "Float",
+        ParamType::Boolean => "Boolean",
+        ParamType::List => "List",
+        ParamType::Dictionary => "Dictionary",
+    };
+    Ident::new(variant, Span::call_site())
+}

@@ -1,0 +1,249 @@
+//! The expansion of `#[tool]` as a whole: what it generates, and how many errors a
+//! declaration with mistakes gets.
+
+use quote::quote;
+
+fn expand(args: proc_macro2::TokenStream) -> String {
+    super::tool(
+        args,
+        quote!(
+            pub struct S;
+        ),
+    )
+    .to_string()
+}
+
+#[test]
+fn a_valid_declaration_expands_without_errors() {
+    let out = expand(quote!(name = "s", input = [{ name = "x", type = integer }]));
+    assert!(!out.contains("compile_error"), "{out}");
+    assert!(out.contains("SInput"), "{out}");
+    assert!(out.contains("static SPEC"), "{out}");
+}
+
+#[test]
+fn every_mistake_is_reported_with_a_stub() {
+    let out = expand(quote!(
+        name = "s s",
+        version = "1",
+        input = [{ name = "x", type = intger }, { name = "x", type = string }]
+    ));
+    assert_eq!(out.matches("compile_error").count(), 4, "{out}");
+    // The typed structs survive, with the misspelt type guessed.
+    assert!(out.contains("SInput"), "{out}");
+    assert!(out.contains("i64"), "{out}");
+    assert!(out.contains("unreachable"), "{out}");
+}
+
+#[test]
+fn a_syntax_error_costs_only_its_entry() {
+    let out = expand(quote!(name = "s", version "1.0.0", input = [{ name = "x", type = string }]));
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    assert!(out.contains("SInput"), "{out}");
+}
+
+#[test]
+fn each_fields_list_gets_its_own_static() {
+    let out = expand(quote!(
+        name = "s",
+        input = [
+            { name = "a", type = string },
+            { name = "b", type = dictionary, fields = [
+                { name = "c", type = string },
+                { name = "d", type = list, items = dictionary, fields = [{ name = "e", type = integer }] },
+            ] },
+        ],
+        output = [{ name = "f", type = dictionary, fields = [{ name = "g", type = boolean }] }]
+    ));
+    assert!(!out.contains("compile_error"), "{out}");
+    for array in [
+        "static INPUT :",
+        "static INPUT_1_FIELDS :",
+        "static INPUT_1_FIELDS_1_FIELDS :",
+        "static OUTPUT_0_FIELDS :",
+    ] {
+        assert!(out.contains(array), "{array} in {out}");
+    }
+    assert!(out.contains("& INPUT_1_FIELDS_1_FIELDS"), "{out}");
+    assert_eq!(out.matches("from_static_with_fields").count(), 3, "{out}");
+}
+
+#[test]
+fn every_mistake_inside_fields_is_reported_once() {
+    let out = expand(quote!(
+        name = "s",
+        input = [
+            { name = "a", type = string, fields = [{ name = "b", type = string }] },
+            { name = "c", type = dictionary, required = false, default = { x = 1, e = "y" }, fields = [
+                { name = "d", type = intger },
+                { name = "d", type = string },
+                { name = "e", type = integer, requred = false },
+            ] },
+        ]
+    ));
+    // `fields` on a string, `intger`, the second `d`, `requred`; the default is not
+    // checked against fields whose types are not all known.
+    assert_eq!(out.matches("compile_error").count(), 4, "{out}");
+    assert!(out.contains("SInput"), "{out}");
+}
+
+#[test]
+fn a_default_is_checked_against_the_fields() {
+    let out = expand(quote!(
+        name = "s",
+        input = [
+            { name = "c", type = list, items = dictionary, required = false,
+              default = [{ d = 1 }, { d = "ok" }, { x = "y" }],
+              fields = [{ name = "d", type = string }] },
+        ]
+    ));
+    // `d = 1`, then `x` without `d`, and `x` undeclared.
+    assert!(!out.contains("items = dictionary"), "{out}");
+    assert_eq!(out.matches("compile_error").count(), 3, "{out}");
+    assert!(
+        out.contains("default value 'c[0].d' of type 'integer' does not fit"),
+        "{out}"
+    );
+    assert!(out.contains("default value 'c[2]' has no 'd'"), "{out}");
+    assert!(
+        out.contains("default value 'c[2]' has a field 'x' that is not declared"),
+        "{out}"
+    );
+}
+
+#[test]
+fn defaults_are_emitted_as_validation_leaves_them() {
+    let out = expand(quote!(
+        name = "s",
+        input = [
+            { name = "n", type = integer, required = false, default = 2.0 },
+            { name = "c", type = list, items = dictionary, required = false,
+              default = [{ d = "x" }],
+              fields = [
+                  { name = "d", type = string },
+                  { name = "e", type = integer, required = false, default = 1 },
+              ] },
+        ]
+    ));
+    assert!(!out.contains("compile_error"), "{out}");
+    // `2.0` is the integer 2, and the absent `e` is filled in.
+    assert!(out.contains("Literal :: Integer (2)"), "{out}");
+    assert!(
+        out.contains(
+            "(__agentkit_S :: Cow :: Borrowed (\"e\") , __agentkit_S :: Literal :: Integer (1))"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn nested_structs_and_enums_are_generated_and_named_after_their_parent() {
+    let out = expand(quote!(
+        name = "s",
+        input = [
+            { name = "units", type = string, enum = ["metric", "km/h"] },
+            { name = "level", type = integer, enum = [1, 2] },
+            { name = "odd", type = string, enum = ["1st", "second"] },
+            { name = "stops", type = list, items = dictionary, fields = [
+                { name = "hotel", type = dictionary, fields = [{ name = "zip-code", type = string }] },
+            ] },
+        ]
+    ));
+    assert!(!out.contains("compile_error"), "{out}");
+    for item in [
+        "enum SInputUnits",
+        "Metric ,",
+        "KmH ,",
+        "struct SInputStops",
+        "struct SInputStopsHotel",
+        "Vec < SInputStops >",
+        "fields . field (\"zip-code\" , & self . zip_code)",
+    ] {
+        assert!(out.contains(item), "{item} in {out}");
+    }
+    // An integer enum, and one whose values give no variant names, keep their types.
+    assert!(!out.contains("SInputLevel"), "{out}");
+    assert!(!out.contains("SInputOdd"), "{out}");
+}
+
+#[test]
+fn the_fallback_keeps_nested_structs_and_enums() {
+    let out = expand(quote!(
+        name = "s",
+        input = [
+            { name = "x", type = intger },
+            { name = "units", type = string, enum = ["metric", "imperial"] },
+            { name = "at", type = dictionary, fields = [{ name = "city", type = sting }] },
+        ]
+    ));
+    assert_eq!(out.matches("compile_error").count(), 2, "{out}");
+    assert!(out.contains("enum SInputUnits"), "{out}");
+    assert!(out.contains("struct SInputAt"), "{out}");
+}
+
+#[test]
+fn type_names_that_meet_are_numbered() {
+    let out = expand(quote!(
+        name = "s",
+        input = [
+            { name = "ab", type = string, enum = ["x", "y"] },
+            { name = "Ab", type = dictionary, fields = [{ name = "c", type = string }] },
+        ]
+    ));
+    assert!(!out.contains("compile_error"), "{out}");
+    assert!(out.contains("enum SInputAb "), "{out}");
+    assert!(out.contains("struct SInputAb2 "), "{out}");
+}
+
+#[test]
+fn fields_on_a_list_of_other_items_suggest_items_dictionary() {
+    let out = expand(quote!(
+        name = "s",
+        input = [{ name = "c", type = list, fields = [{ name = "d", type = string }] }]
+    ));
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    assert!(
+        out.contains("but this parameter is a 'list'; declare its items with `items = dictionary`"),
+        "{out}"
+    );
+}
+
+#[test]
+fn no_expansion_writes_unsafe() {
+    let item = quote!(
+        pub struct S {
+            cache: std::rc::Rc<u8>,
+            name: String,
+        }
+    );
+    for args in [
+        quote!(name = "s", input = [{ name = "x", type = integer }]),
+        quote!(name = "s s", input = [{ name = "x", type = intger }]),
+    ] {
+        let out = super::tool(args, item.clone()).to_string();
+        assert!(!out.contains("unsafe"), "{out}");
+        // Each field is checked, in the bound of the `Tool` impl.
+        let bound = out.find("where < () as __agentkit_S :: thread_safety :: Checked <");
+        let (Some(bound), Some(body)) = (bound, out.find("fn spec")) else {
+            panic!("no bound in {out}");
+        };
+        assert!(
+            out[..bound].contains("impl __agentkit_S :: Tool for S"),
+            "{out}"
+        );
+        for check in ["Probe :: < std :: rc :: Rc < u8 > >", "Probe :: < String >"] {
+            assert!(out[bound..body].contains(check), "{check} in {out}");
+        }
+        assert!(
+            out[bound..body].contains(">> :: Unit : __agentkit_S :: Send + __agentkit_S :: Sync"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn a_struct_without_fields_has_nothing_to_check() {
+    let out = expand(quote!(name = "s"));
+    assert!(!out.contains("thread_safety"), "{out}");
+    assert!(!out.contains("where"), "{out}");
+}

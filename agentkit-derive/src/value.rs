@@ -1,0 +1,165 @@
+//! Stage 2, shared: one value of the entry tree read as what its key takes (a string, a
+//! literal, the path of agentkit-core), and a doc comment read as a description.
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use syn::{Expr, ExprLit, Lit, Meta};
+
+use crate::ast::{DefaultLit, DefaultValue, Str};
+use crate::attr::{Entry, Seen, Value};
+use crate::ctxt::Ctxt;
+use crate::rules::Problem;
+use crate::symbol::{CRATE, DEFAULT, Symbol};
+
+/// Reports that the value at `span` is not what `key` takes, `expected`.
+pub(crate) fn invalid(cx: &Ctxt, span: Span, key: Symbol, expected: &'static str) {
+    cx.error(
+        span,
+        Problem::InvalidKeyValue {
+            key: key.as_str(),
+            expected,
+        },
+    );
+}
+
+/// A string literal.
+pub(crate) fn string(cx: &Ctxt, key: Symbol, value: Value, expected: &'static str) -> Option<Str> {
+    match value {
+        Value::Lit(Lit::Str(s)) => Some(Str {
+            value: s.value(),
+            span: s.span(),
+        }),
+        other => {
+            invalid(cx, other.span(), key, expected);
+            None
+        }
+    }
+}
+
+/// `crate = "..."`: the path of agentkit-core in the user's crate.
+pub(crate) fn crate_path(cx: &Ctxt, value: Value) -> Option<TokenStream> {
+    const EXPECTED: &str = "the path of agentkit-core as your crate names it, \
+                            e.g. `crate = \"agentkit\"`";
+    match value {
+        Value::Lit(Lit::Str(s)) => match s.parse::<syn::Path>() {
+            Ok(path) => Some(quote!(#path)),
+            Err(_) => {
+                invalid(cx, s.span(), CRATE, EXPECTED);
+                None
+            }
+        },
+        other => {
+            invalid(cx, other.span(), CRATE, EXPECTED);
+            None
+        }
+    }
+}
+
+/// The literal of `default = ...`.
+pub(crate) fn default(cx: &Ctxt, value: Value) -> Option<DefaultLit> {
+    default_in(cx, DEFAULT, value)
+}
+
+/// A literal written as the value of `key` (a `default`, or an `enum` value).
+pub(crate) fn default_in(cx: &Ctxt, key: Symbol, value: Value) -> Option<DefaultLit> {
+    const EXPECTED: &str = "a literal: a string, a number, `true`, `false`, a list `[...]` \
+                            or a dictionary `{ key = value }`";
+    let span = value.span();
+    let value = match value {
+        Value::Lit(Lit::Str(s)) => DefaultValue::String(s.value()),
+        Value::Lit(Lit::Bool(b)) => DefaultValue::Boolean(b.value),
+        Value::Lit(Lit::Int(i)) => integer_in(cx, key, &i, false)?,
+        Value::Neg(_, Lit::Int(i)) => integer_in(cx, key, &i, true)?,
+        Value::Lit(Lit::Float(f)) => DefaultValue::Float(float_in(cx, key, &f, false)?),
+        Value::Neg(_, Lit::Float(f)) => DefaultValue::Float(float_in(cx, key, &f, true)?),
+        Value::List(_, items) => DefaultValue::List(
+            items
+                .into_iter()
+                .filter_map(|item| default_in(cx, key, item))
+                .collect(),
+        ),
+        Value::Map(_, entries) => {
+            let mut seen = Seen::default();
+            DefaultValue::Dictionary(
+                entries
+                    .into_iter()
+                    .filter(|entry| seen.first(cx, &entry.key))
+                    .filter_map(|Entry { key, value }| {
+                        let value = value.value(cx, &key)?;
+                        let key = Str {
+                            value: key.text,
+                            span: key.span,
+                        };
+                        Some((key, default_in(cx, DEFAULT, value)?))
+                    })
+                    .collect(),
+            )
+        }
+        other => {
+            invalid(cx, other.span(), key, EXPECTED);
+            return None;
+        }
+    };
+    Some(DefaultLit { span, value })
+}
+
+/// An integer literal; one outside the 64-bit range is kept, for the shared rules to refuse
+/// in the words validation uses.
+pub(crate) fn integer_in(
+    cx: &Ctxt,
+    key: Symbol,
+    lit: &syn::LitInt,
+    negative: bool,
+) -> Option<DefaultValue> {
+    if !lit.suffix().is_empty() {
+        invalid(cx, lit.span(), key, "a number without a type suffix");
+        return None;
+    }
+    // Beyond `i128`, the exact value no longer matters: it is out of range all the same.
+    let n = lit.base10_digits().parse::<i128>().unwrap_or(i128::MAX);
+    let n = if negative { -n } else { n };
+    Some(i64::try_from(n).map_or(DefaultValue::OutOfRange(n), DefaultValue::Integer))
+}
+
+/// A float literal; an infinite one (`1e400`) is kept, for the shared rules to refuse.
+pub(crate) fn float_in(cx: &Ctxt, key: Symbol, lit: &syn::LitFloat, negative: bool) -> Option<f64> {
+    if !lit.suffix().is_empty() {
+        invalid(cx, lit.span(), key, "a number without a type suffix");
+        return None;
+    }
+    match lit.base10_parse::<f64>() {
+        Ok(f) => Some(if negative { -f } else { f }),
+        Err(_) => {
+            invalid(cx, lit.span(), key, "a number");
+            None
+        }
+    }
+}
+
+/// The doc comment in `attrs` as a description: lines of a paragraph joined by a space,
+/// paragraphs by a blank line, so that the wrapping of the source does not reach the model.
+pub(crate) fn doc_of(attrs: &[syn::Attribute]) -> Option<String> {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        if let Meta::NameValue(nv) = &attr.meta {
+            if nv.path.is_ident("doc") {
+                if let Expr::Lit(ExprLit {
+                    lit: Lit::Str(s), ..
+                }) = &nv.value
+                {
+                    lines.extend(s.value().split('\n').map(|line| line.trim().to_owned()));
+                }
+            }
+        }
+    }
+    let paragraphs: Vec<String> = lines
+        .split(String::is_empty)
+        .filter(|paragraph| !paragraph.is_empty())
+        .map(|paragraph| paragraph.join(" "))
+        .collect();
+    if paragraphs.is_empty() {
+        None
+    } else {
+        Some(paragraphs.join("\n\n"))
+    }
+}

@@ -659,7 +659,7 @@ impl CredentialProvider for BrokenVault {
 }
 
 #[test]
-fn a_failing_credential_provider_fails_the_call_with_the_cause_chained() {
+fn a_failing_credential_provider_fails_the_call_keeping_its_error_for_whoever_asks() {
     let (tool, probe) = weather_tool();
     let mut registry = ToolRegistry::new();
     registry.register(tool).unwrap();
@@ -675,9 +675,15 @@ fn a_failing_credential_provider_fails_the_call_with_the_cause_chained() {
         credential.to_string().contains("could not be resolved"),
         "{credential}"
     );
+    // Not chained (its text is the provider's), but there when asked for.
+    assert!(credential.source().is_none());
+    let credential = e
+        .cause()
+        .downcast_ref::<agentkit_core::CredentialError>()
+        .unwrap();
     assert!(
         credential
-            .source()
+            .provider_error()
             .unwrap()
             .downcast_ref::<VaultSealed>()
             .is_some()

@@ -1,7 +1,7 @@
 //! The expansion names everything through absolute paths: it compiles without warnings next to
 //! a user's `mod core`, `mod std`, and items that shadow prelude names, and in a module
-//! without the prelude at all. The crate forbids unsafe code: the `unsafe impl Send` the
-//! macro writes (see `agentkit_core::__private::thread_safety`) is the macro's, not the crate's.
+//! without the prelude at all, in a crate that forbids unsafe code (the expansion has none:
+//! see `forbid_unsafe.rs`).
 #![forbid(unsafe_code)]
 #![deny(warnings, missing_docs, unused_qualifications)]
 #![deny(clippy::pedantic)]

@@ -29,7 +29,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use agentkit_core::{
-    BoxError, JsonObject, Param, ParamType, Tool, ToolCall, ToolContext, ToolExecutor,
+    BoxError, JsonObject, Param, ParamType, Tool, ToolCall, ToolContext, ToolExecutor, ToolOutput,
     ToolRegistry, ToolSchema, ToolSpec, block_on,
 };
 use divan::{AllocProfiler, Bencher, black_box};
@@ -341,8 +341,8 @@ impl Tool for Other {
         &self.0
     }
 
-    async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
-        Ok(JsonObject::new())
+    async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
+        Ok(JsonObject::new().into())
     }
 }
 

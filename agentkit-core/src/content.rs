@@ -16,6 +16,8 @@ use base64::engine::general_purpose::STANDARD;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::error::ContentTooLarge;
+use crate::model_text::{TextLimits, escape_text_part, scrub, truncate_content};
 use crate::schema::JsonObject;
 
 /// One part of a tool's result, beside or instead of its structured output.
@@ -419,9 +421,67 @@ impl ToolOutput {
         &self.content
     }
 
+    /// The structured output, taking it (the parts are dropped).
+    pub fn into_structured(self) -> Option<JsonObject> {
+        self.structured
+    }
+
     /// The structured output and the parts, taken apart.
     pub fn into_parts(self) -> (Option<JsonObject>, Vec<Content>) {
         (self.structured, self.content)
+    }
+}
+
+impl ToolOutput {
+    /// Makes the parts fit to hand on, as the executor does when a call concludes: refused
+    /// when their binary data is over the limit; otherwise their text (text parts, embedded
+    /// text, links' names and descriptions) escaped, free of `secrets`, and cut to the
+    /// limits' [`max_content_bytes`](TextLimits::max_content_bytes) in all.
+    pub(crate) fn settle(
+        &mut self,
+        limits: &TextLimits,
+        secrets: &[&str],
+    ) -> Result<(), ContentTooLarge> {
+        let binary: usize = self.content.iter().map(Content::binary_len).sum();
+        if binary > limits.max_binary_bytes() {
+            return Err(ContentTooLarge::new(binary, limits.max_binary_bytes()));
+        }
+        let clean = |text: &mut String| {
+            let scrubbed = scrub(text, secrets).unwrap_or_else(|| std::mem::take(text));
+            *text = escape_text_part(scrubbed);
+        };
+        let mut left = limits.max_content_bytes();
+        self.content.retain_mut(|part| {
+            let text = match part {
+                Content::Text(text) => text,
+                Content::Resource(EmbeddedResource {
+                    contents: ResourceContents::Text(text),
+                    ..
+                }) => text,
+                Content::ResourceLink(link) => {
+                    clean(&mut link.name);
+                    clean(&mut link.uri);
+                    if let Some(description) = &mut link.description {
+                        clean(description);
+                    }
+                    return true;
+                }
+                Content::Image(_) | Content::Audio(_) | Content::Resource(_) => return true,
+            };
+            if left == 0 {
+                // Text past the bound: left out, as a long output's tail is.
+                return false;
+            }
+            clean(text);
+            if text.len() > left {
+                *text = truncate_content(std::mem::take(text), left);
+                left = 0;
+            } else {
+                left -= text.len();
+            }
+            true
+        });
+        Ok(())
     }
 }
 

@@ -22,8 +22,8 @@ use crate::model_text::cut_scrubbed;
 ///
 /// ```
 /// use agentkit_core::{
-///     BoxError, JsonObject, Tool, ToolCall, ToolContext, ToolExecutor, ToolRegistry, ToolSpec,
-///     block_on,
+///     BoxError, JsonObject, Tool, ToolCall, ToolContext, ToolExecutor, ToolOutput, ToolRegistry,
+///     ToolSpec, block_on,
 /// };
 ///
 /// /// A connection pool the application shares with its tools.
@@ -34,12 +34,12 @@ use crate::model_text::cut_scrubbed;
 /// impl Tool for Lookup {
 ///     fn spec(&self) -> &ToolSpec { &self.0 }
 ///
-///     async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+///     async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
 ///         let pool = ctx.dependency::<Pool>()?; // a clear error if it was never registered
 ///         let mut out = JsonObject::new();
 ///         out.insert("db".into(), pool.url.into());
 ///         out.insert("call".into(), ctx.call_id().into());
-///         Ok(out)
+///         Ok(out.into())
 ///     }
 /// }
 ///

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use crate::content::Content;
 use crate::context::Progress;
 use crate::error::{Error, ErrorKind};
 use crate::schema::JsonObject;
@@ -30,8 +31,10 @@ pub enum ToolEvent<'a> {
         call_id: &'a str,
         /// The validated inputs, defaults filled.
         inputs: &'a JsonObject,
-        /// The validated output.
-        output: &'a JsonObject,
+        /// The validated structured output; `None` for content parts alone.
+        output: Option<&'a JsonObject>,
+        /// The content parts (none for structured output alone), as the result holds them.
+        content: &'a [Content],
         /// How long the call took, as [`ToolResult::duration`](crate::ToolResult::duration).
         duration: Duration,
     },

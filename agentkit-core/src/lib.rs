@@ -33,7 +33,7 @@
 //! ```
 //! use agentkit_core::{
 //!     BoxError, InMemoryCredentials, JsonObject, Param, ParamType, Tool, ToolCall, ToolContext,
-//!     ToolExecutor, ToolRegistry, ToolSchema, ToolSpec, block_on,
+//!     ToolExecutor, ToolOutput, ToolRegistry, ToolSchema, ToolSpec, block_on,
 //! };
 //! use serde_json::json;
 //!
@@ -44,12 +44,12 @@
 //!         &self.0
 //!     }
 //!
-//!     async fn execute(&self, inputs: &JsonObject, ctx: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+//!     async fn execute(&self, inputs: &JsonObject, ctx: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
 //!         let _key = ctx.credential("weather-api-key")?.expose(); // resolved by the executor
 //!         let mut out = inputs.clone(); // city, country and units: validated, defaults filled
 //!         out.insert("temperature".into(), json!(72.0));
 //!         out.insert("conditions".into(), json!("sunny"));
-//!         Ok(out)
+//!         Ok(out.into())
 //!     }
 //! }
 //!
@@ -107,6 +107,7 @@ mod approval;
 mod arguments;
 mod block_on;
 mod call;
+mod content;
 mod context;
 mod credentials;
 mod error;
@@ -133,14 +134,16 @@ mod typed;
 pub use approval::{Approval, ApprovalPolicy, ApprovalRequest};
 pub use block_on::block_on;
 pub use call::{ToolArguments, ToolCall};
+pub use content::{Content, EmbeddedResource, Media, ResourceContents, ResourceLink, ToolOutput};
 pub use context::{Cancellation, MissingDependency, Progress, ToolContext};
 pub use credentials::{
     CredentialProvider, Credentials, EnvCredentials, InMemoryCredentials, NoCredentials, Secret,
     UndeclaredCredential,
 };
 pub use error::{
-    AwaitingApproval, BoxError, CredentialError, Direction, Error, ErrorKind, ToolCancelled,
-    ToolError, ToolExecutionError, ToolPanic, ToolTimeout, ToolValidationError, UnknownToolError,
+    AwaitingApproval, BoxError, ContentTooLarge, CredentialError, Direction, Error, ErrorKind,
+    ToolCancelled, ToolError, ToolExecutionError, ToolPanic, ToolTimeout, ToolValidationError,
+    UnknownToolError,
 };
 pub use events::{ToolEvent, ToolObserver};
 pub use executor::{DEFAULT_RETRIES, ToolExecutor, ToolExecutorBuilder, Turn};

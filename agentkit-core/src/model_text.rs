@@ -18,7 +18,8 @@ use std::fmt::{self, Write as _};
 /// | [`max_issues`](Self::max_issues) | 20 | validation issues collected and listed; the rest are counted ("... and 3 more") |
 /// | [`max_echo_chars`](Self::max_echo_chars) | 80 | each echoed name, key or path, cut with `…` |
 /// | [`max_message_chars`](Self::max_message_chars) | 1000 | a tool's message for the model (a retry's feedback, a denial's reason, a failure's model message) |
-/// | [`max_content_bytes`](Self::max_content_bytes) | 16384 | the whole text, a successful output included |
+/// | [`max_content_bytes`](Self::max_content_bytes) | 16384 | the whole text, a successful output included (and the text of its content parts, together) |
+/// | [`max_binary_bytes`](Self::max_binary_bytes) | 10 MiB | the binary data of a result's content parts (images, audio, files), together: past it the call fails |
 ///
 /// ```
 /// use agentkit_core::TextLimits;
@@ -33,6 +34,7 @@ pub struct TextLimits {
     max_echo_chars: u32,
     max_message_chars: u32,
     max_content_bytes: u32,
+    max_binary_bytes: u32,
 }
 
 impl Default for TextLimits {
@@ -49,12 +51,13 @@ fn clamp(value: usize) -> u32 {
 
 impl TextLimits {
     /// The defaults: 20 issues, 80 characters per echoed name, 1000 characters of a tool's
-    /// message for the model, 16 KiB in all.
+    /// message for the model, 16 KiB of text in all, 10 MiB of binary content.
     pub const DEFAULT: TextLimits = TextLimits {
         max_issues: 20,
         max_echo_chars: 80,
         max_message_chars: 1000,
         max_content_bytes: 16 * 1024,
+        max_binary_bytes: 10 * 1024 * 1024,
     };
 
     /// How many validation issues are collected and listed; more are counted, not kept.
@@ -75,6 +78,20 @@ impl TextLimits {
     /// The most bytes the whole model text may have.
     pub const fn max_content_bytes(&self) -> usize {
         self.max_content_bytes as usize
+    }
+
+    /// The most bytes of binary data (images, audio, embedded files) a result's content parts
+    /// may carry together; a tool that returns more fails, with a
+    /// [`ContentTooLarge`](crate::ContentTooLarge) cause.
+    pub const fn max_binary_bytes(&self) -> usize {
+        self.max_binary_bytes as usize
+    }
+
+    /// Sets [`max_binary_bytes`](Self::max_binary_bytes) (0 refuses every binary part).
+    #[must_use]
+    pub fn with_max_binary_bytes(mut self, n: usize) -> Self {
+        self.max_binary_bytes = clamp(n);
+        self
     }
 
     /// Sets [`max_issues`](Self::max_issues) (at least 1).
@@ -216,6 +233,26 @@ impl fmt::Display for EscapedText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_escaped(f, self.0, self.1, false)
     }
+}
+
+/// A tool's own text (a text part) made safe for a reader: it keeps its lines and tabs, but
+/// every other character [`is_unsafe_char`] names becomes `\u{..}`, so that it cannot reorder
+/// or hide text.
+pub(crate) fn escape_text_part(text: String) -> String {
+    let unsafe_char = |c: char| c != '\n' && c != '\t' && is_unsafe_char(c);
+    if !text.chars().any(unsafe_char) {
+        return text;
+    }
+    let mut escaped = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            // Writing to a String cannot fail.
+            let _ = write!(escaped, "\\u{{{:x}}}", u32::from(c));
+        } else {
+            escaped.push(c);
+        }
+    }
+    escaped
 }
 
 /// JSON text made safe for a reader: the characters [`is_unsafe_char`] names become `\uXXXX`

@@ -1,5 +1,5 @@
-//! A tool's output as the executor carries it: a JSON object, or the typed output of a
-//! `#[tool]` tool, made JSON only when something asks for it.
+//! A tool's output as the executor carries it: a JSON object, the typed output of a
+//! `#[tool]` tool, made JSON only when something asks for it, or content parts.
 //!
 //! A `#[tool]` output struct whose types guarantee its schema (see `Tool::output_fits_by_type`)
 //! needs no validation, so on the executor's fast path nothing needs it as JSON until the
@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use serde::ser;
 
+use crate::content::{Content, ToolOutput};
 use crate::schema::JsonObject;
 
 /// What a tool returned. Not public API.
@@ -21,35 +22,65 @@ pub enum Returned {
     Json(JsonObject),
     /// A typed output that fits the schema by construction, made JSON on first use.
     Typed(Box<dyn TypedOutput>),
+    /// Content parts, with structured output or without: the rare case, kept out of line.
+    Output(Box<ToolOutput>),
 }
 
 impl Returned {
-    /// The output as JSON, made now if it was not yet.
-    pub fn as_json(&self) -> &JsonObject {
+    /// The structured output (made JSON now, for a typed one); `None` for content parts
+    /// alone.
+    pub fn structured(&self) -> Option<&JsonObject> {
         match self {
-            Returned::Json(json) => json,
-            Returned::Typed(typed) => typed.as_json(),
+            Returned::Json(json) => Some(json),
+            Returned::Typed(typed) => Some(typed.as_json()),
+            Returned::Output(output) => output.structured(),
         }
     }
 
-    /// The output as JSON text. A typed output is written straight from its fields, which
-    /// `#[tool]` serializes in key order, as the object's map keeps them; where the map keeps
-    /// insertion order instead (serde_json's `preserve_order`), from the object.
-    pub(crate) fn to_json_text(&self) -> String {
+    /// The content parts (none for structured output alone).
+    pub fn content(&self) -> &[Content] {
+        match self {
+            Returned::Output(output) => output.content(),
+            Returned::Json(_) | Returned::Typed(_) => &[],
+        }
+    }
+
+    /// The structured output as JSON text. A typed output is written straight from its
+    /// fields, which `#[tool]` serializes in key order, as the object's map keeps them; where
+    /// the map keeps insertion order instead (serde_json's `preserve_order`), from the object.
+    pub(crate) fn to_json_text(&self) -> Option<String> {
         let direct = match self {
             Returned::Typed(typed) if map_keys_are_sorted() => typed.write_json(),
             _ => None,
         };
-        direct.unwrap_or_else(|| {
-            serde_json::to_string(self.as_json()).unwrap_or_else(|_| "{}".to_owned())
+        direct.or_else(|| {
+            let json = self.structured()?;
+            Some(serde_json::to_string(json).unwrap_or_else(|_| "{}".to_owned()))
         })
     }
 
-    /// The output as JSON, taking it.
-    pub fn into_json(self) -> JsonObject {
+    /// The output, taking it.
+    pub fn into_output(self) -> ToolOutput {
         match self {
-            Returned::Json(json) => json,
-            Returned::Typed(typed) => typed.into_json(),
+            Returned::Json(json) => ToolOutput::structured_only(json),
+            Returned::Typed(typed) => ToolOutput::structured_only(typed.into_json()),
+            Returned::Output(output) => *output,
+        }
+    }
+}
+
+impl From<ToolOutput> for Returned {
+    fn from(output: ToolOutput) -> Self {
+        // Structured output alone travels as it always has.
+        match output.into_parts() {
+            (Some(structured), content) if content.is_empty() => Returned::Json(structured),
+            (structured, content) => {
+                let output = ToolOutput::content_only(content);
+                Returned::Output(Box::new(match structured {
+                    Some(structured) => output.with_structured(structured),
+                    None => output,
+                }))
+            }
         }
     }
 }

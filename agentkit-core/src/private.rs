@@ -19,6 +19,7 @@ pub use crate::params::{Field, Shape, field, has_enum_value};
 pub mod thread_safety {
     pub use crate::thread_safety::*;
 }
+pub use crate::content::ToolOutput;
 pub use crate::context::ToolContext;
 pub use crate::credentials::Credentials;
 pub use crate::error::BoxError;

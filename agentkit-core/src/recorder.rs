@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::content::{Content, ToolOutput};
 use crate::context::ToolContext;
 use crate::error::{
     BoxError, Direction, Error, ErrorKind, ToolExecutionError, ToolValidationError,
@@ -50,6 +51,16 @@ pub struct Recording {
 pub enum RecordedOutcome {
     /// The validated output.
     Output(JsonObject),
+    /// Content parts, with the structured output when there was one. The parts are kept
+    /// whole, binary data in base64, so that a replay returns them as the tool did (size a
+    /// recorder's capacity with that in mind).
+    Content {
+        /// The validated structured output, when there was one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        output: Option<JsonObject>,
+        /// The parts.
+        content: Vec<Content>,
+    },
     /// The error.
     Error(RecordedError),
     /// The approval policy deferred the call; the tool did not run.
@@ -274,12 +285,19 @@ impl ToolObserver for ExecutionRecorder {
                 call_id,
                 inputs,
                 output,
+                content,
                 duration,
             } => Recording {
                 tool_name: capture(tool_name),
                 call_id: capture(call_id),
                 inputs: Some(inputs.clone()),
-                outcome: RecordedOutcome::Output(output.clone()),
+                outcome: match (output, content) {
+                    (Some(output), []) => RecordedOutcome::Output(output.clone()),
+                    (output, content) => RecordedOutcome::Content {
+                        output: output.cloned(),
+                        content: content.to_vec(),
+                    },
+                },
                 duration,
                 discarded_late_finish: false,
             },
@@ -403,7 +421,7 @@ impl Tool for ReplayTool {
         &self,
         inputs: &JsonObject,
         _: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
+    ) -> Result<ToolOutput, BoxError> {
         let mut recordings = self
             .recordings
             .lock()
@@ -412,7 +430,7 @@ impl Tool for ReplayTool {
             r.tool_name == self.spec.name()
                 && r.inputs.as_ref() == Some(inputs)
                 && match &r.outcome {
-                    RecordedOutcome::Output(_) => true,
+                    RecordedOutcome::Output(_) | RecordedOutcome::Content { .. } => true,
                     RecordedOutcome::Error(error) => error.is_replayed(),
                     RecordedOutcome::Deferred => false,
                 }
@@ -424,7 +442,14 @@ impl Tool for ReplayTool {
             .into());
         };
         match recordings.remove(position).outcome {
-            RecordedOutcome::Output(output) => Ok(output),
+            RecordedOutcome::Output(output) => Ok(output.into()),
+            RecordedOutcome::Content { output, content } => {
+                let parts = ToolOutput::content_only(content);
+                Ok(match output {
+                    Some(output) => parts.with_structured(output),
+                    None => parts,
+                })
+            }
             RecordedOutcome::Error(error) => Err(ReplayedFailure(error).into()),
             // Never chosen above: a deferred call's tool did not run.
             RecordedOutcome::Deferred => Err(NoRecording {

@@ -23,11 +23,11 @@ use crate::tool::{DynTool, Tool, ToolSpec};
 ///
 /// ```
 /// use agentkit_core::{ToolRegistry, ToolSpec};
-/// # use agentkit_core::{BoxError, JsonObject, Tool, ToolContext};
+/// # use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolOutput};
 /// # struct Echo(ToolSpec);
 /// # impl Tool for Echo {
 /// #     fn spec(&self) -> &ToolSpec { &self.0 }
-/// #     async fn execute(&self, i: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> { Ok(i.clone()) }
+/// #     async fn execute(&self, i: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> { Ok(i.clone().into()) }
 /// # }
 /// # fn echo(name: &'static str, tag: &'static str) -> Echo {
 /// #     Echo(ToolSpec::builder(name).tag("team", tag).build().unwrap())

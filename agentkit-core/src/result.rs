@@ -5,6 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::content::{Content, ToolOutput};
 use crate::error::{Error, ErrorKind};
 use crate::model_text::{TextLimits, escape_json_text, truncate_content};
 use crate::output::Returned;
@@ -153,9 +154,21 @@ impl ToolResult {
         self.outcome.is_ok()
     }
 
-    /// The validated output, on success.
+    /// The structured output, validated, on success: `None` for a failure, and for a result
+    /// of content parts alone (see [`content`](Self::content)).
     pub fn output(&self) -> Option<&JsonObject> {
-        self.outcome.as_ref().ok().map(Returned::as_json)
+        self.outcome.as_ref().ok().and_then(Returned::structured)
+    }
+
+    /// The content parts of a successful result (text, images, audio, resources), as the
+    /// executor left them: text bounded by the [`TextLimits`], escaped and free of the call's
+    /// secrets, binary data within [`max_binary_bytes`](TextLimits::max_binary_bytes). Empty
+    /// for structured output alone, and for a failure.
+    pub fn content(&self) -> &[Content] {
+        match &self.outcome {
+            Ok(returned) => returned.content(),
+            Err(_) => &[],
+        }
     }
 
     /// The error, on failure (for a deferred call, the [`AwaitingApproval`](crate::AwaitingApproval) error).
@@ -182,8 +195,8 @@ impl ToolResult {
 
     /// The outcome, consuming the result (a deferred call is the
     /// [`AwaitingApproval`](crate::AwaitingApproval) error).
-    pub fn into_result(self) -> Result<JsonObject, Error> {
-        self.outcome.map(Returned::into_json)
+    pub fn into_result(self) -> Result<ToolOutput, Error> {
+        self.outcome.map(Returned::into_output)
     }
 
     /// Strict mode: a failure is the error; a success or a deferred call stays a result.
@@ -200,8 +213,11 @@ impl ToolResult {
         }
     }
 
-    /// The text to send back to the model: the output as JSON on success, a short error
-    /// message on failure (see [`Error::to_model_message`]).
+    /// The text to send back to the model, for an API that takes text: on success the
+    /// structured output as JSON, then each content part on a line of its own (a text part's
+    /// text; what another part is, as [`Content::describe`] says it); on failure a short error
+    /// message (see [`Error::to_model_message`]). A result of one text part is that text,
+    /// bare.
     ///
     /// The text is bounded by the executor's [`TextLimits`]: at most
     /// [`max_content_bytes`](TextLimits::max_content_bytes), whatever the arguments were; an
@@ -212,8 +228,21 @@ impl ToolResult {
     pub fn to_model_content(&self) -> String {
         match &self.outcome {
             Ok(output) => {
-                let json = output.to_json_text();
-                truncate_content(escape_json_text(json), self.limits.max_content_bytes())
+                let json = output.to_json_text().map(escape_json_text);
+                let text = match output.content() {
+                    [] => json.unwrap_or_default(),
+                    parts => {
+                        let mut text = json.unwrap_or_default();
+                        for part in parts {
+                            if !text.is_empty() {
+                                text.push('\n');
+                            }
+                            text.push_str(&part.describe());
+                        }
+                        text
+                    }
+                };
+                truncate_content(text, self.limits.max_content_bytes())
             }
             Err(error) => error.to_model_message_with(&self.limits),
         }
@@ -235,7 +264,10 @@ impl fmt::Debug for ToolResult {
             d.field("deferred", deferred);
         }
         match &self.outcome {
-            Ok(output) => d.field("output", output.as_json()),
+            Ok(output) if output.content().is_empty() => d.field("output", &output.structured()),
+            Ok(output) => d
+                .field("output", &output.structured())
+                .field("content", &output.content()),
             Err(error) => d.field("error", error),
         };
         d.field("duration", &self.duration()).finish()

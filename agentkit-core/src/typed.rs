@@ -40,6 +40,7 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::content::ToolOutput;
 use crate::context::ToolContext;
 use crate::error::BoxError;
 use crate::inputs::Inputs;
@@ -256,7 +257,7 @@ pub trait FromInputs: Sized {
 /// `#[derive(ToolParams)]`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a parameter list: it does not implement `ToolParams`",
-    label = "`#[tool(output = ..)]` takes a struct deriving `ToolParams`",
+    label = "`#[tool(output = ..)]` takes a struct deriving `ToolParams`, or `String` (text) or `ToolOutput` (content parts)",
     note = "add `#[derive(ToolParams)]` to the struct"
 )]
 pub trait IntoOutput {
@@ -287,6 +288,31 @@ impl FromInputs for JsonObject {
 impl IntoOutput for JsonObject {
     fn into_output(self) -> JsonObject {
         self
+    }
+}
+
+/// `#[tool(output = String)]`: a text result, which the model is sent as the bare text.
+impl IntoOutput for String {
+    fn into_output(self) -> JsonObject {
+        let mut object = JsonObject::new();
+        object.insert("text".to_owned(), Value::String(self));
+        object
+    }
+
+    fn into_returned(self) -> Returned {
+        Returned::from(ToolOutput::from(self))
+    }
+}
+
+/// `#[tool(output = ToolOutput)]`: structured output, text or content parts, or both, as the
+/// handler chooses (see [`ToolOutput`]).
+impl IntoOutput for ToolOutput {
+    fn into_output(self) -> JsonObject {
+        self.into_parts().0.unwrap_or_default()
+    }
+
+    fn into_returned(self) -> Returned {
+        Returned::from(self)
     }
 }
 
@@ -459,11 +485,11 @@ where
 }
 
 /// The body of the `Tool::execute` that `#[tool(...)]` generates: the run of its
-/// `Tool::execute_inputs`, as an object.
+/// `Tool::execute_inputs`, as a [`ToolOutput`].
 pub async fn execute_json<F: Future<Output = Result<Returned, BoxError>>>(
     run: F,
-) -> Result<JsonObject, BoxError> {
-    Ok(run.await?.into_json())
+) -> Result<ToolOutput, BoxError> {
+    Ok(run.await?.into_output())
 }
 
 #[cfg(test)]
@@ -488,17 +514,20 @@ mod tests {
     fn a_typed_output_is_made_json_once_when_first_asked() {
         let returned = Returned::typed(Reading { temperature: 21.5 });
         assert!(matches!(returned, Returned::Typed(_)));
-        let first = returned.as_json();
+        let first = returned.structured().unwrap();
         assert_eq!(Value::Object(first.clone()), json!({"temperature": 21.5}));
-        assert!(std::ptr::eq(first, returned.as_json()), "converted twice");
+        assert!(
+            std::ptr::eq(first, returned.structured().unwrap()),
+            "converted twice"
+        );
         assert_eq!(
-            returned.into_json(),
+            returned.into_output().into_parts().0.unwrap(),
             JsonObject::from_iter([("temperature".into(), json!(21.5))])
         );
         // Taken without being read first.
         let returned = Returned::typed(Reading { temperature: -3.0 });
         assert_eq!(
-            Value::Object(returned.into_json()),
+            Value::Object(returned.into_output().into_parts().0.unwrap()),
             json!({"temperature": -3.0})
         );
     }
@@ -508,13 +537,15 @@ mod tests {
         let returned = Returned::typed(Reading { temperature: 1.0 });
         let addresses: Vec<usize> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..4)
-                .map(|_| scope.spawn(|| std::ptr::from_ref(returned.as_json()) as usize))
+                .map(|_| {
+                    scope.spawn(|| std::ptr::from_ref(returned.structured().unwrap()) as usize)
+                })
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap()).collect()
         });
         assert!(addresses.windows(2).all(|w| w[0] == w[1]), "{addresses:?}");
         assert_eq!(
-            Value::Object(returned.as_json().clone()),
+            Value::Object(returned.structured().unwrap().clone()),
             json!({"temperature": 1.0})
         );
     }
@@ -526,6 +557,6 @@ mod tests {
             temperature: f64::NAN,
         });
         assert!(matches!(returned, Returned::Json(_)));
-        assert_eq!(returned.as_json()["temperature"], Value::Null);
+        assert_eq!(returned.structured().unwrap()["temperature"], Value::Null);
     }
 }

@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use agentkit_core::{
     BoxError, Cancellation, ErrorKind, InMemoryCredentials, JsonObject, MissingDependency, Tool,
-    ToolCall, ToolContext, ToolExecutor, ToolHandler, ToolRegistry, ToolSpec, block_on, tool,
+    ToolCall, ToolContext, ToolExecutor, ToolHandler, ToolOutput, ToolRegistry, ToolSpec, block_on,
+    tool,
 };
 use serde_json::json;
 
@@ -35,7 +36,7 @@ impl Tool for Echo {
         &self.spec
     }
 
-    async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+    async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
         self.seen
             .0
             .lock()
@@ -45,7 +46,8 @@ impl Tool for Echo {
         Ok(json!({"key_len": key})
             .as_object()
             .cloned()
-            .unwrap_or_default())
+            .unwrap_or_default()
+            .into())
     }
 }
 
@@ -107,7 +109,7 @@ impl Tool for Fetch {
         &self.0
     }
 
-    async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+    async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
         let client = ctx.dependency::<Client>()?;
         client.calls.fetch_add(1, Ordering::SeqCst);
         let mut out = JsonObject::new();
@@ -115,7 +117,7 @@ impl Tool for Fetch {
         if ctx.dependency::<Cache>().is_ok() {
             out.insert("cached".into(), true.into());
         }
-        Ok(out)
+        Ok(out.into())
     }
 }
 
@@ -181,7 +183,7 @@ impl Tool for Spawner {
         &self.spec
     }
 
-    async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+    async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
         assert!(!ctx.is_cancelled());
         let _ = self.handed_over.send(ctx.cancellation().clone());
         std::future::pending().await

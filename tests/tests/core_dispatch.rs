@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use agentkit_core::{
     BoxError, Direction, Error, ErrorKind, InMemoryCredentials, IssueKind, JsonObject, Param,
-    ParamType, Tool, ToolCall, ToolContext, ToolEvent, ToolExecutor, ToolRegistry, ToolSchema,
-    ToolSpec, ValueKind, block_on,
+    ParamType, Tool, ToolCall, ToolContext, ToolEvent, ToolExecutor, ToolOutput, ToolRegistry,
+    ToolSchema, ToolSpec, ValueKind, block_on,
 };
 use serde_json::{Value, json};
 
@@ -243,7 +243,7 @@ impl Tool for Sleepy {
         &self,
         inputs: &JsonObject,
         _: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
+    ) -> Result<ToolOutput, BoxError> {
         let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
         self.max_in_flight.fetch_max(now, Ordering::SeqCst);
         let ms = inputs["ms"].as_u64().unwrap_or(0);
@@ -254,7 +254,11 @@ impl Tool for Sleepy {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push(id.clone());
-        Ok(json!({ "id": id }).as_object().cloned().unwrap_or_default())
+        Ok(json!({ "id": id })
+            .as_object()
+            .cloned()
+            .unwrap_or_default()
+            .into())
     }
 }
 

@@ -29,7 +29,7 @@ fn copy(event: &ToolEvent<'_>) -> Seen {
     let (inputs, output) = match event {
         ToolEvent::Completed { inputs, output, .. } => (
             Some(Value::Object((*inputs).clone())),
-            Some(Value::Object((*output).clone())),
+            output.map(|output| Value::Object(output.clone())),
         ),
         ToolEvent::Failed { inputs, .. } => (inputs.map(|i| Value::Object(i.clone())), None),
         _ => (None, None),

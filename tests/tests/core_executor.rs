@@ -10,8 +10,8 @@ use std::time::Duration;
 use agentkit_core::{
     BoxError, CredentialError, CredentialProvider, Direction, Error, ErrorKind,
     InMemoryCredentials, IssueKind, JsonObject, Param, ParamType, Secret, Tool, ToolCall,
-    ToolContext, ToolError, ToolEvent, ToolExecutor, ToolPanic, ToolRegistry, ToolResult,
-    ToolSchema, ToolSpec, ToolStatus, UnknownArguments, block_on,
+    ToolContext, ToolError, ToolEvent, ToolExecutor, ToolOutput, ToolPanic, ToolRegistry,
+    ToolResult, ToolSchema, ToolSpec, ToolStatus, UnknownArguments, block_on,
 };
 use serde_json::{Value, json};
 
@@ -574,12 +574,12 @@ impl Tool for PanicsAfterAwait {
         &self,
         inputs: &JsonObject,
         _: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
+    ) -> Result<ToolOutput, BoxError> {
         tokio::task::yield_now().await;
         if inputs.contains_key("panic") {
             panic!("lost the connection");
         }
-        Ok(inputs.clone())
+        Ok(inputs.clone().into())
     }
 }
 
@@ -780,7 +780,7 @@ fn tool_result_fields_on_success() {
     let content: Value = serde_json::from_str(&result.to_model_content()).unwrap();
     assert_eq!(content, json!({"a": "x", "b": 1}));
     assert_eq!(
-        Value::Object(result.into_result().unwrap()),
+        Value::Object(result.into_result().unwrap().into_structured().unwrap()),
         json!({"a": "x", "b": 1})
     );
 }

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use agentkit_core::{
     Approval, ApprovalRequest, BoxError, CredentialProvider, ErrorKind, ExecutionRecorder,
     InMemoryCredentials, JsonObject, Progress, RecordedOutcome, Runtime, Secret, StdRuntime, Tool,
-    ToolCall, ToolContext, ToolError, ToolEvent, ToolExecutor, ToolRegistry, ToolSpec, ToolStatus,
-    block_on,
+    ToolCall, ToolContext, ToolError, ToolEvent, ToolExecutor, ToolOutput, ToolRegistry, ToolSpec,
+    ToolStatus, block_on,
 };
 use serde_json::json;
 
@@ -97,13 +97,13 @@ impl Tool for BlockUntilReleased {
         &self.spec
     }
 
-    async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+    async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
         self.started.store(true, Ordering::SeqCst);
         if let Some(release) = lock(&self.release).take() {
             let _ = release.recv_timeout(HANG);
         }
         self.finished.store(true, Ordering::SeqCst);
-        Ok(object(json!({"done": true})))
+        Ok(object(json!({"done": true})).into())
     }
 }
 
@@ -119,13 +119,13 @@ impl Tool for SpinUntilReleased {
         &self.spec
     }
 
-    async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+    async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
         let start = Instant::now();
         while !self.release.load(Ordering::SeqCst) && start.elapsed() < HANG {
             std::hint::spin_loop();
         }
         self.finished.store(true, Ordering::SeqCst);
-        Ok(object(json!({"done": true})))
+        Ok(object(json!({"done": true})).into())
     }
 }
 
@@ -233,10 +233,10 @@ fn a_blocking_tool_does_not_stall_the_other_calls_of_its_turn() {
             &self,
             _: &JsonObject,
             _: &ToolContext<'_>,
-        ) -> Result<JsonObject, BoxError> {
+        ) -> Result<ToolOutput, BoxError> {
             nap(Duration::from_millis(5)).await;
             lock(&self.1).send(())?;
-            Ok(JsonObject::new())
+            Ok(JsonObject::new().into())
         }
     }
     let mut registry = ToolRegistry::new();
@@ -275,14 +275,14 @@ fn a_cpu_bound_tool_not_marked_blocking_that_finishes_late_is_a_timeout_never_a_
             &self,
             _: &JsonObject,
             ctx: &ToolContext<'_>,
-        ) -> Result<JsonObject, BoxError> {
+        ) -> Result<ToolOutput, BoxError> {
             // Spins past its deadline without yielding: nothing can interrupt it.
             let start = Instant::now();
             while start.elapsed() < Duration::from_millis(40) {
                 std::hint::spin_loop();
             }
             let _ = ctx;
-            Ok(object(json!({"done": true})))
+            Ok(object(json!({"done": true})).into())
         }
     }
     let mut registry = ToolRegistry::new();
@@ -324,10 +324,10 @@ impl Tool for Cooperative {
         &self.spec
     }
 
-    async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+    async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
         *lock(&self.saw_cancel) = Some(ctx.cancellation().clone());
         ctx.cancellation().cancelled().await;
-        Ok(JsonObject::new())
+        Ok(JsonObject::new().into())
     }
 }
 
@@ -382,9 +382,9 @@ fn the_executor_default_timeout_applies_to_tools_without_one_and_a_tools_own_win
             &self,
             _: &JsonObject,
             _: &ToolContext<'_>,
-        ) -> Result<JsonObject, BoxError> {
+        ) -> Result<ToolOutput, BoxError> {
             nap(Duration::from_millis(30)).await;
-            Ok(JsonObject::new())
+            Ok(JsonObject::new().into())
         }
     }
     let mut registry = ToolRegistry::new();
@@ -413,7 +413,7 @@ fn a_turn_deadline_ends_running_calls_and_starts_no_more() {
             &self,
             _: &JsonObject,
             _: &ToolContext<'_>,
-        ) -> Result<JsonObject, BoxError> {
+        ) -> Result<ToolOutput, BoxError> {
             self.1.fetch_add(1, Ordering::SeqCst);
             std::future::pending().await
         }
@@ -503,7 +503,7 @@ fn a_blocking_tool_that_panics_or_leaks_a_secret_is_contained_and_scrubbed() {
             &self,
             inputs: &JsonObject,
             ctx: &ToolContext<'_>,
-        ) -> Result<JsonObject, BoxError> {
+        ) -> Result<ToolOutput, BoxError> {
             let key = ctx.credential("key")?.expose().to_owned();
             if inputs.contains_key("panic") {
                 panic!("boom with {key}");
@@ -568,7 +568,7 @@ impl Tool for Gauged {
         &self.spec
     }
 
-    async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+    async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
         let gauge = &self.gauge;
         let now = gauge.now.fetch_add(1, Ordering::SeqCst) + 1;
         gauge.most.fetch_max(now, Ordering::SeqCst);
@@ -580,7 +580,7 @@ impl Tool for Gauged {
         let alone = gauge.now.load(Ordering::SeqCst) == 1;
         lock(&gauge.order).push((ctx.call_id().to_owned(), "end"));
         gauge.now.fetch_sub(1, Ordering::SeqCst);
-        Ok(object(json!({"alone": alone})))
+        Ok(object(json!({"alone": alone})).into())
     }
 }
 
@@ -737,7 +737,7 @@ impl Tool for Answers {
         &self,
         inputs: &JsonObject,
         _: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
+    ) -> Result<ToolOutput, BoxError> {
         match inputs.get("mode").and_then(|m| m.as_str()) {
             Some("retry") => {
                 Err(ToolError::retry("`city` must be a real city, such as \"Paris\"").into())
@@ -747,7 +747,7 @@ impl Tool for Answers {
                 .into()),
             Some("plain") => Err("db: connection refused at 10.0.0.7:5432".into()),
             Some("denied") => Err(ToolError::denied("only admins may delete projects").into()),
-            _ => Ok(JsonObject::new()),
+            _ => Ok(JsonObject::new().into()),
         }
     }
 }
@@ -918,10 +918,10 @@ impl Tool for Transfer {
         &self,
         inputs: &JsonObject,
         ctx: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
+    ) -> Result<ToolOutput, BoxError> {
         ctx.credential("bank-token")?;
         self.runs.fetch_add(1, Ordering::SeqCst);
-        Ok(object(json!({"sent": inputs["amount"]})))
+        Ok(object(json!({"sent": inputs["amount"]})).into())
     }
 }
 
@@ -1134,7 +1134,7 @@ fn progress_reaches_observers_in_order_bounded_and_without_secrets() {
             &self,
             _: &JsonObject,
             ctx: &ToolContext<'_>,
-        ) -> Result<JsonObject, BoxError> {
+        ) -> Result<ToolOutput, BoxError> {
             let key = ctx.credential("key")?.expose().to_owned();
             for page in 1..=3 {
                 ctx.report_progress(
@@ -1145,7 +1145,7 @@ fn progress_reaches_observers_in_order_bounded_and_without_secrets() {
             }
             ctx.report_progress(Progress::new(f64::NAN));
             ctx.report_progress(Progress::new(4.0).with_message("x".repeat(5_000)));
-            Ok(JsonObject::new())
+            Ok(JsonObject::new().into())
         }
     }
     let mut registry = ToolRegistry::new();

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use agentkit_core::{
     BoxError, ErrorKind, ExecutionRecorder, JsonObject, Param, ParamType, RecordedOutcome, Tool,
-    ToolCall, ToolContext, ToolExecutor, ToolRegistry, ToolSchema, ToolSpec,
+    ToolCall, ToolContext, ToolExecutor, ToolOutput, ToolRegistry, ToolSchema, ToolSpec,
 };
 
 /// Sleeps for `ms` milliseconds, noting when its future is dropped before finishing.
@@ -37,13 +37,13 @@ impl Tool for Sleepy {
         &self,
         inputs: &JsonObject,
         _: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
+    ) -> Result<ToolOutput, BoxError> {
         let mut guard = DropFlag(Arc::clone(&self.cancelled), false);
         let ms = inputs["ms"].as_i64().unwrap_or(0).unsigned_abs();
         tokio::time::sleep(Duration::from_millis(ms)).await;
         guard.1 = true;
         self.finished.fetch_add(1, Ordering::SeqCst);
-        Ok(JsonObject::new())
+        Ok(JsonObject::new().into())
     }
 }
 

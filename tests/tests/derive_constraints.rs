@@ -6,7 +6,8 @@
 
 use agentkit_core::{
     BoxError, InMemoryCredentials, JsonObject, Literal, Number, Param, ParamType, Tool, ToolCall,
-    ToolContext, ToolExecutor, ToolHandler, ToolRegistry, ToolSchema, ToolSpec, block_on, tool,
+    ToolContext, ToolExecutor, ToolHandler, ToolOutput, ToolRegistry, ToolSchema, ToolSpec,
+    block_on, tool,
 };
 use serde_json::{Value, json};
 
@@ -245,11 +246,11 @@ impl Tool for Leaky {
         &self.spec
     }
 
-    async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+    async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
         let key = ctx.credential("api-key")?.expose().to_owned();
         let mut output = JsonObject::new();
         output.insert("mode".into(), format!("mode {key}").into());
-        Ok(output)
+        Ok(output.into())
     }
 }
 

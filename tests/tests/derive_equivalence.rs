@@ -6,8 +6,8 @@
 use agentkit_core::provider::{anthropic, openai_chat};
 use agentkit_core::{
     BoxError, InMemoryCredentials, JsonObject, NoCredentials, Param, ParamType, Tool, ToolCall,
-    ToolContext, ToolExecutor, ToolHandler, ToolRegistry, ToolResult, ToolSchema, ToolSpec,
-    block_on, tool,
+    ToolContext, ToolExecutor, ToolHandler, ToolOutput, ToolRegistry, ToolResult, ToolSchema,
+    ToolSpec, block_on, tool,
 };
 use serde_json::{Value, json};
 
@@ -96,7 +96,7 @@ impl Tool for HandWritten {
         &self,
         inputs: &JsonObject,
         ctx: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
+    ) -> Result<ToolOutput, BoxError> {
         let _key = ctx.credential("weather-api-key")?;
         let mut out = JsonObject::new();
         for key in ["city", "country", "units"] {
@@ -104,7 +104,7 @@ impl Tool for HandWritten {
         }
         out.insert("temperature".into(), json!(72.0));
         out.insert("conditions".into(), json!("sunny"));
-        Ok(out)
+        Ok(out.into())
     }
 }
 

@@ -5,7 +5,7 @@
 
 use agentkit_core::{
     BoxError, JsonObject, Param, ParamType, Tool, ToolCall, ToolContext, ToolExecutor, ToolHandler,
-    ToolRegistry, ToolSchema, ToolSpec, block_on, tool,
+    ToolOutput, ToolRegistry, ToolSchema, ToolSpec, block_on, tool,
 };
 use serde_json::{Value, json};
 
@@ -89,13 +89,13 @@ impl Tool for HandWritten {
         &self,
         inputs: &JsonObject,
         _: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
+    ) -> Result<ToolOutput, BoxError> {
         let mut output = JsonObject::new();
         output.insert("city".into(), inputs["city"].clone());
         if let Some(units) = inputs.get("units") {
             output.insert("units".into(), units.clone());
         }
-        Ok(output)
+        Ok(output.into())
     }
 }
 

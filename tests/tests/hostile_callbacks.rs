@@ -13,7 +13,8 @@ use std::task::{Context, Poll};
 
 use agentkit_core::{
     BoxError, CredentialProvider, Credentials, Error, ErrorKind, JsonObject, Secret, TextLimits,
-    Tool, ToolCall, ToolContext, ToolError, ToolEvent, ToolRegistry, ToolSpec, block_on,
+    Tool, ToolCall, ToolContext, ToolError, ToolEvent, ToolOutput, ToolRegistry, ToolSpec,
+    block_on,
 };
 
 use crate::core_fixtures::{FnTool, Probe};
@@ -78,7 +79,7 @@ impl Tool for Hostile {
         &self,
         _: &JsonObject,
         ctx: &ToolContext<'_>,
-    ) -> impl Future<Output = Result<JsonObject, BoxError>> + Send {
+    ) -> impl Future<Output = Result<ToolOutput, BoxError>> + Send {
         let how = self.how;
         if let Misbehaviour::PanicBeforeFuture = how {
             let key = ctx.credentials().get(KEY).map_or("", Secret::expose);
@@ -94,7 +95,7 @@ impl Tool for Hostile {
                 None
             };
             std::future::pending::<()>().await;
-            Ok(JsonObject::new())
+            Ok(JsonObject::new().into())
         }
     }
 }

@@ -11,7 +11,7 @@ use std::task::{Context, Poll};
 
 use agentkit_core::{
     BoxError, Error, ErrorKind, JsonObject, Param, ParamType, RecordedOutcome, TextLimits, Tool,
-    ToolCall, ToolContext, ToolEvent, ToolRegistry, ToolResult, ToolSchema, ToolSpec,
+    ToolCall, ToolContext, ToolEvent, ToolOutput, ToolRegistry, ToolResult, ToolSchema, ToolSpec,
 };
 use proptest::prelude::*;
 
@@ -55,7 +55,7 @@ impl Tool for Slow {
         &self,
         inputs: &JsonObject,
         _: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
+    ) -> Result<ToolOutput, BoxError> {
         let yields = u32::try_from(inputs["n"].as_i64().unwrap_or(0)).unwrap_or(0);
         let end = inputs["end"].as_str().unwrap_or("ok");
         if end == "hang" {
@@ -67,7 +67,7 @@ impl Tool for Slow {
         match end {
             "fail" => Err("gave up".into()),
             "panic" => panic!("fell over"),
-            _ => Ok(inputs.clone()),
+            _ => Ok(inputs.clone().into()),
         }
     }
 }

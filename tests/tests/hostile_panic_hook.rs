@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use agentkit_core::{
     BoxError, InMemoryCredentials, JsonObject, Tool, ToolCall, ToolContext, ToolExecutor,
-    ToolRegistry, ToolSpec, block_on, install_tool_panic_hook,
+    ToolOutput, ToolRegistry, ToolSpec, block_on, install_tool_panic_hook,
 };
 
 const ROLE: &str = "AGENTKIT_PANIC_HOOK_ROLE";
@@ -38,7 +38,7 @@ impl Tool for Leaky {
         &self,
         inputs: &JsonObject,
         ctx: &ToolContext<'_>,
-    ) -> impl Future<Output = Result<JsonObject, BoxError>> + Send {
+    ) -> impl Future<Output = Result<ToolOutput, BoxError>> + Send {
         let secret = ctx.credentials().get("key").map(|s| s.expose().to_owned());
         let secret = secret.unwrap_or_default();
         let when = inputs["when"].as_str().unwrap_or_default().to_owned();
@@ -51,9 +51,9 @@ impl Tool for Leaky {
                 "drop" => {
                     let _guard = PanicsOnDrop(secret);
                     std::future::pending::<()>().await;
-                    Ok(JsonObject::new())
+                    Ok(JsonObject::new().into())
                 }
-                _ => Ok(JsonObject::new()),
+                _ => Ok(JsonObject::new().into()),
             }
         }
     }

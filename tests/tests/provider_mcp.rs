@@ -4,8 +4,8 @@
 
 use agentkit_core::provider::mcp;
 use agentkit_core::{
-    BoxError, JsonObject, Tool, ToolCall, ToolContext, ToolExecutor, ToolRegistry, ToolSpec,
-    block_on,
+    BoxError, JsonObject, Tool, ToolCall, ToolContext, ToolExecutor, ToolOutput, ToolRegistry,
+    ToolSpec, block_on,
 };
 use serde_json::{Value, json};
 
@@ -46,8 +46,8 @@ impl Tool for Raw {
         &self,
         inputs: &JsonObject,
         _: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
-        Ok(inputs.clone())
+    ) -> Result<ToolOutput, BoxError> {
+        Ok(inputs.clone().into())
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use agentkit_core::{
     BoxError, InMemoryCredentials, JsonObject, Param, ParamType, Tool, ToolCall, ToolContext,
-    ToolExecutor, ToolRegistry, ToolSchema, ToolSpec, block_on,
+    ToolExecutor, ToolOutput, ToolRegistry, ToolSchema, ToolSpec, block_on,
 };
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
@@ -78,12 +78,12 @@ impl Tool for Lookup {
         &self,
         inputs: &JsonObject,
         ctx: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
+    ) -> Result<ToolOutput, BoxError> {
         ctx.credential("api-key")?;
         if inputs["query"] == "fail" {
             return Err("upstream unavailable".into());
         }
-        Ok(JsonObject::new())
+        Ok(JsonObject::new().into())
     }
 }
 

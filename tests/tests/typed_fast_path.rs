@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use agentkit_core::__private::{FromInputs, Parsed};
 use agentkit_core::{
     BoxError, JsonObject, Tool, ToolCall, ToolContext, ToolEvent, ToolExecutor, ToolHandler,
-    ToolObserver, ToolParams, ToolRegistry, ToolSpec, UnknownArguments, block_on, tool,
+    ToolObserver, ToolOutput, ToolParams, ToolRegistry, ToolSpec, UnknownArguments, block_on, tool,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -95,12 +95,9 @@ impl Tool for PlanByHand {
         &self,
         inputs: &JsonObject,
         _: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
+    ) -> Result<ToolOutput, BoxError> {
         let echo = Value::Object(inputs.clone()).to_string();
-        Ok(JsonObject::from_iter([(
-            "echo".to_owned(),
-            Value::from(echo),
-        )]))
+        Ok(JsonObject::from_iter([("echo".to_owned(), Value::from(echo))]).into())
     }
 }
 
@@ -576,7 +573,7 @@ fn the_model_text_of_a_typed_output_is_the_text_of_its_object() {
     let taken = block_on(executor.dispatch(&call))
         .into_result()
         .expect("a valid output");
-    assert_eq!(taken, object);
+    assert_eq!(taken, object.into());
     assert_eq!(
         direct,
         r#"{"author":{"age":40,"name":"n"},"mode":"final","score":1.5,"tags":["a"],"title":"t"}"#

@@ -8,7 +8,9 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolHandler, ToolSpec, tool};
+use agentkit_core::{
+    BoxError, JsonObject, Tool, ToolContext, ToolHandler, ToolOutput, ToolSpec, tool,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -106,7 +108,7 @@ impl Tool for FetchWeatherByHand {
         &self,
         inputs: &JsonObject,
         _: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
+    ) -> Result<ToolOutput, BoxError> {
         let city = inputs["city"].as_str().unwrap_or_default();
         let units = inputs["units"].as_str().unwrap_or_default();
         let (city, temperature, units) = weather(city, units);
@@ -114,6 +116,6 @@ impl Tool for FetchWeatherByHand {
         out.insert("city".into(), city.into());
         out.insert("temperature".into(), temperature.into());
         out.insert("units".into(), units.into());
-        Ok(out)
+        Ok(out.into())
     }
 }

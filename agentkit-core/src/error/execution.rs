@@ -297,6 +297,34 @@ pub struct ToolCancelled;
 #[error("the call awaits approval")]
 pub struct AwaitingApproval;
 
+/// Content parts carrying more binary data than the executor allows
+/// ([`TextLimits::max_binary_bytes`](crate::TextLimits::max_binary_bytes)); the cause of a
+/// [`ToolExecutionError`]. The model is told that the tool failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the tool returned {bytes} bytes of binary content, more than the {limit} its executor allows (`TextLimits::max_binary_bytes`)"
+)]
+pub struct ContentTooLarge {
+    bytes: usize,
+    limit: usize,
+}
+
+impl ContentTooLarge {
+    pub(crate) fn new(bytes: usize, limit: usize) -> Self {
+        ContentTooLarge { bytes, limit }
+    }
+
+    /// How many bytes of binary data the parts carried.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// How many the executor allows.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+}
+
 /// A credential that could not be resolved; the cause of a [`ToolExecutionError`].
 ///
 /// It names the credential and says whether the provider had none by that name
@@ -311,12 +339,12 @@ pub struct AwaitingApproval;
 ///
 /// ```
 /// use agentkit_core::{BoxError, CredentialError, CredentialProvider, ErrorKind, Secret};
-/// # use agentkit_core::{JsonObject, Tool, ToolCall, ToolContext, ToolExecutor, ToolRegistry, ToolSpec, block_on};
+/// # use agentkit_core::{JsonObject, Tool, ToolCall, ToolContext, ToolExecutor, ToolOutput, ToolRegistry, ToolSpec, block_on};
 /// # struct Fetch(ToolSpec);
 /// # impl Tool for Fetch {
 /// #     fn spec(&self) -> &ToolSpec { &self.0 }
-/// #     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
-/// #         Ok(JsonObject::new())
+/// #     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
+/// #         Ok(JsonObject::new().into())
 /// #     }
 /// # }
 /// struct Vault;

@@ -14,7 +14,8 @@ use std::fmt;
 use std::fmt::Write as _;
 
 pub use execution::{
-    AwaitingApproval, CredentialError, ToolCancelled, ToolExecutionError, ToolPanic, ToolTimeout,
+    AwaitingApproval, ContentTooLarge, CredentialError, ToolCancelled, ToolExecutionError,
+    ToolPanic, ToolTimeout,
 };
 pub use kind::{BoxError, ErrorKind};
 pub(crate) use redact::discard;

@@ -168,11 +168,11 @@ impl ToolExecutor {
     ///
     /// ```
     /// use agentkit_core::{ErrorKind, ToolCall, ToolExecutor, ToolRegistry, block_on};
-    /// # use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolSpec};
+    /// # use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolOutput, ToolSpec};
     /// # struct Hang(ToolSpec);
     /// # impl Tool for Hang {
     /// #     fn spec(&self) -> &ToolSpec { &self.0 }
-    /// #     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+    /// #     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
     /// #         std::future::pending().await
     /// #     }
     /// # }
@@ -258,12 +258,12 @@ impl ToolExecutor {
     ///
     /// ```
     /// use agentkit_core::{Approval, ToolCall, ToolExecutor, ToolRegistry, ToolStatus, block_on};
-    /// # use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolSpec};
+    /// # use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolOutput, ToolSpec};
     /// # struct Delete(ToolSpec);
     /// # impl Tool for Delete {
     /// #     fn spec(&self) -> &ToolSpec { &self.0 }
-    /// #     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
-    /// #         Ok(JsonObject::new())
+    /// #     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
+    /// #         Ok(JsonObject::new().into())
     /// #     }
     /// # }
     /// # let mut registry = ToolRegistry::new();

@@ -105,7 +105,8 @@ impl<'a> CallGuard<'a> {
                         tool_name: &tool_name,
                         call_id,
                         inputs,
-                        output: output.as_json(),
+                        output: output.structured(),
+                        content: output.content(),
                         duration,
                     });
                 }

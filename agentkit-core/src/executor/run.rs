@@ -22,6 +22,7 @@ use super::lifecycle::{CallGuard, Outcome, cancel, report};
 use crate::approval::{Approval, ApprovalRequest};
 use crate::arguments::parse_arguments;
 use crate::call::ToolArguments;
+use crate::content::ToolOutput;
 use crate::context::{Cancellation, Progress, ProgressSink, ToolContext};
 use crate::credentials::Credentials;
 use crate::error::{
@@ -409,6 +410,9 @@ impl ToolExecutor {
             // Fits the schema by its types, and its floats are finite: JSON when asked for.
             Returned::Typed(_) => return Outcome::Output(returned),
             Returned::Json(output) => output,
+            Returned::Output(output) => {
+                return cold(|| self.conclude_content(spec, *output, &secrets()));
+            }
         };
         // An output built from Rust types that fit the schema needs no validation, unless a
         // non-finite float in it became `null`.
@@ -424,6 +428,37 @@ impl ToolExecutor {
             }
         }
         Outcome::Output(Returned::Json(output))
+    }
+
+    /// [`conclude`](Self::conclude) for an output with content parts: the structured output,
+    /// if any, validated as any; the parts settled to the limits (see `ToolOutput::settle`).
+    fn conclude_content(&self, spec: &ToolSpec, output: ToolOutput, secrets: &[&str]) -> Outcome {
+        let name = || spec.name_cow().clone();
+        let (structured, content) = output.into_parts();
+        let structured = match (structured, spec.output_schema()) {
+            // Declared output is what the tool must give, parts or not.
+            (structured, Some(schema)) => {
+                let mut structured = structured.unwrap_or_default();
+                let max_issues = self.limits.max_issues();
+                let mut issues =
+                    schema.validate_limited(&mut structured, UnknownArguments::Reject, max_issues);
+                if !issues.is_empty() {
+                    issues.scrub(secrets);
+                    let error = ToolValidationError::from_issues(name(), Direction::Output, issues);
+                    return Outcome::Failed(error.into());
+                }
+                Some(structured)
+            }
+            (structured, None) => structured,
+        };
+        let mut output = ToolOutput::content_only(content);
+        if let Some(structured) = structured {
+            output = output.with_structured(structured);
+        }
+        if let Err(too_large) = output.settle(&self.limits, secrets) {
+            return Outcome::Failed(ToolExecutionError::new(name(), too_large).into());
+        }
+        Outcome::Output(Returned::Output(Box::new(output)))
     }
 
     /// Counts a retry request against the tool's budget for the turn; past it, the request

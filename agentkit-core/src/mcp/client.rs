@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::convert::{TAGS_META_KEY, result_output, result_text, schema_from_json_schema};
 use super::error::{McpError, McpErrorKind};
+use crate::content::ToolOutput;
 use crate::context::ToolContext;
 use crate::error::BoxError;
 use crate::error::ToolError;
@@ -298,7 +299,7 @@ impl Tool for McpTool {
         &self,
         inputs: &JsonObject,
         _: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
+    ) -> Result<ToolOutput, BoxError> {
         let request =
             CallToolRequestParams::new(self.remote_name.clone()).with_arguments(inputs.clone());
         let result = self

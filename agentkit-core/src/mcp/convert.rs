@@ -2,8 +2,15 @@
 
 use std::sync::Arc;
 
-use rmcp::model::{CallToolResult, ContentBlock, Tool as McpToolInfo};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use rmcp::model::{
+    CallToolResult, ContentBlock, ResourceContents as McpResourceContents, Tool as McpToolInfo,
+};
 use serde_json::{Map, Value};
+
+use crate::content::{Content, EmbeddedResource, ResourceContents, ResourceLink, ToolOutput};
+use crate::model_text::escape_json_text;
 
 use crate::result::{ToolResult, ToolStatus};
 use crate::rules::ParamType;
@@ -56,9 +63,10 @@ pub fn to_mcp_tool(spec: &ToolSpec) -> McpToolInfo {
 
 /// A [`ToolResult`] as MCP's `tools/call` answers it.
 ///
-/// On success: one text block holding the output as JSON (what
-/// [`to_model_content`](ToolResult::to_model_content) gives), plus the output as
-/// `structuredContent` when the tool declares an output schema (MCP asks for it then). On
+/// On success: the structured output as a text block of JSON, plus the output as
+/// `structuredContent` when the tool declares an output schema (MCP asks for it then, and for
+/// the text block beside it); then each content part as its own block (text, image, audio,
+/// resource link, embedded resource). A result of text parts alone is its text blocks. On
 /// failure of any kind (invalid arguments, a tool error, a retry asked for, a denial, a
 /// timeout): `isError: true` with the model-facing text, so that the model reads what went
 /// wrong and can correct its call. A call [awaiting approval](crate::ToolStatus::Deferred)
@@ -75,19 +83,113 @@ pub fn to_mcp_tool(spec: &ToolSpec) -> McpToolInfo {
 /// assert_eq!(answer.content[0].as_text().unwrap().text, "Error: unknown tool 'nope'");
 /// ```
 pub fn to_call_tool_result(result: &ToolResult, structured: bool) -> CallToolResult {
-    let text = vec![ContentBlock::text(result.to_model_content())];
-    match (result.output(), result.status()) {
-        (Some(output), _) => {
-            let mut answer = CallToolResult::success(text);
+    match result.status() {
+        ToolStatus::Success => {}
+        ToolStatus::Failure => {
+            return CallToolResult::error(vec![ContentBlock::text(result.to_model_content())]);
+        }
+        // Deferred: not an error, and no output to give as structured content.
+        _ => return CallToolResult::success(vec![ContentBlock::text(result.to_model_content())]),
+    }
+    let parts = result.content();
+    let mut blocks = Vec::with_capacity(parts.len() + 1);
+    match result.output() {
+        Some(output) if parts.is_empty() => {
+            blocks.push(ContentBlock::text(result.to_model_content()));
+            let mut answer = CallToolResult::success(blocks);
             if structured {
                 answer.structured_content = Some(Value::Object(output.clone()));
             }
-            answer
+            return answer;
         }
-        (None, ToolStatus::Failure) => CallToolResult::error(text),
-        // Deferred: not an error, and no output to give as structured content.
-        (None, _) => CallToolResult::success(text),
+        Some(output) => {
+            let json = serde_json::to_string(output).unwrap_or_else(|_| "{}".to_owned());
+            blocks.push(ContentBlock::text(escape_json_text(json)));
+        }
+        None => {}
     }
+    blocks.extend(parts.iter().map(to_content_block));
+    let mut answer = CallToolResult::success(blocks);
+    if let (true, Some(output)) = (structured, result.output()) {
+        answer.structured_content = Some(Value::Object(output.clone()));
+    }
+    answer
+}
+
+/// A content part as an MCP content block.
+pub fn to_content_block(part: &Content) -> ContentBlock {
+    match part {
+        Content::Text(text) => ContentBlock::text(text.clone()),
+        Content::Image(media) => ContentBlock::image(media.to_base64(), media.mime_type()),
+        Content::Audio(media) => ContentBlock::audio(media.to_base64(), media.mime_type()),
+        Content::ResourceLink(link) => {
+            let mut resource = rmcp::model::Resource::new(link.uri(), link.name());
+            resource.mime_type = link.mime_type().map(str::to_owned);
+            resource.description = link.description().map(str::to_owned);
+            ContentBlock::resource_link(resource)
+        }
+        Content::Resource(resource) => {
+            let contents = match resource.contents() {
+                ResourceContents::Text(text) => {
+                    McpResourceContents::text(text.clone(), resource.uri())
+                }
+                ResourceContents::Blob(data) => {
+                    McpResourceContents::blob(STANDARD.encode(data), resource.uri())
+                }
+            };
+            let contents = match resource.mime_type() {
+                Some(mime_type) => contents.with_mime_type(mime_type),
+                None => contents,
+            };
+            ContentBlock::resource(contents)
+        }
+    }
+}
+
+/// An MCP content block as a content part; `None` for one that does not decode (binary data
+/// that is not base64).
+pub fn from_content_block(block: &ContentBlock) -> Option<Content> {
+    let decode = |data: &str| STANDARD.decode(data).ok();
+    Some(match block {
+        ContentBlock::Text(text) => Content::text(text.text.clone()),
+        ContentBlock::Image(image) => Content::image(decode(&image.data)?, image.mime_type.clone()),
+        ContentBlock::Audio(audio) => Content::audio(decode(&audio.data)?, audio.mime_type.clone()),
+        ContentBlock::ResourceLink(link) => {
+            let mut ours = ResourceLink::new(link.uri.clone(), link.name.clone());
+            if let Some(mime_type) = &link.mime_type {
+                ours = ours.with_mime_type(mime_type.clone());
+            }
+            if let Some(description) = &link.description {
+                ours = ours.with_description(description.clone());
+            }
+            Content::ResourceLink(ours)
+        }
+        ContentBlock::Resource(embedded) => {
+            let (resource, mime_type) = match &embedded.resource {
+                McpResourceContents::TextResourceContents {
+                    uri,
+                    mime_type,
+                    text,
+                    ..
+                } => (EmbeddedResource::text(uri.clone(), text.clone()), mime_type),
+                McpResourceContents::BlobResourceContents {
+                    uri,
+                    mime_type,
+                    blob,
+                    ..
+                } => (
+                    EmbeddedResource::blob(uri.clone(), decode(blob)?),
+                    mime_type,
+                ),
+                _ => return None,
+            };
+            Content::Resource(match mime_type {
+                Some(mime_type) => resource.with_mime_type(mime_type.clone()),
+                None => resource,
+            })
+        }
+        _ => return None,
+    })
 }
 
 /// The text of an MCP tool result's text blocks, one per line.
@@ -100,16 +202,34 @@ pub(crate) fn result_text(result: &CallToolResult) -> String {
     texts.join("\n")
 }
 
-/// What an MCP tool result gives an agentkit tool as output: `structuredContent` when it is an
-/// object, else `{"content": [...]}` with the content blocks as MCP sent them.
-pub(crate) fn result_output(result: CallToolResult) -> JsonObject {
-    if let Some(Value::Object(structured)) = result.structured_content {
-        return structured;
+/// What an MCP tool result gives an agentkit tool as output: `structuredContent` (when it is
+/// an object) as the structured output, and the content blocks as content parts, but for
+/// the text block that only repeats the structured output as JSON (as MCP asks servers to
+/// send it). A block that does not decode is described in text.
+pub(crate) fn result_output(result: CallToolResult) -> ToolOutput {
+    let structured = match result.structured_content {
+        Some(Value::Object(structured)) => Some(structured),
+        _ => None,
+    };
+    let repeats_structured = |block: &ContentBlock| match (block, &structured) {
+        (ContentBlock::Text(text), Some(structured)) => {
+            serde_json::from_str::<JsonObject>(&text.text).is_ok_and(|json| &json == structured)
+        }
+        _ => false,
+    };
+    let parts = result
+        .content
+        .iter()
+        .filter(|block| !repeats_structured(block))
+        .map(|block| {
+            from_content_block(block)
+                .unwrap_or_else(|| Content::text("[a content block that could not be read]"))
+        });
+    let output = ToolOutput::content_only(parts);
+    match structured {
+        Some(structured) => output.with_structured(structured),
+        None => output,
     }
-    let blocks = serde_json::to_value(&result.content).unwrap_or(Value::Array(Vec::new()));
-    let mut output = JsonObject::new();
-    output.insert("content".to_owned(), blocks);
-    output
 }
 
 /// The part of a JSON Schema (an MCP tool's `inputSchema`) that a [`ToolSchema`] can check, or

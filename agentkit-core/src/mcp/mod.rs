@@ -61,7 +61,9 @@ mod progress;
 mod server;
 
 pub use client::{McpClient, McpTool, McpToolError};
-pub use convert::{schema_from_json_schema, to_call_tool_result, to_mcp_tool};
+pub use convert::{
+    from_content_block, schema_from_json_schema, to_call_tool_result, to_content_block, to_mcp_tool,
+};
 pub use error::{McpError, McpErrorKind};
 pub use server::McpServer;
 

@@ -63,15 +63,15 @@
 //! use agentkit_core::provider::openai_chat;
 //! use agentkit_core::{
 //!     BoxError, JsonObject, Param, ParamType, Tool, ToolContext, ToolExecutor, ToolRegistry,
-//!     ToolSchema, ToolSpec, block_on,
+//!     ToolOutput, ToolSchema, ToolSpec, block_on,
 //! };
 //! use serde_json::json;
 //!
 //! struct Echo(ToolSpec);
 //! impl Tool for Echo {
 //!     fn spec(&self) -> &ToolSpec { &self.0 }
-//!     async fn execute(&self, inputs: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
-//!         Ok(inputs.clone())
+//!     async fn execute(&self, inputs: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
+//!         Ok(inputs.clone().into())
 //!     }
 //! }
 //!

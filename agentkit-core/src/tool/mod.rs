@@ -10,6 +10,7 @@ use std::pin::Pin;
 pub use builder::ToolSpecBuilder;
 pub use spec::{DEFAULT_VERSION, ToolSpec};
 
+use crate::content::ToolOutput;
 use crate::context::ToolContext;
 use crate::error::BoxError;
 use crate::inputs::{Inputs, Parsed, parse_object};
@@ -29,7 +30,9 @@ use crate::schema::{JsonObject, UnknownArguments};
 /// an `async fn` that never awaits runs to completion on its first poll.
 ///
 /// ```
-/// use agentkit_core::{BoxError, JsonObject, Param, ParamType, Tool, ToolContext, ToolSchema, ToolSpec};
+/// use agentkit_core::{
+///     BoxError, JsonObject, Param, ParamType, Tool, ToolContext, ToolOutput, ToolSchema, ToolSpec,
+/// };
 /// use serde_json::json;
 ///
 /// struct Add {
@@ -55,10 +58,10 @@ use crate::schema::{JsonObject, UnknownArguments};
 ///         &self.spec
 ///     }
 ///
-///     async fn execute(&self, inputs: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+///     async fn execute(&self, inputs: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
 ///         // Validated: both are present integers.
 ///         let sum = inputs["a"].as_i64().unwrap_or(0) + inputs["b"].as_i64().unwrap_or(0);
-///         Ok(json!({ "sum": sum }).as_object().cloned().unwrap_or_default())
+///         Ok(json!({ "sum": sum }).as_object().cloned().unwrap_or_default().into())
 ///     }
 /// }
 /// # let _ = Add::new().unwrap();
@@ -70,14 +73,16 @@ pub trait Tool: Send + Sync + 'static {
     /// Runs the tool on validated `inputs`; `ctx` holds the call id, the resolved
     /// credentials, the executor's shared dependencies and the cancellation signal.
     ///
-    /// The returned object is validated against the output schema. An error becomes a
-    /// [`ToolExecutionError`](crate::ToolExecutionError) with the error as its source; so does
-    /// a panic.
+    /// Returns a [`ToolOutput`]: structured output (a [`JsonObject`], `.into()`), which is
+    /// validated against the output schema; content parts ([`Content`](crate::Content): a
+    /// `String` or `&str` for a text result, images, audio, resources); or both. An error
+    /// becomes a [`ToolExecutionError`](crate::ToolExecutionError) with the error as its
+    /// source; so does a panic.
     fn execute(
         &self,
         inputs: &JsonObject,
         ctx: &ToolContext<'_>,
-    ) -> impl Future<Output = Result<JsonObject, BoxError>> + Send;
+    ) -> impl Future<Output = Result<ToolOutput, BoxError>> + Send;
 
     /// The typed fast path, which `#[tool(...)]` implements: the argument text straight into
     /// the tool's input, validated. By default, into a validated JSON object, in the same
@@ -108,7 +113,7 @@ pub trait Tool: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Returned, BoxError>> + Send {
         async move {
             match inputs {
-                Inputs::Json(inputs) => self.execute(inputs, ctx).await.map(Returned::Json),
+                Inputs::Json(inputs) => self.execute(inputs, ctx).await.map(Returned::from),
                 Inputs::Parsed(_) => Err(BoxError::from(
                     "this tool has no typed fast path: `parse_typed` gave nothing to run",
                 )),

@@ -21,7 +21,7 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
             &self,
             inputs: &#p::JsonObject,
             ctx: &#p::ToolContext<'_>,
-        ) -> impl #p::Future<Output = #p::Result<#p::JsonObject, #p::BoxError>> + #p::Send {
+        ) -> impl #p::Future<Output = #p::Result<#p::ToolOutput, #p::BoxError>> + #p::Send {
             // Through `execute_inputs`, so that a missing `ToolHandler` is one error, there.
             #p::execute_json(#p::Tool::execute_inputs(self, #p::Inputs::Json(inputs), ctx))
         }

@@ -100,14 +100,23 @@ async fn server_everything_tools_run_through_the_executor() {
         .observer(events.clone())
         .build();
 
-    // Good calls: content blocks as the server sent them, or its structured content.
+    // Good calls: the server's content blocks as content parts (the model is sent the text
+    // bare), or its structured content as the structured output.
     let echoed = call(&executor, "echo", json!({"message": "hi from agentkit"})).await;
-    let output = echoed.output().unwrap_or_else(|| panic!("{echoed:?}"));
-    assert_eq!(output["content"][0]["text"], "Echo: hi from agentkit");
+    assert!(echoed.is_success(), "{echoed:?}");
+    assert_eq!(echoed.output(), None);
+    assert_eq!(
+        echoed.content()[0].as_text(),
+        Some("Echo: hi from agentkit")
+    );
+    assert_eq!(echoed.to_model_content(), "Echo: hi from agentkit");
 
     let summed = call(&executor, "get-sum", json!({"a": 2, "b": 3.5})).await;
-    let output = summed.output().unwrap_or_else(|| panic!("{summed:?}"));
-    assert_eq!(output["content"][0]["text"], "The sum of 2 and 3.5 is 5.5.");
+    assert_eq!(
+        summed.content().first().and_then(|part| part.as_text()),
+        Some("The sum of 2 and 3.5 is 5.5."),
+        "{summed:?}"
+    );
 
     let weather = call(
         &executor,
@@ -221,8 +230,8 @@ async fn clashing_names_are_refused_and_prefixes_keep_servers_apart() {
     let executor = ToolExecutor::new(registry);
     let echoed = call(&executor, "other_echo", json!({"message": "second"})).await;
     assert_eq!(
-        echoed.output().map(|o| o["content"][0]["text"].clone()),
-        Some(json!("Echo: second")),
+        echoed.content().first().and_then(|part| part.as_text()),
+        Some("Echo: second"),
         "{echoed:?}"
     );
 
@@ -294,7 +303,7 @@ impl agentkit_core::Tool for Failing {
         &self,
         _: &agentkit_core::JsonObject,
         _: &agentkit_core::ToolContext<'_>,
-    ) -> Result<agentkit_core::JsonObject, agentkit_core::BoxError> {
+    ) -> Result<agentkit_core::ToolOutput, agentkit_core::BoxError> {
         if self.1 {
             Err(
                 agentkit_core::ToolError::failed("geocoder at 10.0.0.7 returned 404")

@@ -12,7 +12,7 @@ use agentkit_core::mcp::rmcp::service::RunningService;
 use agentkit_core::mcp::rmcp::{RoleClient, ServiceExt};
 use agentkit_core::{
     BoxError, ErrorKind, InMemoryCredentials, JsonObject, Tool, ToolContext, ToolEvent,
-    ToolExecutor, ToolRegistry, ToolSpec,
+    ToolExecutor, ToolOutput, ToolRegistry, ToolSpec,
 };
 use serde_json::{Value, json};
 
@@ -26,7 +26,7 @@ impl Tool for Hang {
         &self.0
     }
 
-    async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+    async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
         std::future::pending().await
     }
 }

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use agentkit_core::mcp::McpServer;
 use agentkit_core::{
     BoxError, InMemoryCredentials, JsonObject, Progress, Tool, ToolContext, ToolEvent,
-    ToolExecutor, ToolRegistry, ToolSpec,
+    ToolExecutor, ToolOutput, ToolRegistry, ToolSpec,
 };
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
@@ -35,7 +35,7 @@ impl Tool for Crawl {
         &self.0
     }
 
-    async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+    async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
         let key = ctx.credential(KEY)?.expose();
         ctx.report_progress(
             Progress::new(1.0)
@@ -52,7 +52,7 @@ impl Tool for Crawl {
                 .with_total(3.0)
                 .with_message("x".repeat(3 * MESSAGE_CHARS)),
         );
-        Ok(obj(json!({"pages": 3})))
+        Ok(obj(json!({"pages": 3})).into())
     }
 }
 
@@ -210,7 +210,7 @@ impl Tool for Picky {
         &self.0
     }
 
-    async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+    async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
         Err(agentkit_core::ToolError::retry("say please").into())
     }
 }

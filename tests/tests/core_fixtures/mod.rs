@@ -10,7 +10,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use agentkit_core::{BoxError, Credentials, JsonObject, Tool, ToolContext, ToolSchema, ToolSpec};
+use agentkit_core::{
+    BoxError, Credentials, JsonObject, Tool, ToolContext, ToolOutput, ToolSchema, ToolSpec,
+};
 use serde_json::{Value, json};
 
 /// The name of the Python original's credential.
@@ -130,7 +132,7 @@ impl Tool for FnTool {
         &self,
         inputs: &JsonObject,
         ctx: &ToolContext<'_>,
-    ) -> Result<JsonObject, BoxError> {
+    ) -> Result<ToolOutput, BoxError> {
         self.probe.runs.fetch_add(1, Ordering::SeqCst);
         let credentials_seen = ctx
             .credentials()
@@ -148,7 +150,7 @@ impl Tool for FnTool {
                 inputs: inputs.clone(),
                 credentials: credentials_seen,
             });
-        (self.logic)(inputs, ctx.credentials())
+        (self.logic)(inputs, ctx.credentials()).map(Into::into)
     }
 }
 

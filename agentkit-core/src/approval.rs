@@ -1,7 +1,9 @@
 //! Approval: a policy that decides whether a call of a tool marked
 //! [`requires_approval`](crate::ToolSpecBuilder::requires_approval) may run.
 
+use crate::model_text::{Escaped, EscapedText};
 use crate::schema::JsonObject;
+use crate::session::ClientCapabilities;
 use crate::tool::ToolSpec;
 
 /// The decision on a call that needs approval.
@@ -16,12 +18,22 @@ pub enum Approval {
     /// [`ToolExecutor::resume`](crate::ToolExecutor::resume) runs or denies the call once a
     /// decision is made.
     Defer,
+    /// Ask the person at the call's client, now, with this message: over MCP, through
+    /// elicitation, when the client can ask its user (they allow the call, or it is denied).
+    /// Where the client cannot be asked (no client, or one without elicitation), the call is
+    /// deferred, as with [`Defer`](Approval::Defer).
+    Ask(String),
 }
 
 impl Approval {
     /// Denies the call, telling the model why.
     pub fn deny(message: impl Into<String>) -> Self {
         Approval::Deny(message.into())
+    }
+
+    /// Asks the person at the call's client, with `message` (see [`Approval::Ask`]).
+    pub fn ask(message: impl Into<String>) -> Self {
+        Approval::Ask(message.into())
     }
 }
 
@@ -31,6 +43,7 @@ pub struct ApprovalRequest<'a> {
     spec: &'a ToolSpec,
     call_id: &'a str,
     inputs: &'a JsonObject,
+    client: Option<ClientCapabilities>,
 }
 
 impl<'a> ApprovalRequest<'a> {
@@ -39,7 +52,19 @@ impl<'a> ApprovalRequest<'a> {
             spec,
             call_id,
             inputs,
+            client: None,
         }
+    }
+
+    pub(crate) fn with_client(mut self, client: Option<ClientCapabilities>) -> Self {
+        self.client = client;
+        self
+    }
+
+    /// Whether the person at the call's client can be asked ([`Approval::Ask`]): the call
+    /// is served to a client (over MCP) that can ask its user.
+    pub fn can_ask_user(&self) -> bool {
+        self.client.is_some_and(|client| client.elicitation())
     }
 
     /// The tool called.
@@ -97,5 +122,34 @@ where
 {
     fn decide(&self, request: &ApprovalRequest<'_>) -> Approval {
         self(request)
+    }
+}
+
+/// The policy that asks the person at the call's client (over MCP, through elicitation)
+/// about every call that needs approval, naming the tool and its arguments; where the client
+/// cannot be asked, the call is deferred, as without a policy. So a tool that requires
+/// approval, served to a host that can ask its user, is decided by a person at the host.
+///
+/// ```
+/// use agentkit_core::{AskUser, ToolExecutor, ToolRegistry};
+///
+/// let executor = ToolExecutor::builder(ToolRegistry::new()).approval(AskUser).build();
+/// # let _ = executor;
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AskUser;
+
+/// How many characters of a call's arguments the question shows.
+const ASK_ARGUMENTS_CHARS: usize = 400;
+
+impl ApprovalPolicy for AskUser {
+    fn decide(&self, request: &ApprovalRequest<'_>) -> Approval {
+        if !request.can_ask_user() {
+            return Approval::Defer;
+        }
+        let arguments = serde_json::to_string(request.inputs()).unwrap_or_default();
+        let arguments = EscapedText(&arguments, ASK_ARGUMENTS_CHARS);
+        let tool = Escaped(request.tool_name(), ASK_ARGUMENTS_CHARS);
+        Approval::ask(format!("Allow the tool '{tool}' to run with {arguments}?"))
     }
 }

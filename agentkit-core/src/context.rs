@@ -11,6 +11,10 @@ use std::task::{Context, Poll, Waker};
 
 use crate::credentials::{Credentials, Secret, UndeclaredCredential};
 use crate::model_text::cut_scrubbed;
+use crate::session::{
+    ClientCapabilities, ClientError, ClientSession, Elicitation, ElicitationRequest, LogLevel,
+    LogMessage, Sampled, SamplingRequest,
+};
 
 /// What one call of a tool can see besides its validated inputs: the call id and tool name,
 /// the credentials the executor resolved for it, the shared dependencies registered on the
@@ -59,12 +63,24 @@ pub struct ToolContext<'a> {
     credentials: &'a Credentials,
     dependencies: &'a Dependencies,
     cancellation: &'a OnceLock<Cancellation>,
-    progress: Option<ProgressSink<'a>>,
+    reports: Option<ReportSink<'a>>,
+    client: Option<&'a dyn ClientSession>,
 }
 
-/// Where a call's progress reports go: the executor's observers, and the client that asked
-/// (over MCP).
-pub(crate) type ProgressSink<'a> = &'a (dyn Fn(&Progress) + Send + Sync);
+/// What a running tool reports for whoever watches the call.
+#[derive(Clone, Copy)]
+pub(crate) enum Report<'r> {
+    /// How far it has got.
+    Progress(&'r Progress),
+    /// A log message.
+    Log(&'r LogMessage),
+}
+
+/// Where a call's reports go: the executor's observers, and the client (over MCP).
+pub(crate) type ReportSink<'a> = &'a (dyn Fn(Report<'_>) + Send + Sync);
+
+/// How many characters of a tool's progress or log message are kept.
+const REPORT_CHARS: usize = 1_000;
 
 impl<'a> ToolContext<'a> {
     pub(crate) fn new(
@@ -80,12 +96,18 @@ impl<'a> ToolContext<'a> {
             credentials,
             dependencies,
             cancellation,
-            progress: None,
+            reports: None,
+            client: None,
         }
     }
 
-    pub(crate) fn with_progress(mut self, sink: ProgressSink<'a>) -> Self {
-        self.progress = Some(sink);
+    pub(crate) fn with_reports(mut self, sink: ReportSink<'a>) -> Self {
+        self.reports = Some(sink);
+        self
+    }
+
+    pub(crate) fn with_client(mut self, client: Option<&'a dyn ClientSession>) -> Self {
+        self.client = client;
         self
     }
 
@@ -179,7 +201,7 @@ impl<'a> ToolContext<'a> {
     /// ctx.report_progress(Progress::new(3.0).with_total(10.0).with_message("page 3 of 10"));
     /// ```
     pub fn report_progress(&self, progress: Progress) {
-        let Some(sink) = self.progress else {
+        let Some(sink) = self.reports else {
             return;
         };
         let finite = progress.progress.is_finite() && progress.total.is_none_or(f64::is_finite);
@@ -187,13 +209,101 @@ impl<'a> ToolContext<'a> {
             return;
         }
         let progress = Progress {
-            message: progress.message.map(|message| {
-                let secrets: Vec<&str> = self.credentials.secrets().collect();
-                cut_scrubbed(message, 1_000, &secrets)
-            }),
+            message: progress
+                .message
+                .map(|message| self.clean(message, REPORT_CHARS)),
             ..progress
         };
-        sink(&progress);
+        sink(Report::Progress(&progress));
+    }
+
+    /// Logs a message: a `tool.execution.log` event for the executor's observers and, when
+    /// the tool is served over MCP, a `notifications/message` to the client, if it asked for
+    /// messages of that level or above (`logging/setLevel`).
+    ///
+    /// Like a progress message, it is for people watching: cut to 1 000 characters, every
+    /// value of the call's credentials in it replaced by `[redacted]`.
+    ///
+    /// ```
+    /// use agentkit_core::{Credentials, LogLevel, ToolContext};
+    ///
+    /// let credentials = Credentials::new();
+    /// let ctx = ToolContext::detached("crawl", &credentials);
+    /// // Outside an executor, messages go nowhere.
+    /// ctx.log(LogLevel::Info, "fetched 3 pages");
+    /// ```
+    pub fn log(&self, level: LogLevel, text: impl Into<String>) {
+        let Some(sink) = self.reports else {
+            return;
+        };
+        let message = LogMessage::new(level, self.clean(text.into(), REPORT_CHARS));
+        sink(Report::Log(&message));
+    }
+
+    /// What the client of this call can be asked: `None` when the tool is not being served
+    /// to a client (over MCP).
+    pub fn client_capabilities(&self) -> Option<ClientCapabilities> {
+        self.client.map(ClientSession::capabilities)
+    }
+
+    /// Asks the client's user a question (MCP's `elicitation/create`, form mode) and waits
+    /// for the answer: the user accepts (with an answer that fits the request's schema),
+    /// declines or cancels.
+    ///
+    /// The message is free of the call's secrets. It fails, without asking, when the tool is
+    /// not being served to a client or the client cannot ask its user
+    /// ([`ClientError::is_unavailable`]).
+    pub fn elicit(
+        &self,
+        request: ElicitationRequest,
+    ) -> impl Future<Output = Result<Elicitation, ClientError>> + Send + 'a {
+        let answer = match self.client {
+            None => Err(ClientError::NotServed("ask its user")),
+            Some(client) if !client.capabilities().elicitation => {
+                Err(ClientError::Unsupported("elicitation"))
+            }
+            Some(client) => {
+                let message = self.clean(request.message().to_owned(), usize::MAX);
+                Ok(client.elicit(ElicitationRequest::new(
+                    message,
+                    serde_json::Value::Object(request.schema().clone()),
+                )))
+            }
+        };
+        async move { answer?.await }
+    }
+
+    /// Asks the client's model (MCP's `sampling/createMessage`) and waits for its answer.
+    ///
+    /// The prompts are free of the call's secrets. It fails, without asking, when the tool is
+    /// not being served to a client or the client cannot ask its model
+    /// ([`ClientError::is_unavailable`]).
+    pub fn sample(
+        &self,
+        request: SamplingRequest,
+    ) -> impl Future<Output = Result<Sampled, ClientError>> + Send + 'a {
+        let answer = match self.client {
+            None => Err(ClientError::NotServed("ask its model")),
+            Some(client) if !client.capabilities().sampling => {
+                Err(ClientError::Unsupported("sampling"))
+            }
+            Some(client) => {
+                let mut clean =
+                    SamplingRequest::new(self.clean(request.prompt().to_owned(), usize::MAX))
+                        .with_max_tokens(request.max_tokens());
+                if let Some(system) = request.system_prompt() {
+                    clean = clean.with_system_prompt(self.clean(system.to_owned(), usize::MAX));
+                }
+                Ok(client.sample(clean))
+            }
+        };
+        async move { answer?.await }
+    }
+
+    /// `text` cut to `max_chars` and free of the call's secrets.
+    fn clean(&self, text: String, max_chars: usize) -> String {
+        let secrets: Vec<&str> = self.credentials.secrets().collect();
+        cut_scrubbed(text, max_chars, &secrets)
     }
 }
 

@@ -8,6 +8,7 @@ use crate::content::Content;
 use crate::context::Progress;
 use crate::error::{Error, ErrorKind};
 use crate::schema::JsonObject;
+use crate::session::LogMessage;
 
 /// One event of a tool call.
 ///
@@ -74,6 +75,16 @@ pub enum ToolEvent<'a> {
         /// The progress reported; its message is bounded and free of the call's secrets.
         progress: &'a Progress,
     },
+    /// `tool.execution.log`: a running tool logged a message through its
+    /// [`ToolContext`](crate::ToolContext::log).
+    Log {
+        /// The tool name.
+        tool_name: &'a str,
+        /// The call id.
+        call_id: &'a str,
+        /// The message; bounded and free of the call's secrets.
+        message: &'a LogMessage,
+    },
     /// `tool.execution.discarded`: a tool finished after its call had already ended (with a
     /// timeout, or because the call was dropped); what it returned was thrown away. Comes
     /// after the call's `failed` event, from the thread that ran a blocking tool, or at once
@@ -100,6 +111,7 @@ impl<'a> ToolEvent<'a> {
             ToolEvent::Failed { .. } => "tool.execution.failed",
             ToolEvent::Deferred { .. } => "tool.execution.deferred",
             ToolEvent::Progress { .. } => "tool.execution.progress",
+            ToolEvent::Log { .. } => "tool.execution.log",
             ToolEvent::Discarded { .. } => "tool.execution.discarded",
         }
     }
@@ -112,6 +124,7 @@ impl<'a> ToolEvent<'a> {
             | ToolEvent::Failed { tool_name, .. }
             | ToolEvent::Deferred { tool_name, .. }
             | ToolEvent::Progress { tool_name, .. }
+            | ToolEvent::Log { tool_name, .. }
             | ToolEvent::Discarded { tool_name, .. } => tool_name,
         }
     }
@@ -124,15 +137,16 @@ impl<'a> ToolEvent<'a> {
             | ToolEvent::Failed { call_id, .. }
             | ToolEvent::Deferred { call_id, .. }
             | ToolEvent::Progress { call_id, .. }
+            | ToolEvent::Log { call_id, .. }
             | ToolEvent::Discarded { call_id, .. } => call_id,
         }
     }
 
     /// How long the call took (for `discarded`, until the tool finished); `None` for
-    /// `started` and `progress`.
+    /// `started`, `progress` and `log`.
     pub fn duration(&self) -> Option<Duration> {
         match *self {
-            ToolEvent::Started { .. } | ToolEvent::Progress { .. } => None,
+            ToolEvent::Started { .. } | ToolEvent::Progress { .. } | ToolEvent::Log { .. } => None,
             ToolEvent::Completed { duration, .. }
             | ToolEvent::Failed { duration, .. }
             | ToolEvent::Deferred { duration, .. }

@@ -127,11 +127,12 @@ mod result;
 mod rules;
 mod runtime;
 mod schema;
+mod session;
 mod thread_safety;
 mod tool;
 mod typed;
 
-pub use approval::{Approval, ApprovalPolicy, ApprovalRequest};
+pub use approval::{Approval, ApprovalPolicy, ApprovalRequest, AskUser};
 pub use block_on::block_on;
 pub use call::{ToolArguments, ToolCall};
 pub use content::{Content, EmbeddedResource, Media, ResourceContents, ResourceLink, ToolOutput};
@@ -163,6 +164,10 @@ pub use runtime::{Runtime, Sleep, StdRuntime};
 pub use schema::{
     IssueKind, JsonObject, Literal, Param, SemanticError, SemanticProblem, ToolSchema,
     UnknownArguments, ValidationIssue,
+};
+pub use session::{
+    ClientCapabilities, ClientError, Elicitation, ElicitationRequest, LogLevel, LogMessage,
+    Sampled, SamplingRequest,
 };
 pub use tool::{DEFAULT_VERSION, Tool, ToolSpec, ToolSpecBuilder};
 pub use typed::{FromParam, IntoParam, ParamTypeError, ToolHandler};

@@ -279,7 +279,9 @@ impl ToolObserver for ExecutionRecorder {
                 discarded_late_finish: false,
             },
             // They do not end a call.
-            ToolEvent::Started { .. } | ToolEvent::Progress { .. } => return,
+            ToolEvent::Started { .. } | ToolEvent::Progress { .. } | ToolEvent::Log { .. } => {
+                return;
+            }
             ToolEvent::Completed {
                 tool_name,
                 call_id,

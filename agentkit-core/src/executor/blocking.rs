@@ -11,15 +11,16 @@ use futures_util::future::{Either, select};
 
 use super::contain::{Finished, drop_contained, finished, start_tool};
 use super::deadline::Deadline;
-use super::dispatch::{ProgressReporter, ToolExecutor};
+use super::dispatch::{CallReporter, ToolExecutor};
 use super::lifecycle::{emit_discarded, report};
 use crate::block_on::block_on;
-use crate::context::{Cancellation, Dependencies, Progress, ToolContext};
+use crate::context::{Cancellation, Dependencies, Report, ToolContext};
 use crate::credentials::Credentials;
 use crate::error::discard;
 use crate::events::ToolObserver;
 use crate::inputs::Inputs;
 use crate::schema::JsonObject;
+use crate::session::ClientSession;
 use crate::tool::DynTool;
 
 impl ToolExecutor {
@@ -62,7 +63,8 @@ pub(super) struct BlockingJob {
     pub(super) dependencies: Arc<Dependencies>,
     pub(super) cancellation: Cancellation,
     pub(super) observers: Arc<Vec<Arc<dyn ToolObserver>>>,
-    pub(super) progress: Option<ProgressReporter>,
+    pub(super) reporter: Option<CallReporter>,
+    pub(super) client: Option<Arc<dyn ClientSession>>,
     pub(super) start: Instant,
 }
 
@@ -79,12 +81,13 @@ impl BlockingJob {
             dependencies,
             cancellation,
             observers,
-            progress,
+            reporter,
+            client,
             start,
         } = self;
         let cancellation = OnceLock::from(cancellation);
-        let sink = |update: &Progress| {
-            report(&observers, &tool_name, &call_id, update, progress.as_ref());
+        let sink = |update: Report<'_>| {
+            report(&observers, &tool_name, &call_id, update, reporter.as_ref());
         };
         let finished = {
             let ctx = ToolContext::new(
@@ -94,7 +97,8 @@ impl BlockingJob {
                 &dependencies,
                 &cancellation,
             )
-            .with_progress(&sink);
+            .with_reports(&sink)
+            .with_client(client.as_deref());
             let output = match start_tool(&*tool, Inputs::Json(&inputs), &ctx) {
                 Ok(run) => block_on(run),
                 Err(panic) => Err(panic),

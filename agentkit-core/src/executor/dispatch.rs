@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::budget::TurnBudget;
 use crate::approval::{Approval, ApprovalPolicy};
 use crate::call::{ToolArguments, ToolCall};
-use crate::context::{Dependencies, Progress};
+use crate::context::{Dependencies, Report};
 use crate::credentials::CredentialProvider;
 use crate::error::Error;
 use crate::events::ToolObserver;
@@ -22,6 +22,7 @@ use crate::registry::ToolRegistry;
 use crate::result::{DeferredCall, ToolResult};
 use crate::runtime::Runtime;
 use crate::schema::{JsonObject, UnknownArguments};
+use crate::session::ClientSession;
 
 /// Runs tool calls: the Python original's `ToolExecutor`, and the only path to a tool.
 ///
@@ -124,8 +125,9 @@ impl fmt::Debug for ToolExecutor {
     }
 }
 
-/// Reports a call's progress somewhere beyond the observers (to an MCP client).
-pub(crate) type ProgressReporter = Arc<dyn Fn(&Progress) + Send + Sync>;
+/// Hands a call's reports (progress, log messages) somewhere beyond the observers (to an MCP
+/// client).
+pub(crate) type CallReporter = Arc<dyn Fn(Report<'_>) + Send + Sync>;
 
 /// What one call brings beyond its tool name and arguments.
 #[derive(Default)]
@@ -134,8 +136,10 @@ pub(super) struct CallOptions<'a> {
     pub(super) until: Option<Pin<Box<dyn Future<Output = ()> + Send + 'a>>>,
     /// What the call shares with the other calls of its turn: a deadline and retry budgets.
     pub(super) turn: Option<&'a TurnBudget>,
-    /// Where progress goes beyond the observers.
-    pub(super) progress: Option<ProgressReporter>,
+    /// Where reports go beyond the observers.
+    pub(super) reporter: Option<CallReporter>,
+    /// The client the call came from (over MCP), which a tool may ask.
+    pub(super) client: Option<Arc<dyn ClientSession>>,
     /// A decision already made on the call ([`ToolExecutor::resume`]).
     pub(super) decision: Option<Approval>,
 }
@@ -197,18 +201,20 @@ impl ToolExecutor {
         self.dispatch_with(call, options).await
     }
 
-    /// Like [`dispatch_until`](Self::dispatch_until), with progress also sent to `reporter`
-    /// (an MCP client that asked for progress notifications).
+    /// Like [`dispatch_until`](Self::dispatch_until), for a call served to `client`: its
+    /// reports also go to `reporter`, and its tool may ask the client.
     #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
-    pub(crate) async fn dispatch_reporting(
+    pub(crate) async fn dispatch_served(
         &self,
         call: &ToolCall,
         deadline: impl Future<Output = ()> + Send,
-        reporter: Option<ProgressReporter>,
+        reporter: Option<CallReporter>,
+        client: Option<Arc<dyn ClientSession>>,
     ) -> ToolResult {
         let options = CallOptions {
             until: Some(Box::pin(deadline)),
-            progress: reporter,
+            reporter,
+            client,
             ..CallOptions::default()
         };
         self.dispatch_with(call, options).await

@@ -3,14 +3,17 @@
 
 use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 
 use async_lock::{RwLockReadGuard, RwLockWriteGuard, SemaphoreGuard};
 use futures_util::future::Either;
+use serde_json::{Value, json};
 
 use super::dispatch::ToolExecutor;
 use crate::approval::{Approval, ApprovalRequest};
 use crate::credentials::Credentials;
 use crate::error::{CredentialError, ToolExecutionError, discard};
+use crate::session::{ClientSession, Elicitation, ElicitationRequest};
 use crate::tool::ToolSpec;
 
 impl ToolExecutor {
@@ -23,6 +26,47 @@ impl ToolExecutor {
             discard(panic);
             PolicyPanicked
         })
+    }
+
+    /// Asks the person at the call's client whether the call may run (an
+    /// [`Approval::Ask`]): through elicitation, where the client can ask its user; otherwise
+    /// the call is deferred, as it is without a policy.
+    pub(super) async fn ask(
+        &self,
+        client: Option<&Arc<dyn ClientSession>>,
+        spec: &ToolSpec,
+        message: String,
+    ) -> Approval {
+        let Some(client) = client.filter(|client| client.capabilities().elicitation) else {
+            return Approval::Defer;
+        };
+        let request = ElicitationRequest::new(
+            message,
+            json!({
+                "type": "object",
+                "properties": {"approve": {
+                    "type": "boolean",
+                    "title": format!("Allow {}", spec.name()),
+                    "default": false,
+                }},
+                "required": ["approve"],
+            }),
+        );
+        match client.elicit(request).await {
+            Ok(Elicitation::Accept(answer))
+                if answer.get("approve") == Some(&Value::Bool(true)) =>
+            {
+                Approval::Allow
+            }
+            Ok(Elicitation::Accept(_) | Elicitation::Decline) => {
+                Approval::deny("the person at the client declined the call")
+            }
+            Ok(Elicitation::Cancel) => {
+                Approval::deny("the person at the client dismissed the request to approve the call")
+            }
+            // The question could not be asked or answered: a person decides later.
+            Err(_) => Approval::Defer,
+        }
     }
 
     /// Waits for room to run: the in-flight limit, and the lock sequential tools hold alone.

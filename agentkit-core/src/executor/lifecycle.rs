@@ -8,10 +8,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::dispatch::{ProgressReporter, ToolExecutor};
+use super::dispatch::{CallReporter, ToolExecutor};
 #[cfg(feature = "tracing")]
 use super::trace::TRACE_ECHO;
-use crate::context::{Cancellation, Progress};
+use crate::context::{Cancellation, Report};
 use crate::error::{AwaitingApproval, Error, ToolCancelled, ToolExecutionError, discard};
 use crate::events::{ToolEvent, ToolObserver};
 #[cfg(feature = "tracing")]
@@ -246,24 +246,30 @@ fn emit_to(observers: &[Arc<dyn ToolObserver>], event: &ToolEvent<'_>) {
     }
 }
 
-/// Hands a progress report to the observers, and to the client that asked for it.
+/// Hands a running tool's report to the observers, and to the call's reporter (the client
+/// it is served to).
 pub(super) fn report(
     observers: &[Arc<dyn ToolObserver>],
     tool_name: &str,
     call_id: &str,
-    progress: &Progress,
-    reporter: Option<&ProgressReporter>,
+    report: Report<'_>,
+    reporter: Option<&CallReporter>,
 ) {
-    emit_to(
-        observers,
-        &ToolEvent::Progress {
+    let event = match report {
+        Report::Progress(progress) => ToolEvent::Progress {
             tool_name,
             call_id,
             progress,
         },
-    );
+        Report::Log(message) => ToolEvent::Log {
+            tool_name,
+            call_id,
+            message,
+        },
+    };
+    emit_to(observers, &event);
     if let Some(reporter) = reporter {
-        if let Err(panic) = catch_unwind(AssertUnwindSafe(|| reporter(progress))) {
+        if let Err(panic) = catch_unwind(AssertUnwindSafe(|| reporter(report))) {
             discard(panic);
         }
     }

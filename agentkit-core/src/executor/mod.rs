@@ -21,6 +21,6 @@ mod turn;
 
 pub use builder::{DEFAULT_RETRIES, ToolExecutorBuilder};
 #[cfg(feature = "mcp")]
-pub(crate) use dispatch::ProgressReporter;
+pub(crate) use dispatch::CallReporter;
 pub use dispatch::ToolExecutor;
 pub use turn::Turn;

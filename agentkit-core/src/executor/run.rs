@@ -16,14 +16,14 @@ use super::blocking::{BlockingJob, NotStarted};
 use super::budget::TurnBudget;
 use super::contain::{Contained, Finished, drop_contained, finished, start_tool};
 use super::deadline::Deadline;
-use super::dispatch::{CallOptions, ProgressReporter, ToolExecutor};
+use super::dispatch::{CallOptions, CallReporter, ToolExecutor};
 use super::gates::Denied;
 use super::lifecycle::{CallGuard, Outcome, cancel, report};
 use crate::approval::{Approval, ApprovalRequest};
 use crate::arguments::parse_arguments;
 use crate::call::ToolArguments;
 use crate::content::ToolOutput;
-use crate::context::{Cancellation, Progress, ProgressSink, ToolContext};
+use crate::context::{Cancellation, Report, ReportSink, ToolContext};
 use crate::credentials::Credentials;
 use crate::error::{
     Direction, Error, ErrorKind, ToolExecutionError, ToolTimeout, ToolValidationError,
@@ -34,6 +34,7 @@ use crate::output::Returned;
 use crate::recorder::ReplayedFailure;
 use crate::result::ToolResult;
 use crate::schema::{Issues, JsonObject, UnknownArguments, ValidationIssue};
+use crate::session::ClientSession;
 use crate::tool::{BoxFuture, DynTool, ToolSpec};
 
 impl ToolExecutor {
@@ -181,13 +182,35 @@ impl ToolExecutor {
         let CallOptions {
             until,
             turn,
-            progress,
+            reporter,
+            client,
             decision,
         } = options;
+        let mut deadline = Deadline {
+            at: turn.and_then(|turn| turn.deadline),
+            sleep: None,
+            until: until.map(Contained::new),
+            runtime: &*self.runtime,
+        };
         if spec.requires_approval() {
+            let capabilities = client.as_ref().map(|client| client.capabilities());
             let decision = match decision {
                 Some(decision) => Ok(decision),
-                None => self.decide(&ApprovalRequest::new(spec, call_id, inputs)),
+                None => self
+                    .decide(&ApprovalRequest::new(spec, call_id, inputs).with_client(capabilities)),
+            };
+            let decision = match decision {
+                // A person at the client decides, while the call's deadline holds.
+                Ok(Approval::Ask(message)) => {
+                    let asked = pin!(self.ask(client.as_ref(), spec, message));
+                    match select(asked, &mut deadline).await {
+                        Either::Left((decision, _)) => Ok(decision),
+                        Either::Right(_) => {
+                            return fail(ToolExecutionError::new(name(), ToolTimeout));
+                        }
+                    }
+                }
+                other => other,
             };
             match decision {
                 Ok(Approval::Allow) => {}
@@ -196,17 +219,11 @@ impl ToolExecutor {
                         ToolExecutionError::new(name(), Denied).into_kind(ErrorKind::Denied);
                     return fail(denied.with_model_message(&message));
                 }
-                Ok(Approval::Defer) => return Outcome::Deferred,
+                Ok(_) => return Outcome::Deferred,
                 Err(panicked) => return fail(ToolExecutionError::new(name(), panicked)),
             }
         }
 
-        let mut deadline = Deadline {
-            at: turn.and_then(|turn| turn.deadline),
-            sleep: None,
-            until: until.map(Contained::new),
-            runtime: &*self.runtime,
-        };
         if deadline.is_past() {
             return fail(ToolExecutionError::new(name(), ToolTimeout));
         }
@@ -240,7 +257,8 @@ impl ToolExecutor {
                 // Made now: the thread and this call share it.
                 cancellation: cancellation.get_or_init(Cancellation::new).clone(),
                 observers: Arc::clone(&self.observers),
-                progress,
+                reporter,
+                client,
                 start,
             };
             // Boxed: blocking tools are the rare case, and their future inline makes every
@@ -254,8 +272,15 @@ impl ToolExecutor {
                 }
             }
         } else {
-            let sink = self.progress_sink(spec, call_id, progress.as_ref());
-            let ctx = self.tool_context(spec, call_id, &credentials, cancellation, &sink);
+            let sink = self.report_sink(spec, call_id, reporter.as_ref());
+            let ctx = self.tool_context(
+                spec,
+                call_id,
+                &credentials,
+                cancellation,
+                &sink,
+                client.as_ref(),
+            );
             let input = match typed {
                 Some(input) => Inputs::Parsed(input),
                 None => Inputs::Json(inputs),
@@ -309,13 +334,25 @@ impl ToolExecutor {
             ..
         } = run;
         let call_id: &str = shared_id;
-        let CallOptions { turn, progress, .. } = options;
+        let CallOptions {
+            turn,
+            reporter,
+            client,
+            ..
+        } = options;
         let credentials = match self.resolve_credentials(spec) {
             Ok(credentials) => credentials,
             Err(error) => return cold(|| Outcome::Failed(error.into())),
         };
-        let sink = self.progress_sink(spec, call_id, progress.as_ref());
-        let ctx = self.tool_context(spec, call_id, &credentials, cancellation, &sink);
+        let sink = self.report_sink(spec, call_id, reporter.as_ref());
+        let ctx = self.tool_context(
+            spec,
+            call_id,
+            &credentials,
+            cancellation,
+            &sink,
+            client.as_ref(),
+        );
         let output = match start_tool(&**tool, input, &ctx) {
             Ok(run) => run.await,
             Err(panic) => Err(panic),
@@ -324,26 +361,28 @@ impl ToolExecutor {
         self.conclude(tool, spec, turn, finished, Some(&credentials))
     }
 
-    /// Where a running tool's progress goes: to the observers, and to the reporter of the
-    /// call's caller (an MCP client that asked for it).
-    fn progress_sink<'c>(
+    /// Where a running tool's reports go: to the observers, and to the reporter of the
+    /// call's caller (an MCP client).
+    fn report_sink<'c>(
         &'c self,
         spec: &'c ToolSpec,
         call_id: &'c str,
-        reporter: Option<&'c ProgressReporter>,
-    ) -> impl Fn(&Progress) + Send + Sync + 'c {
-        move |update: &Progress| report(&self.observers, spec.name(), call_id, update, reporter)
+        reporter: Option<&'c CallReporter>,
+    ) -> impl Fn(Report<'_>) + Send + Sync + 'c {
+        move |update: Report<'_>| report(&self.observers, spec.name(), call_id, update, reporter)
     }
 
     /// What a tool runs with: its call's id, credentials and cancellation, the executor's
-    /// dependencies, and `sink` for its progress.
+    /// dependencies, `sink` for its reports, and the client it is served to.
+    #[allow(clippy::too_many_arguments)]
     fn tool_context<'c>(
         &'c self,
         spec: &'c ToolSpec,
         call_id: &'c str,
         credentials: &'c Credentials,
         cancellation: &'c OnceLock<Cancellation>,
-        sink: ProgressSink<'c>,
+        sink: ReportSink<'c>,
+        client: Option<&'c Arc<dyn ClientSession>>,
     ) -> ToolContext<'c> {
         ToolContext::new(
             call_id,
@@ -352,7 +391,8 @@ impl ToolExecutor {
             &self.dependencies,
             cancellation,
         )
-        .with_progress(sink)
+        .with_reports(sink)
+        .with_client(client.map(|client| &**client as &dyn ClientSession))
     }
 
     /// Whether a call can take [`run_plain`](Self::run_plain): nothing but the tool to wait

@@ -9,7 +9,7 @@ use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::Value;
 
-use super::convert::{TAGS_META_KEY, result_output, result_text, schema_from_json_schema};
+use super::convert::{TAGS_META_KEY, result_output, result_text};
 use super::error::{McpError, McpErrorKind};
 use crate::content::ToolOutput;
 use crate::context::ToolContext;
@@ -232,7 +232,7 @@ impl McpTool {
         let declared = Value::Object(info.input_schema.as_ref().clone());
         let mut builder = ToolSpec::builder(format!("{}{}", prefix.unwrap_or(""), info.name))
             .description(info.description.clone().unwrap_or_default());
-        if let Some(schema) = schema_from_json_schema(&declared) {
+        if let Some(schema) = crate::schema::ToolSchema::from_json_schema(&declared) {
             builder = builder.input(schema);
         }
         // Tags served by agentkit travel in `_meta`; they come back as tags.

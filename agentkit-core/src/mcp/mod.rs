@@ -57,6 +57,7 @@
 mod client;
 mod convert;
 mod error;
+mod peer;
 mod progress;
 mod server;
 

@@ -1,45 +1,85 @@
-//! Progress over MCP: a served call's reports become `notifications/progress` to the client
-//! that asked for them.
+//! What a served call reports while it runs: its progress and log messages become
+//! `notifications/progress` and `notifications/message` to the client, in order, before the
+//! call's result.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use rmcp::RoleServer;
+#[allow(deprecated)]
+// MCP's logging, which the 2026-07-28 revision deprecates, is still served.
+use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::service::Peer;
+use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::context::Progress;
-use crate::executor::ProgressReporter;
+use crate::context::{Progress, Report};
+use crate::executor::CallReporter;
+use crate::session::{LogLevel, LogMessage};
 
-/// Sends the progress reports of one call to the client that asked for them (its request
-/// carried `_meta.progressToken`), in the order the tool made them.
+/// The least level of log message a session's client wants (`logging/setLevel`), shared by
+/// the session's calls. Until the client sets one, messages of level `info` and above are
+/// sent.
+#[derive(Debug)]
+pub(super) struct LogThreshold(AtomicU8);
+
+impl Default for LogThreshold {
+    fn default() -> Self {
+        LogThreshold(AtomicU8::new(LogLevel::Info as u8))
+    }
+}
+
+impl LogThreshold {
+    pub(super) fn set(&self, level: LogLevel) {
+        self.0.store(level as u8, Ordering::Relaxed);
+    }
+
+    fn admits(&self, level: LogLevel) -> bool {
+        level as u8 >= self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Sends the reports of one call to its client, in the order the tool made them: progress
+/// for the token the request carried (`_meta.progressToken`, when it did), and log messages
+/// at or above the session's threshold.
 ///
 /// The tool reports synchronously and must never wait on the network, so a report is queued
 /// (unbounded: a report is small, and dropping some would break "every report, in order"),
 /// and one task per call drains the queue into the connection. [`finish`](Self::finish) waits
 /// for the queue to drain, so that every notification precedes the call's result on the wire:
 /// a client stops listening for a token once the result arrives.
-pub(super) struct ProgressNotifier {
+pub(super) struct CallNotifier {
     queue: mpsc::UnboundedSender<Queued>,
 }
 
 enum Queued {
-    Report(ProgressNotificationParam),
+    Progress(ProgressNotificationParam),
+    #[allow(deprecated)]
+    Log(LoggingMessageNotificationParam),
     Finish(oneshot::Sender<()>),
 }
 
-impl ProgressNotifier {
-    /// Starts the task sending notifications for `token` to `peer` (on the current tokio
+impl CallNotifier {
+    /// Starts the task sending the call's notifications to `peer` (on the current tokio
     /// runtime), and returns the notifier with the reporter to hand the executor.
-    pub(super) fn start(peer: Peer<RoleServer>, token: ProgressToken) -> (Self, ProgressReporter) {
+    pub(super) fn start(
+        peer: Peer<RoleServer>,
+        token: Option<ProgressToken>,
+        threshold: Arc<LogThreshold>,
+    ) -> (Self, CallReporter) {
         let (queue, mut queued) = mpsc::unbounded_channel();
         tokio::spawn(async move {
             while let Some(item) = queued.recv().await {
+                // A client that went away does not hear the rest; the call's result goes
+                // nowhere either.
                 match item {
-                    // A client that went away does not hear the rest; the call's result
-                    // goes nowhere either.
-                    Queued::Report(param) => {
+                    Queued::Progress(param) => {
                         let _ = peer.notify_progress(param).await;
+                    }
+                    Queued::Log(param) => {
+                        #[allow(deprecated)]
+                        let _ = peer.notify_logging_message(param).await;
                     }
                     Queued::Finish(done) => {
                         let _ = done.send(());
@@ -51,10 +91,20 @@ impl ProgressNotifier {
             // still running past its deadline) are discarded, not sent after the result.
         });
         let sender = queue.clone();
-        let reporter: ProgressReporter = Arc::new(move |progress: &Progress| {
-            let _ = sender.send(Queued::Report(notification(token.clone(), progress)));
+        let reporter: CallReporter = Arc::new(move |report: Report<'_>| {
+            let queued = match report {
+                Report::Progress(progress) => match &token {
+                    Some(token) => Queued::Progress(progress_param(token.clone(), progress)),
+                    None => return,
+                },
+                Report::Log(message) if threshold.admits(message.level()) => {
+                    Queued::Log(log_param(message))
+                }
+                Report::Log(_) => return,
+            };
+            let _ = sender.send(queued);
         });
-        (ProgressNotifier { queue }, reporter)
+        (CallNotifier { queue }, reporter)
     }
 
     /// Waits until every report made so far has been handed to the connection, and stops
@@ -68,7 +118,7 @@ impl ProgressNotifier {
 }
 
 /// A report as MCP's `notifications/progress` carries it.
-fn notification(token: ProgressToken, progress: &Progress) -> ProgressNotificationParam {
+fn progress_param(token: ProgressToken, progress: &Progress) -> ProgressNotificationParam {
     let mut param = ProgressNotificationParam::new(token, progress.progress());
     if let Some(total) = progress.total() {
         param = param.with_total(total);
@@ -77,4 +127,43 @@ fn notification(token: ProgressToken, progress: &Progress) -> ProgressNotificati
         param = param.with_message(message);
     }
     param
+}
+
+/// A log message as MCP's `notifications/message` carries it.
+#[allow(deprecated)]
+fn log_param(message: &LogMessage) -> LoggingMessageNotificationParam {
+    LoggingMessageNotificationParam::new(
+        mcp_level(message.level()),
+        Value::String(message.text().to_owned()),
+    )
+}
+
+/// MCP's name of a level.
+#[allow(deprecated)]
+pub(super) fn mcp_level(level: LogLevel) -> LoggingLevel {
+    match level {
+        LogLevel::Debug => LoggingLevel::Debug,
+        LogLevel::Info => LoggingLevel::Info,
+        LogLevel::Notice => LoggingLevel::Notice,
+        LogLevel::Warning => LoggingLevel::Warning,
+        LogLevel::Error => LoggingLevel::Error,
+        LogLevel::Critical => LoggingLevel::Critical,
+        LogLevel::Alert => LoggingLevel::Alert,
+        LogLevel::Emergency => LoggingLevel::Emergency,
+    }
+}
+
+/// Our level for MCP's.
+#[allow(deprecated)]
+pub(super) fn our_level(level: &LoggingLevel) -> LogLevel {
+    match level {
+        LoggingLevel::Debug => LogLevel::Debug,
+        LoggingLevel::Info => LogLevel::Info,
+        LoggingLevel::Notice => LogLevel::Notice,
+        LoggingLevel::Warning => LogLevel::Warning,
+        LoggingLevel::Error => LogLevel::Error,
+        LoggingLevel::Critical => LogLevel::Critical,
+        LoggingLevel::Alert => LogLevel::Alert,
+        LoggingLevel::Emergency => LogLevel::Emergency,
+    }
 }

@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
+#[allow(deprecated)] // MCP's logging, which the 2026-07-28 revision deprecates.
+use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as McpToolInfo,
@@ -19,10 +21,12 @@ use tokio::net::TcpListener;
 
 use super::convert::{to_call_tool_result, to_mcp_tool};
 use super::error::{McpError, McpErrorKind};
-use super::progress::ProgressNotifier;
+use super::peer::PeerSession;
+use super::progress::{CallNotifier, LogThreshold, our_level};
 use crate::call::ToolCall;
 use crate::error::ErrorKind;
 use crate::executor::ToolExecutor;
+use crate::session::ClientSession;
 
 /// Serves the tools of a [`ToolExecutor`] to MCP clients (Claude Desktop, IDEs, agents), over
 /// stdio or streamable HTTP, on [`rmcp`].
@@ -65,6 +69,8 @@ pub struct McpServer {
     info: Implementation,
     instructions: Option<String>,
     timeout: Option<Duration>,
+    /// The session's log threshold: each session (each clone a transport makes) has its own.
+    log_threshold: Arc<LogThreshold>,
 }
 
 impl fmt::Debug for McpServer {
@@ -90,6 +96,15 @@ impl McpServer {
             info: Implementation::new("agentkit", env!("CARGO_PKG_VERSION")),
             instructions: None,
             timeout: None,
+            log_threshold: Arc::default(),
+        }
+    }
+
+    /// The server for a new session: the same tools, a state of its own.
+    fn for_session(&self) -> Self {
+        McpServer {
+            log_threshold: Arc::default(),
+            ..self.clone()
         }
     }
 
@@ -146,7 +161,7 @@ impl McpServer {
     pub fn streamable_http_service(&self) -> StreamableHttpService<McpServer, LocalSessionManager> {
         let server = self.clone();
         StreamableHttpService::new(
-            move || Ok(server.clone()),
+            move || Ok(server.for_session()),
             Arc::new(LocalSessionManager::default()),
             Default::default(),
         )
@@ -208,19 +223,17 @@ impl McpServer {
                 None => cancelled.cancelled().await,
             }
         };
-        // Progress goes to the client only when it asked, with a token for the call.
-        let result = match context.meta.get_progress_token() {
-            Some(token) => {
-                let (notifier, reporter) = ProgressNotifier::start(context.peer.clone(), token);
-                let result = self
-                    .executor
-                    .dispatch_reporting(&call, deadline, Some(reporter))
-                    .await;
-                notifier.finish().await;
-                result
-            }
-            None => self.executor.dispatch_until(&call, deadline).await,
-        };
+        // Progress goes to the client only when it asked, with a token for the call; log
+        // messages at or above the level it set.
+        let token = context.meta.get_progress_token();
+        let (notifier, reporter) =
+            CallNotifier::start(context.peer.clone(), token, Arc::clone(&self.log_threshold));
+        let client: Arc<dyn ClientSession> = Arc::new(PeerSession::new(context.peer.clone()));
+        let result = self
+            .executor
+            .dispatch_served(&call, deadline, Some(reporter), Some(client))
+            .await;
+        notifier.finish().await;
         if let Some(error) = result
             .error()
             .filter(|e| e.kind() == ErrorKind::UnknownTool)
@@ -238,9 +251,13 @@ impl McpServer {
 }
 
 impl ServerHandler for McpServer {
+    #[allow(deprecated)] // MCP's logging, which the 2026-07-28 revision deprecates.
     fn get_info(&self) -> ServerConfig {
-        let mut config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(self.info.clone());
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .build();
+        let mut config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
         if let Some(instructions) = &self.instructions {
             config = config.with_instructions(instructions.clone());
         }
@@ -261,6 +278,16 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.call(request, context).await
+    }
+
+    #[allow(deprecated)] // MCP's logging, which the 2026-07-28 revision deprecates.
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_threshold.set(our_level(&request.level));
+        Ok(())
     }
 
     fn get_tool(&self, name: &str) -> Option<McpToolInfo> {

@@ -6,6 +6,7 @@
 //! [`ValidationIssue`]s, `issue`) and exports JSON Schema for model providers
 //! (`json_schema`). JSON values and [`Literal`] defaults meet in `literal`.
 
+mod foreign;
 mod issue;
 pub(crate) mod json_schema;
 mod literal;

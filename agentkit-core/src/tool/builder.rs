@@ -23,7 +23,6 @@ impl ToolSpec {
                 tags: Cow::Borrowed(&[]),
                 credentials: Cow::Borrowed(&[]),
                 policy: ExecutionPolicy::DEFAULT,
-                #[cfg(feature = "mcp")]
                 declared_input: None,
             },
         }
@@ -128,6 +127,39 @@ impl ToolSpecBuilder {
     /// Sets the input schema.
     pub fn input(mut self, schema: ToolSchema) -> Self {
         self.spec.input = Some(schema);
+        self
+    }
+
+    /// Declares the arguments with a JSON Schema of your own, for what the six types cannot
+    /// say (JSON Schema 2020-12: `$schema`, `$defs` and `$ref`, `oneOf`, `pattern`, ...).
+    /// Models and MCP clients are shown it as written (but for OpenAI's strict mode, which
+    /// takes only its own subset: there, the part the executor validates).
+    ///
+    /// The executor validates what it can: where the schema fits the six types
+    /// ([`ToolSchema::from_json_schema`] says what fits), the arguments are validated by it
+    /// as by any input schema, keywords that only narrow a type (`enum`, `pattern`, ...) left
+    /// to the tool; where it does not fit, the executor checks only that the arguments are an
+    /// object and leaves the rest to the tool, and [`ToolSpec::input_schema`] is then `None`.
+    ///
+    /// ```
+    /// use agentkit_core::ToolSpec;
+    /// use serde_json::json;
+    ///
+    /// let spec = ToolSpec::builder("save_contact")
+    ///     .input_json_schema(json!({
+    ///         "$schema": "https://json-schema.org/draft/2020-12/schema",
+    ///         "type": "object",
+    ///         "$defs": {"address": {"type": "object", "properties": {"city": {"type": "string"}}}},
+    ///         "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+    ///         "additionalProperties": false,
+    ///     }))
+    ///     .build()?;
+    /// assert!(spec.input_schema().is_none()); // `$ref` is the tool's to check
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    pub fn input_json_schema(mut self, schema: Value) -> Self {
+        self.spec.input = ToolSchema::from_json_schema(&schema);
+        self.spec.declared_input = Some(std::sync::Arc::new(schema));
         self
     }
 

@@ -46,7 +46,6 @@ pub struct ToolSpec {
     pub(super) policy: ExecutionPolicy,
     /// The JSON Schema an MCP server declared for the tool: what the model is shown, while
     /// `input` validates only the part of it that the six types can express.
-    #[cfg(feature = "mcp")]
     pub(super) declared_input: Option<std::sync::Arc<Value>>,
 }
 
@@ -73,7 +72,6 @@ impl ToolSpec {
             tags: Cow::Borrowed(tags),
             credentials: Cow::Borrowed(credentials),
             policy: ExecutionPolicy::DEFAULT,
-            #[cfg(feature = "mcp")]
             declared_input: None,
         }
     }
@@ -242,7 +240,7 @@ impl ToolSpec {
 
     /// Shows the model `schema`, as an MCP server declared it, instead of the one derived
     /// from the input schema.
-    #[cfg(feature = "mcp")]
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     pub(crate) fn with_declared_input(mut self, schema: Value) -> ToolSpec {
         self.declared_input = Some(std::sync::Arc::new(schema));
         self
@@ -257,11 +255,11 @@ impl ToolSpec {
 
     /// The arguments' JSON Schema in `style`, for a provider declaration.
     ///
-    /// For a tool of an MCP server (feature `mcp`), the schema the server declared, enums and
-    /// bounds included, except in OpenAI's strict style, whose rules a foreign schema may not
-    /// follow: there, the part the executor validates.
+    /// For a tool declared with a JSON Schema of its own (an MCP server's, or
+    /// [`input_json_schema`](ToolSpecBuilder::input_json_schema)), that schema as written,
+    /// except in OpenAI's strict style, whose rules a foreign schema may not follow: there,
+    /// the part the executor validates.
     pub(crate) fn input_schema_in(&self, style: Style) -> Value {
-        #[cfg(feature = "mcp")]
         if let (Some(declared), false) = (&self.declared_input, style == Style::OpenAiStrict) {
             return Value::clone(declared);
         }

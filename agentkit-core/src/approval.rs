@@ -4,7 +4,7 @@
 use crate::model_text::{Escaped, EscapedText};
 use crate::schema::JsonObject;
 use crate::session::ClientCapabilities;
-use crate::tool::ToolSpec;
+use crate::tool::{ToolAnnotations, ToolSpec};
 
 /// The decision on a call that needs approval.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,6 +85,27 @@ impl<'a> ApprovalRequest<'a> {
     /// The validated inputs, defaults filled.
     pub fn inputs(&self) -> &'a JsonObject {
         self.inputs
+    }
+
+    /// What the tool says of its effects (a hint: see [`ToolAnnotations`]), so that a policy
+    /// can say "destructive tools need a person".
+    ///
+    /// ```
+    /// use agentkit_core::{Approval, ApprovalRequest, ToolExecutor, ToolRegistry};
+    ///
+    /// let executor = ToolExecutor::builder(ToolRegistry::new())
+    ///     .approval(|request: &ApprovalRequest<'_>| {
+    ///         if request.annotations().may_destroy() {
+    ///             Approval::Defer // a person decides
+    ///         } else {
+    ///             Approval::Allow
+    ///         }
+    ///     })
+    ///     .build();
+    /// # let _ = executor;
+    /// ```
+    pub fn annotations(&self) -> &'a ToolAnnotations {
+        self.spec.annotations()
     }
 }
 

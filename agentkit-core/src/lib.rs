@@ -169,7 +169,7 @@ pub use session::{
     ClientCapabilities, ClientError, Elicitation, ElicitationRequest, LogLevel, LogMessage,
     Sampled, SamplingRequest,
 };
-pub use tool::{DEFAULT_VERSION, Tool, ToolSpec, ToolSpecBuilder};
+pub use tool::{DEFAULT_VERSION, Tool, ToolAnnotations, ToolSpec, ToolSpecBuilder};
 pub use typed::{FromParam, IntoParam, ParamTypeError, ToolHandler};
 // Implemented by `#[tool(...)]`'s generated code, not by users: out of the documentation.
 #[doc(hidden)]

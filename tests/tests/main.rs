@@ -11,6 +11,7 @@
 mod core_fixtures;
 mod provider_fixtures;
 
+mod core_annotations;
 mod core_constraints;
 mod core_context;
 mod core_credentials;
@@ -26,6 +27,7 @@ mod core_policies;
 mod core_registry;
 mod core_schema;
 mod core_send;
+mod core_session;
 mod core_spec_policy;
 mod core_timeout;
 mod core_validation;

@@ -19,7 +19,7 @@ use crate::registry::ToolRegistry;
 use crate::rules::Problem;
 use crate::schema::JsonObject;
 use crate::schema::{SemanticError, SemanticProblem};
-use crate::tool::{Tool, ToolSpec};
+use crate::tool::{Tool, ToolSpec, ToolSpecBuilder};
 
 type Connection = RunningService<RoleClient, ()>;
 
@@ -234,6 +234,33 @@ impl McpTool {
             .description(info.description.clone().unwrap_or_default());
         if let Some(schema) = crate::schema::ToolSchema::from_json_schema(&declared) {
             builder = builder.input(schema);
+        }
+        // The server's annotations are what it says of its tool: kept, for policies to show a
+        // person, never to rely on. Hints that contradict each other are dropped, rather than
+        // the tool.
+        if let Some(hints) = &info.annotations {
+            if let Some(title) = hints.title.clone().or_else(|| info.title.clone()) {
+                builder = builder.title(title);
+            }
+            let contradict =
+                hints.read_only_hint == Some(true) && hints.destructive_hint == Some(true);
+            if !contradict {
+                for (set, hint) in [
+                    (
+                        ToolSpecBuilder::read_only as fn(_, _) -> _,
+                        hints.read_only_hint,
+                    ),
+                    (ToolSpecBuilder::destructive, hints.destructive_hint),
+                    (ToolSpecBuilder::idempotent, hints.idempotent_hint),
+                    (ToolSpecBuilder::open_world, hints.open_world_hint),
+                ] {
+                    if let Some(hint) = hint {
+                        builder = set(builder, hint);
+                    }
+                }
+            }
+        } else if let Some(title) = info.title.clone() {
+            builder = builder.title(title);
         }
         // Tags served by agentkit travel in `_meta`; they come back as tags.
         let tags = info.meta.as_ref().and_then(|meta| meta.get(TAGS_META_KEY));

@@ -48,6 +48,17 @@ pub fn to_mcp_tool(spec: &ToolSpec) -> McpToolInfo {
     if let Some(output) = spec.output_schema_in(Style::Declaration) {
         tool = tool.with_raw_output_schema(Arc::new(into_object(output)));
     }
+    let annotations = spec.annotations();
+    if !annotations.is_empty() {
+        let mut hints = rmcp::model::ToolAnnotations::new();
+        hints.title = annotations.title().map(str::to_owned);
+        hints.read_only_hint = annotations.read_only();
+        hints.destructive_hint = annotations.destructive();
+        hints.idempotent_hint = annotations.idempotent();
+        hints.open_world_hint = annotations.open_world();
+        tool.title = annotations.title().map(str::to_owned);
+        tool.annotations = Some(hints);
+    }
     if spec.tags().len() > 0 {
         let tags: Map<String, Value> = spec
             .tags()

@@ -101,6 +101,25 @@ pub fn tool(spec: &ToolSpec) -> Value {
     if let Some(output) = spec.output_schema_in(Style::Declaration) {
         tool.insert("outputSchema".into(), output);
     }
+    let annotations = spec.annotations();
+    if !annotations.is_empty() {
+        let mut hints = Map::new();
+        if let Some(title) = annotations.title() {
+            tool.insert("title".into(), Value::from(title));
+            hints.insert("title".into(), Value::from(title));
+        }
+        for (key, hint) in [
+            ("readOnlyHint", annotations.read_only()),
+            ("destructiveHint", annotations.destructive()),
+            ("idempotentHint", annotations.idempotent()),
+            ("openWorldHint", annotations.open_world()),
+        ] {
+            if let Some(hint) = hint {
+                hints.insert(key.into(), Value::Bool(hint));
+            }
+        }
+        tool.insert("annotations".into(), Value::Object(hints));
+    }
     Value::Object(tool)
 }
 

@@ -125,6 +125,21 @@ pub fn format_timeout(timeout: Duration) -> String {
     }
 }
 
+/// Checks a tool's annotations: it cannot be both read-only and destructive (MCP's hints say
+/// a read-only tool changes nothing, so "destructive" would contradict it).
+pub fn check_annotations(
+    read_only: Option<bool>,
+    destructive: Option<bool>,
+) -> Result<(), Problem> {
+    if read_only == Some(true) && destructive == Some(true) {
+        return Err(Problem::ConflictingAnnotations {
+            first: "read_only",
+            second: "destructive",
+        });
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -240,6 +240,13 @@ pub enum Problem {
         /// An example of the expected shape.
         example: &'static str,
     },
+    /// Annotations that contradict each other: a tool both read-only and destructive.
+    ConflictingAnnotations {
+        /// The first annotation (`read_only`).
+        first: &'static str,
+        /// The one it contradicts (`destructive`).
+        second: &'static str,
+    },
     /// A declaration given as JSON text that does not parse.
     InvalidJson {
         /// The parser's message.
@@ -485,6 +492,11 @@ impl fmt::Display for Problem {
             Problem::DuplicateTool { name } => write!(
                 f,
                 "a tool named '{name}' is already registered; tool names must be unique"
+            ),
+            Problem::ConflictingAnnotations { first, second } => write!(
+                f,
+                "a tool cannot be both '{first}' and '{second}': a tool that only reads destroys \
+                 nothing; drop one of them"
             ),
             Problem::InvalidJson { message } => write!(f, "not valid JSON: {message}"),
             Problem::NotAnObject { what, example } => {

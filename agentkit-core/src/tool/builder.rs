@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::annotations::ToolAnnotations;
 use super::spec::{DEFAULT_VERSION, ExecutionPolicy, ToolSpec};
 use crate::rules::{self, NameKind, Problem};
 use crate::schema::{SemanticError, SemanticProblem, ToolSchema};
@@ -23,6 +24,7 @@ impl ToolSpec {
                 tags: Cow::Borrowed(&[]),
                 credentials: Cow::Borrowed(&[]),
                 policy: ExecutionPolicy::DEFAULT,
+                annotations: ToolAnnotations::NONE,
                 declared_input: None,
             },
         }
@@ -91,6 +93,9 @@ impl ToolSpec {
         }
         if self.credential_names().any(str::is_empty) {
             push("credential_names", Problem::EmptyCredentialName);
+        }
+        if let Some(problem) = self.annotations.problems() {
+            push("annotations", problem);
         }
         for key in rules::find_duplicates(self.tags().map(|(k, _)| k)) {
             push(
@@ -221,6 +226,45 @@ impl ToolSpecBuilder {
         self
     }
 
+    /// Sets a human title for the tool, for a host to show (see [`ToolAnnotations`]).
+    pub fn title(mut self, title: impl Into<Cow<'static, str>>) -> Self {
+        self.spec.annotations.title = Some(title.into());
+        self
+    }
+
+    /// Says whether the tool only reads, changing nothing (a hint; see [`ToolAnnotations`]).
+    pub fn read_only(mut self, read_only: bool) -> Self {
+        self.spec.annotations.read_only = Some(read_only);
+        self
+    }
+
+    /// Says whether the tool may destroy or overwrite something (a hint; see
+    /// [`ToolAnnotations`]).
+    pub fn destructive(mut self, destructive: bool) -> Self {
+        self.spec.annotations.destructive = Some(destructive);
+        self
+    }
+
+    /// Says whether calling the tool again with the same arguments has no further effect (a
+    /// hint; see [`ToolAnnotations`]).
+    pub fn idempotent(mut self, idempotent: bool) -> Self {
+        self.spec.annotations.idempotent = Some(idempotent);
+        self
+    }
+
+    /// Says whether the tool reaches an open world, such as the web (a hint; see
+    /// [`ToolAnnotations`]).
+    pub fn open_world(mut self, open_world: bool) -> Self {
+        self.spec.annotations.open_world = Some(open_world);
+        self
+    }
+
+    /// Sets every annotation at once.
+    pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
+        self.spec.annotations = annotations;
+        self
+    }
+
     /// Checks the spec, reporting every problem: name, version, timeout, duplicate
     /// credentials or tags.
     pub fn build(self) -> Result<ToolSpec, SemanticError> {
@@ -247,6 +291,7 @@ fn spec_from_value(value: Value) -> Result<ToolSpec, SemanticError> {
         "sequential",
         "requires_approval",
         "retries",
+        "annotations",
     ];
     let mut problems = Vec::new();
     let Value::Object(object) = value else {
@@ -308,6 +353,21 @@ fn spec_from_value(value: Value) -> Result<ToolSpec, SemanticError> {
             ("blocking", _) => expect("blocking", "true or false"),
             ("sequential", _) => expect("sequential", "true or false"),
             ("requires_approval", _) => expect("requires_approval", "true or false"),
+            ("annotations", Value::Object(annotations)) => {
+                for (key, value) in annotations {
+                    match (key.as_str(), value) {
+                        ("title", Value::String(title)) => builder = builder.title(title),
+                        (hint, Value::Bool(set))
+                            if builder.spec.annotations.set_hint(hint, set) => {}
+                        _ => expect(
+                            "annotations",
+                            "an object of `title` (a string) and `read_only`, `destructive`, \
+                             `idempotent`, `open_world` (true or false)",
+                        ),
+                    }
+                }
+            }
+            ("annotations", _) => expect("annotations", "an object"),
             ("retries", value) => match value.as_u64().and_then(|n| u32::try_from(n).ok()) {
                 Some(retries) => builder = builder.retries(retries),
                 None => expect("retries", "a whole number"),

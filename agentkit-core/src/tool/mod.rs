@@ -1,12 +1,14 @@
 //! The [`Tool`] trait, and its metadata, the [`ToolSpec`] (`spec`), built at run time with a
 //! [`ToolSpecBuilder`] (`builder`).
 
+mod annotations;
 mod builder;
 mod spec;
 
 use std::future::Future;
 use std::pin::Pin;
 
+pub use annotations::ToolAnnotations;
 pub use builder::ToolSpecBuilder;
 pub use spec::{DEFAULT_VERSION, ToolSpec};
 

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use super::annotations::ToolAnnotations;
 use crate::rules;
 use crate::schema::ToolSchema;
 use crate::schema::json_schema::{Style, export};
@@ -44,6 +45,7 @@ pub struct ToolSpec {
     pub(super) tags: Cow<'static, [(Cow<'static, str>, Cow<'static, str>)]>,
     pub(super) credentials: Cow<'static, [Cow<'static, str>]>,
     pub(super) policy: ExecutionPolicy,
+    pub(super) annotations: ToolAnnotations,
     /// The JSON Schema an MCP server declared for the tool: what the model is shown, while
     /// `input` validates only the part of it that the six types can express.
     pub(super) declared_input: Option<std::sync::Arc<Value>>,
@@ -72,6 +74,7 @@ impl ToolSpec {
             tags: Cow::Borrowed(tags),
             credentials: Cow::Borrowed(credentials),
             policy: ExecutionPolicy::DEFAULT,
+            annotations: ToolAnnotations::NONE,
             declared_input: None,
         }
     }
@@ -141,6 +144,9 @@ impl ToolSpec {
         }
         if let Some(retries) = policy.retries {
             object.insert("retries".into(), retries.into());
+        }
+        if let Some(annotations) = self.annotations.to_value() {
+            object.insert("annotations".into(), annotations);
         }
         Value::Object(object)
     }
@@ -220,6 +226,21 @@ impl ToolSpec {
     /// [`ToolExecutorBuilder::default_retries`](crate::ToolExecutorBuilder::default_retries)).
     pub fn retries(&self) -> Option<u32> {
         self.policy.retries
+    }
+
+    /// What the tool says of its effects: a title and hints (see [`ToolAnnotations`]).
+    pub fn annotations(&self) -> &ToolAnnotations {
+        &self.annotations
+    }
+
+    /// Sets the annotations on a spec built by [`from_static`](Self::from_static); used by
+    /// `#[tool(...)]`, which has checked them at compile time.
+    #[doc(hidden)]
+    pub const fn with_static_annotations(mut self, annotations: ToolAnnotations) -> Self {
+        // A `const fn` cannot run a destructor: the replaced value is always `NONE`, which
+        // owns nothing.
+        std::mem::forget(std::mem::replace(&mut self.annotations, annotations));
+        self
     }
 
     /// The JSON Schema of the tool's arguments (see [`ToolSchema::to_json_schema`]): exactly

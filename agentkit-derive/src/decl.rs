@@ -175,7 +175,11 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
                 Value::Lit(Lit::Bool(b)) => param.required = Some((b.value, b.span)),
                 other => {
                     param.required_unknown = true;
-                    invalid(cx, other.span(), REQUIRED, "`true` or `false`");
+                    // `"false"`, or Python's `False`: refused, but plainly meant, so the
+                    // field is made as it would be once written `false`.
+                    if let Some(meant) = misspelt_boolean(cx, REQUIRED, &other) {
+                        param.required = Some((meant, other.span()));
+                    }
                 }
             },
             DEFAULT => {
@@ -204,6 +208,39 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
     }
     guess.apply(&mut param);
     param
+}
+
+/// Reports a value of `key` that is not `true` or `false`. One that spells either in another
+/// way, `"false"` (a string) or `False` (Python's), is what was meant, returned after the
+/// error saying how to write it.
+fn misspelt_boolean(cx: &Ctxt, key: Symbol, value: &Value) -> Option<bool> {
+    let (text, how) = match value {
+        Value::Lit(Lit::Str(s)) => (s.value(), "`true` or `false`, without quotes"),
+        Value::Ident(ident) => (ident.to_string(), "`true` or `false`, in lowercase"),
+        other => {
+            invalid(cx, other.span(), key, "`true` or `false`");
+            return None;
+        }
+    };
+    let meant = match text.to_ascii_lowercase().as_str() {
+        "true" => true,
+        "false" => false,
+        _ => {
+            invalid(cx, value.span(), key, "`true` or `false`");
+            return None;
+        }
+    };
+    cx.error(
+        value.span(),
+        format_args!(
+            "{}: write `{key} = {meant}`",
+            Problem::InvalidKeyValue {
+                key: key.as_str(),
+                expected: how,
+            }
+        ),
+    );
+    Some(meant)
 }
 
 /// Why `#[param(...)]` refuses `key`: the field already says it.
@@ -438,6 +475,37 @@ fn param_type(cx: &Ctxt, key: Symbol, value: Value) -> Option<Ty> {
                 Err(_) => None,
             };
             guess.map(|ty| Ty { ty, guessed: true })
+        }
+        // `items = [string]`: the type of every item, in the brackets of a list. Refused, but
+        // plainly meant, so the fallback's field is the `Vec<String>` it would be once fixed.
+        Value::List(span, mut items) if key == ITEMS && items.len() == 1 => {
+            let quiet = Ctxt::new();
+            let meant = param_type(&quiet, key, items.pop().expect("one item"));
+            // The item's own mistakes are left for after the brackets are gone.
+            let _ = quiet.check();
+            match meant {
+                Some(meant) => {
+                    cx.error(
+                        span,
+                        format_args!(
+                            "{}: write `{key} = {}`",
+                            Problem::InvalidKeyValue {
+                                key: key.as_str(),
+                                expected: "one type, written without brackets",
+                            },
+                            meant.ty
+                        ),
+                    );
+                    Some(Ty {
+                        guessed: true,
+                        ..meant
+                    })
+                }
+                None => {
+                    invalid(cx, span, key, expected);
+                    None
+                }
+            }
         }
         other => {
             invalid(cx, other.span(), key, expected);

@@ -247,3 +247,45 @@ fn a_struct_without_fields_has_nothing_to_check() {
     assert!(!out.contains("thread_safety"), "{out}");
     assert!(!out.contains("where"), "{out}");
 }
+
+/// The fields of the fallback's `SInput`: each `name: Type` as the expansion spells it.
+fn input_fields(out: &str) -> &str {
+    let start = out.find("pub struct SInput {").expect("SInput");
+    &out[start..start + out[start..].find('}').expect("a struct body")]
+}
+
+#[test]
+fn a_plainly_meant_value_is_one_error_and_keeps_its_meaning() {
+    for (args, error, field) in [
+        (
+            quote!(name = "s", input = [{ name = "x", type = string, required = "false" }]),
+            "'required' takes `true` or `false`, without quotes: write `required = false`",
+            "x : __agentkit_S :: Option < __agentkit_S :: String >",
+        ),
+        (
+            quote!(name = "s", input = [{ name = "x", type = integer, required = False }]),
+            "'required' takes `true` or `false`, in lowercase: write `required = false`",
+            "x : __agentkit_S :: Option < __agentkit_S :: i64 >",
+        ),
+        (
+            quote!(name = "s", input = [{ name = "x", type = list, items = [string] }]),
+            "'items' takes one type, written without brackets: write `items = string`",
+            "x : __agentkit_S :: Vec < __agentkit_S :: String >",
+        ),
+        (
+            quote!(name = "s", input = [{ name = "x", type = integer, required = false, default = -5i64 }]),
+            "'default' takes a number without a type suffix: write `default = -5`",
+            "x : __agentkit_S :: i64",
+        ),
+        (
+            quote!(name = "s", input = [{ name = "x", type = float, required = false, default = 2.5f64 }]),
+            "'default' takes a number without a type suffix: write `default = 2.5`",
+            "x : __agentkit_S :: f64",
+        ),
+    ] {
+        let out = expand(args);
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+        assert!(out.contains(error), "{error} in {out}");
+        assert!(input_fields(&out).contains(field), "{field} in {out}");
+    }
+}

@@ -38,18 +38,58 @@ pub(crate) fn params(cx: &Ctxt, key: Symbol, value: Value) -> Option<Vec<Param>>
         invalid(cx, value.span(), key, expected);
         return None;
     };
-    Some(
-        items
-            .into_iter()
-            .filter_map(|item| match item {
-                Value::Map(span, entries) => Some(param(cx, span, entries)),
-                other => {
-                    invalid(cx, other.span(), key, expected);
-                    None
+    let mut params = Vec::with_capacity(items.len());
+    for item in items {
+        match item {
+            Value::Map(span, entries) => {
+                for entries in split_merged(cx, entries) {
+                    params.push(param(cx, span, entries));
                 }
-            })
-            .collect(),
-    )
+            }
+            other => invalid(cx, other.span(), key, expected),
+        }
+    }
+    Some(params)
+}
+
+/// The entries of `{ ... }` as the parameters they declare: more than one when a `name`
+/// written again starts a second complete parameter, `{ name = "city", type = string, name =
+/// "country", type = string }`, the `}, {` between two of them left out. That is one error,
+/// on the second `name`, and both parameters are kept, so that the handler's use of the
+/// second still compiles. A `name` written twice in what is one parameter (no `type` on one
+/// side of it) is a duplicate key, reported as any other.
+fn split_merged(cx: &Ctxt, entries: Vec<Entry>) -> Vec<Vec<Entry>> {
+    let is = |entry: &Entry, key: Symbol| entry.key.text == key.as_str();
+    let names: Vec<usize> = (0..entries.len())
+        .filter(|&at| is(&entries[at], NAME))
+        .collect();
+    let mut cuts = Vec::new();
+    let mut start = 0;
+    for (index, &at) in names.iter().enumerate().skip(1) {
+        let end = names.get(index + 1).copied().unwrap_or(entries.len());
+        let typed = |range: &[Entry]| range.iter().any(|entry| is(entry, TYPE));
+        if typed(&entries[start..at]) && typed(&entries[at..end]) {
+            cx.error(
+                entries[at].key.span,
+                format_args!(
+                    "{}; if a second parameter starts here, close the first before it: `}}, {{`",
+                    Problem::DuplicateKey {
+                        key: NAME.as_str().to_owned(),
+                    }
+                ),
+            );
+            cuts.push(at);
+            start = at;
+        }
+    }
+    let mut parts = Vec::with_capacity(cuts.len() + 1);
+    let mut entries = entries;
+    for at in cuts.into_iter().rev() {
+        parts.push(entries.split_off(at));
+    }
+    parts.push(entries);
+    parts.reverse();
+    parts
 }
 
 fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {

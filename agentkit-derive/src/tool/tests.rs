@@ -289,3 +289,46 @@ fn a_plainly_meant_value_is_one_error_and_keeps_its_meaning() {
         assert!(input_fields(&out).contains(field), "{field} in {out}");
     }
 }
+
+#[test]
+fn a_slip_in_the_parameter_list_is_one_error_and_keeps_every_parameter() {
+    for (args, error) in [
+        (
+            quote!(name = "s", input = [{ name = "a", type = string } { name = "b", type = integer }]),
+            "expected `,` before `{`: the items of a list are separated by commas",
+        ),
+        (
+            quote!(name = "s", input = [{ name: "a", type: string }, { name: "b", type: integer }]),
+            "expected `=` after `name`, found `:`: a key takes its value with `=`, as in \
+             `name = \\\"a\\\"`; the same goes for the 3 other keys written with `:` here",
+        ),
+        (
+            quote!(name = "s", input = [( name = "a", type = string ), ( name = "b", type = integer )]),
+            "expected `{`, found `(`",
+        ),
+        (
+            quote!(name = "s", input = [{ name = "a", type = string, name = "b", type = integer }]),
+            "duplicate key 'name'; if a second parameter starts here, close the first before \
+             it: `}, {`",
+        ),
+    ] {
+        let out = expand(args);
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+        assert!(out.contains(error), "{error} in {out}");
+        let fields = input_fields(&out);
+        assert!(fields.contains("a : __agentkit_S :: String"), "{out}");
+        assert!(fields.contains("b : __agentkit_S :: i64"), "{out}");
+    }
+}
+
+#[test]
+fn a_name_written_twice_in_one_parameter_is_a_duplicate_key() {
+    // No `type` after the second `name`: one parameter, whose second name is refused.
+    let out = expand(quote!(name = "s", input = [{ name = "a", type = string, name = "b" }]));
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    assert!(out.contains("\"duplicate key 'name'\""), "{out}");
+    assert!(
+        input_fields(&out).contains("a : __agentkit_S :: String"),
+        "{out}"
+    );
+}

@@ -332,3 +332,32 @@ fn a_name_written_twice_in_one_parameter_is_a_duplicate_key() {
         "{out}"
     );
 }
+
+#[test]
+fn on_an_impl_block_the_struct_gets_what_the_attribute_would_give_it() {
+    let args = quote!(name = "s", input = [{ name = "x", type = integer }]);
+    let out = super::tool(args.clone(), quote!(impl ToolHandler for S { })).to_string();
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    assert!(
+        out.contains("#[tool] goes on the struct, not on an impl block"),
+        "{out}"
+    );
+    assert!(out.starts_with("impl ToolHandler for S { }"), "{out}");
+    assert!(
+        input_fields(&out).contains("x : __agentkit_S :: i64"),
+        "{out}"
+    );
+    assert!(
+        out.contains("impl __agentkit_S :: TypedTool for S"),
+        "{out}"
+    );
+    assert!(out.contains("impl __agentkit_S :: Tool for S"), "{out}");
+    // Without the handler, a `Tool` impl would ask for it.
+    let out = super::tool(args, quote!(impl S { })).to_string();
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    assert!(
+        out.contains("impl __agentkit_S :: TypedTool for S"),
+        "{out}"
+    );
+    assert!(!out.contains(":: Tool for S"), "{out}");
+}

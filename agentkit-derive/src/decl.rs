@@ -225,6 +225,9 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
             DEFAULT => {
                 param.default = default(cx, value);
                 param.default_literal = param.default.as_ref().map(DefaultLit::to_literal);
+                // A default that could not be read is still a default: the field is made as
+                // it will be once the literal is fixed.
+                param.default_guessed = param.default.is_none();
             }
             DESCRIPTION => {
                 param.description = string(cx, DESCRIPTION, value, "a string").map(|s| s.value);

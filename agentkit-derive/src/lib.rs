@@ -25,6 +25,9 @@ mod ctxt;
 mod decl;
 #[cfg(feature = "expand")]
 mod expand;
+// Without it, `#[tool]` is one error, and what keeps it the only one.
+#[cfg(not(feature = "expand"))]
+mod needs_derive;
 #[cfg(feature = "expand")]
 mod params;
 // Shared with agentkit-core, which uses more of it than the macro does.
@@ -453,13 +456,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     }
     #[cfg(not(feature = "expand"))]
     {
-        let _ = args;
-        // The item stays, so that its other uses do not fail for want of it.
-        let mut out: TokenStream = NEEDS_DERIVE
-            .parse()
-            .expect("a `compile_error!` invocation is valid tokens");
-        out.extend(item);
-        out
+        needs_derive::tool(&args, item)
     }
 }
 
@@ -562,8 +559,3 @@ pub fn derive_tool_params(item: TokenStream) -> TokenStream {
 const NEEDS_DERIVE_PARAMS: &str = "::core::compile_error!(\"`#[derive(ToolParams)]` needs the \
     `derive` feature of agentkit-core: agentkit-core = { version = \\\"0.1\\\", features = \
     [\\\"derive\\\"] }\");";
-
-/// What `#[tool]` expands to without agentkit-core's `derive` feature.
-#[cfg(not(feature = "expand"))]
-const NEEDS_DERIVE: &str = "::core::compile_error!(\"`#[tool]` needs the `derive` feature of \
-    agentkit-core: agentkit-core = { version = \\\"0.1\\\", features = [\\\"derive\\\"] }\");";

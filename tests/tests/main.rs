@@ -9,6 +9,7 @@
 //! One file's tests: `cargo test -p agentkit-tests --test behaviour core_executor::`.
 
 mod core_fixtures;
+mod program_fixtures;
 mod provider_fixtures;
 
 mod core_constraints;

@@ -46,6 +46,7 @@ mod derive_pass;
 mod derive_policy;
 pub mod derive_typed_views;
 mod hostile_panic_hook;
+mod one_mistake;
 mod provider_anthropic;
 mod provider_example;
 mod provider_gemini;

@@ -2,10 +2,13 @@
 //!
 //! The tree is parsed by hand, one comma-separated entry at a time, instead of with a single
 //! `syn::parse::Parse` impl: a syntax error then costs only the entry it is in, and the
-//! rest of the attribute is still read and checked, so one build reports every mistake.
-//! What the keys mean is the next stage's business ([`crate::decl`], and each macro's own
-//! `ast`), except that a key written twice at one level is reported here, by [`Seen`], the
-//! one place that does.
+//! rest of the attribute is still read and checked, so one build reports every mistake. A
+//! slip whose meaning is plain costs nothing at all: after a missing comma the next entry or
+//! item is read, and the habits of other languages (`key: value`, a map in `( ... )`) are
+//! read as what they mean, each reported once. What the keys mean is the next stage's
+//! business ([`crate::decl`], and each macro's own `ast`), except that a key written twice at
+//! one level is reported here, by [`Seen`], the one place that does (`decl` reports the one
+//! `name` that starts a second parameter run into the first, as it splits them).
 
 use std::cell::RefCell;
 

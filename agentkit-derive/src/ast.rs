@@ -30,8 +30,9 @@ pub(crate) struct Param {
     pub(crate) default: Option<DefaultLit>,
     /// The default as the shared rules read it.
     pub(crate) default_literal: Option<Literal>,
-    /// Whether a default is written under a misspelt key: the fallback's field is then not an
-    /// `Option`, as it would be once the key is fixed.
+    /// Whether a default is written that could not be read, under a misspelt key or as a
+    /// literal refused: the fallback's field is then not an `Option`, as it would be once the
+    /// key or the literal is fixed.
     pub(crate) default_guessed: bool,
     pub(crate) description: Option<String>,
     /// `items = ...`: the type of a list's items, and where it is written.

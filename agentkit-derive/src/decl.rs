@@ -38,18 +38,58 @@ pub(crate) fn params(cx: &Ctxt, key: Symbol, value: Value) -> Option<Vec<Param>>
         invalid(cx, value.span(), key, expected);
         return None;
     };
-    Some(
-        items
-            .into_iter()
-            .filter_map(|item| match item {
-                Value::Map(span, entries) => Some(param(cx, span, entries)),
-                other => {
-                    invalid(cx, other.span(), key, expected);
-                    None
+    let mut params = Vec::with_capacity(items.len());
+    for item in items {
+        match item {
+            Value::Map(span, entries) => {
+                for entries in split_merged(cx, entries) {
+                    params.push(param(cx, span, entries));
                 }
-            })
-            .collect(),
-    )
+            }
+            other => invalid(cx, other.span(), key, expected),
+        }
+    }
+    Some(params)
+}
+
+/// The entries of `{ ... }` as the parameters they declare: more than one when a `name`
+/// written again starts a second complete parameter, `{ name = "city", type = string, name =
+/// "country", type = string }`, the `}, {` between two of them left out. That is one error,
+/// on the second `name`, and both parameters are kept, so that the handler's use of the
+/// second still compiles. A `name` written twice in what is one parameter (no `type` on one
+/// side of it) is a duplicate key, reported as any other.
+fn split_merged(cx: &Ctxt, entries: Vec<Entry>) -> Vec<Vec<Entry>> {
+    let is = |entry: &Entry, key: Symbol| entry.key.text == key.as_str();
+    let names: Vec<usize> = (0..entries.len())
+        .filter(|&at| is(&entries[at], NAME))
+        .collect();
+    let mut cuts = Vec::new();
+    let mut start = 0;
+    for (index, &at) in names.iter().enumerate().skip(1) {
+        let end = names.get(index + 1).copied().unwrap_or(entries.len());
+        let typed = |range: &[Entry]| range.iter().any(|entry| is(entry, TYPE));
+        if typed(&entries[start..at]) && typed(&entries[at..end]) {
+            cx.error(
+                entries[at].key.span,
+                format_args!(
+                    "{}; if a second parameter starts here, close the first before it: `}}, {{`",
+                    Problem::DuplicateKey {
+                        key: NAME.as_str().to_owned(),
+                    }
+                ),
+            );
+            cuts.push(at);
+            start = at;
+        }
+    }
+    let mut parts = Vec::with_capacity(cuts.len() + 1);
+    let mut entries = entries;
+    for at in cuts.into_iter().rev() {
+        parts.push(entries.split_off(at));
+    }
+    parts.push(entries);
+    parts.reverse();
+    parts
 }
 
 fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
@@ -175,12 +215,19 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
                 Value::Lit(Lit::Bool(b)) => param.required = Some((b.value, b.span)),
                 other => {
                     param.required_unknown = true;
-                    invalid(cx, other.span(), REQUIRED, "`true` or `false`");
+                    // `"false"`, or Python's `False`: refused, but plainly meant, so the
+                    // field is made as it would be once written `false`.
+                    if let Some(meant) = misspelt_boolean(cx, REQUIRED, &other) {
+                        param.required = Some((meant, other.span()));
+                    }
                 }
             },
             DEFAULT => {
                 param.default = default(cx, value);
                 param.default_literal = param.default.as_ref().map(DefaultLit::to_literal);
+                // A default that could not be read is still a default: the field is made as
+                // it will be once the literal is fixed.
+                param.default_guessed = param.default.is_none();
             }
             DESCRIPTION => {
                 param.description = string(cx, DESCRIPTION, value, "a string").map(|s| s.value);
@@ -204,6 +251,39 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
     }
     guess.apply(&mut param);
     param
+}
+
+/// Reports a value of `key` that is not `true` or `false`. One that spells either in another
+/// way, `"false"` (a string) or `False` (Python's), is what was meant, returned after the
+/// error saying how to write it.
+fn misspelt_boolean(cx: &Ctxt, key: Symbol, value: &Value) -> Option<bool> {
+    let (text, how) = match value {
+        Value::Lit(Lit::Str(s)) => (s.value(), "`true` or `false`, without quotes"),
+        Value::Ident(ident) => (ident.to_string(), "`true` or `false`, in lowercase"),
+        other => {
+            invalid(cx, other.span(), key, "`true` or `false`");
+            return None;
+        }
+    };
+    let meant = match text.to_ascii_lowercase().as_str() {
+        "true" => true,
+        "false" => false,
+        _ => {
+            invalid(cx, value.span(), key, "`true` or `false`");
+            return None;
+        }
+    };
+    cx.error(
+        value.span(),
+        format_args!(
+            "{}: write `{key} = {meant}`",
+            Problem::InvalidKeyValue {
+                key: key.as_str(),
+                expected: how,
+            }
+        ),
+    );
+    Some(meant)
 }
 
 /// Why `#[param(...)]` refuses `key`: the field already says it.
@@ -438,6 +518,37 @@ fn param_type(cx: &Ctxt, key: Symbol, value: Value) -> Option<Ty> {
                 Err(_) => None,
             };
             guess.map(|ty| Ty { ty, guessed: true })
+        }
+        // `items = [string]`: the type of every item, in the brackets of a list. Refused, but
+        // plainly meant, so the fallback's field is the `Vec<String>` it would be once fixed.
+        Value::List(span, mut items) if key == ITEMS && items.len() == 1 => {
+            let quiet = Ctxt::new();
+            let meant = param_type(&quiet, key, items.pop().expect("one item"));
+            // The item's own mistakes are left for after the brackets are gone.
+            let _ = quiet.check();
+            match meant {
+                Some(meant) => {
+                    cx.error(
+                        span,
+                        format_args!(
+                            "{}: write `{key} = {}`",
+                            Problem::InvalidKeyValue {
+                                key: key.as_str(),
+                                expected: "one type, written without brackets",
+                            },
+                            meant.ty
+                        ),
+                    );
+                    Some(Ty {
+                        guessed: true,
+                        ..meant
+                    })
+                }
+                None => {
+                    invalid(cx, span, key, expected);
+                    None
+                }
+            }
         }
         other => {
             invalid(cx, other.span(), key, expected);

@@ -25,6 +25,9 @@ mod ctxt;
 mod decl;
 #[cfg(feature = "expand")]
 mod expand;
+// Without it, `#[tool]` is one error, and what keeps it the only one.
+#[cfg(not(feature = "expand"))]
+mod needs_derive;
 #[cfg(feature = "expand")]
 mod params;
 // Shared with agentkit-core, which uses more of it than the macro does.
@@ -397,6 +400,13 @@ use proc_macro::TokenStream;
 /// | unknown type | `type = intger` | unknown type 'intger'; did you mean 'integer'? |
 /// | a word of another schema language | `type = bool` (`object`, `array`, `number`, `int`, `str`), `parameters = [...]`, `desc = "..."` | unknown type 'bool'; did you mean 'boolean'? |
 /// | type in quotes | `type = "string"` | 'type' takes one of string, integer, ... written without quotes |
+/// | item type in a list | `items = [string]` | 'items' takes one type, written without brackets: write `items = string` |
+/// | `required` spelt another way | `required = "false"`, `required = False` | 'required' takes `true` or `false`, without quotes: write `required = false` (in lowercase, for `False`) |
+/// | number with a type suffix | `default = 20i64`, `default = 2.5f64` | 'default' takes a number without a type suffix: write `default = 20` |
+/// | no comma between two parameters | `{ name = "a", ... } { name = "b", ... }` | expected `,` before `{`: the items of a list are separated by commas (on the second `{`) |
+/// | `:` for `=` | `{ name: "city", type: string }` | expected `=` after `name`, found `:`: a key takes its value with `=`, as in `name = "city"`; the same goes for the other key written with `:` here (once per attribute, on the first `:`) |
+/// | a parameter in parentheses | `( name = "city", type = string )` | expected `{`, found `(`: a parameter, like any map of `key = value` entries, is written in braces, ... (once per attribute) |
+/// | two parameters in one pair of braces | `{ name = "amount", type = float, name = "currency", type = string }` | duplicate key 'name'; if a second parameter starts here, close the first before it: `}, {` |
 /// | parameter without `name` or `type` | `{ name = "city" }` | missing 'type': every parameter needs a name and a type |
 /// | malformed parameter name | `name = "zip code"` | invalid parameter name 'zip code': ... |
 /// | parameter declared twice | two `{ name = "city", ... }` | duplicate parameter 'city' |
@@ -442,9 +452,14 @@ use proc_macro::TokenStream;
 /// When the attribute has a mistake, the struct and its input and output structs are still
 /// generated, so the rest of your code compiles and each mistake is one error: every
 /// parameter whose name could be read keeps its field, typed as it was meant (from a
-/// misspelt key too: `tpye = boolean` still makes a `bool`); a type that cannot be read is
-/// guessed from the default, else it is a `serde_json::Value`, the one type every argument
-/// fits.
+/// misspelt key too: `tpye = boolean` still makes a `bool`; from a value refused but plainly
+/// meant too: `required = "false"` still makes an `Option`, `items = [string]` a
+/// `Vec<String>`); a type that cannot be read is guessed from the default, else it is a
+/// `serde_json::Value`, the one type every argument fits. After a slip in the syntax (a
+/// missing comma, `:` for `=`, a parameter in parentheses) the rest of the list is still
+/// read. `#[tool]` on the `impl ToolHandler` block still gives the struct its input and
+/// output structs and impls, and without the `derive` feature the struct still gets the
+/// impls your `impl ToolHandler` and `register` need, so the one error says what to do.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     #[cfg(feature = "expand")]
@@ -453,13 +468,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     }
     #[cfg(not(feature = "expand"))]
     {
-        let _ = args;
-        // The item stays, so that its other uses do not fail for want of it.
-        let mut out: TokenStream = NEEDS_DERIVE
-            .parse()
-            .expect("a `compile_error!` invocation is valid tokens");
-        out.extend(item);
-        out
+        needs_derive::tool(&args, item)
     }
 }
 
@@ -562,8 +571,3 @@ pub fn derive_tool_params(item: TokenStream) -> TokenStream {
 const NEEDS_DERIVE_PARAMS: &str = "::core::compile_error!(\"`#[derive(ToolParams)]` needs the \
     `derive` feature of agentkit-core: agentkit-core = { version = \\\"0.1\\\", features = \
     [\\\"derive\\\"] }\");";
-
-/// What `#[tool]` expands to without agentkit-core's `derive` feature.
-#[cfg(not(feature = "expand"))]
-const NEEDS_DERIVE: &str = "::core::compile_error!(\"`#[tool]` needs the `derive` feature of \
-    agentkit-core: agentkit-core = { version = \\\"0.1\\\", features = [\\\"derive\\\"] }\");";

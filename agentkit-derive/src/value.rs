@@ -111,10 +111,14 @@ pub(crate) fn integer_in(
     lit: &syn::LitInt,
     negative: bool,
 ) -> Option<DefaultValue> {
-    if !lit.suffix().is_empty() {
-        invalid(cx, lit.span(), key, "a number without a type suffix");
-        return None;
-    }
+    suffixed(
+        cx,
+        key,
+        lit.span(),
+        lit.suffix(),
+        lit.base10_digits(),
+        negative,
+    );
     // Beyond `i128`, the exact value no longer matters: it is out of range all the same.
     let n = lit.base10_digits().parse::<i128>().unwrap_or(i128::MAX);
     let n = if negative { -n } else { n };
@@ -123,10 +127,14 @@ pub(crate) fn integer_in(
 
 /// A float literal; an infinite one (`1e400`) is kept, for the shared rules to refuse.
 pub(crate) fn float_in(cx: &Ctxt, key: Symbol, lit: &syn::LitFloat, negative: bool) -> Option<f64> {
-    if !lit.suffix().is_empty() {
-        invalid(cx, lit.span(), key, "a number without a type suffix");
-        return None;
-    }
+    suffixed(
+        cx,
+        key,
+        lit.span(),
+        lit.suffix(),
+        lit.base10_digits(),
+        negative,
+    );
     match lit.base10_parse::<f64>() {
         Ok(f) => Some(if negative { -f } else { f }),
         Err(_) => {
@@ -134,6 +142,27 @@ pub(crate) fn float_in(cx: &Ctxt, key: Symbol, lit: &syn::LitFloat, negative: bo
             None
         }
     }
+}
+
+/// Reports a number written with a Rust type suffix (`20i64`, `2.5f64`): the parameter's
+/// `type` says what kind of number it is. The number is plainly meant, so it is read all the
+/// same, and a field that depends on it (an input with a default is not an `Option`) is made
+/// as it will be once the suffix is gone.
+fn suffixed(cx: &Ctxt, key: Symbol, span: Span, suffix: &str, digits: &str, negative: bool) {
+    if suffix.is_empty() {
+        return;
+    }
+    let minus = if negative { "-" } else { "" };
+    cx.error(
+        span,
+        format_args!(
+            "{}: write `{key} = {minus}{digits}`",
+            Problem::InvalidKeyValue {
+                key: key.as_str(),
+                expected: "a number without a type suffix",
+            }
+        ),
+    );
 }
 
 /// The doc comment in `attrs` as a description: lines of a paragraph joined by a space,

@@ -9,6 +9,7 @@
 //! One file's tests: `cargo test -p agentkit-tests --test behaviour core_executor::`.
 
 mod core_fixtures;
+mod program_fixtures;
 mod provider_fixtures;
 
 mod core_annotations;
@@ -47,6 +48,7 @@ mod derive_pass;
 mod derive_policy;
 pub mod derive_typed_views;
 mod hostile_panic_hook;
+mod one_mistake;
 mod provider_anthropic;
 mod provider_example;
 mod provider_gemini;

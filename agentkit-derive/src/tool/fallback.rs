@@ -8,24 +8,58 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
+use syn::DeriveInput;
 
 use super::ast::Tool;
-use super::{imp, typed};
+use super::place::ImplBlock;
+use super::{check, imp, typed};
+use crate::ctxt::Ctxt;
 
 /// The errors, and the stub that keeps the rest of the user's code compiling.
 pub(crate) fn expand(tool: &Tool<'_>, item: &TokenStream, errors: &[syn::Error]) -> TokenStream {
+    // A `Tool` impl needs a non-generic type; for a generic struct the error says so.
+    stub(tool, item, errors, !tool.has_generics())
+}
+
+/// `#[tool]` on an impl block rather than on its struct: the block unchanged, `misplaced`
+/// (the error that says where the attribute goes) with any mistake in the attribute itself,
+/// and what the attribute on the struct would give the block, made for a stand-in of the
+/// struct. So the block's `FetchWeatherInput`, `Self::Input` and the `registry.register(..)`
+/// of the struct all compile, and the misplaced attribute is one error. The `Tool` impl only
+/// for `impl ToolHandler`: for another block, it would ask for the logic it has not seen.
+pub(crate) fn on_impl_block(
+    args: TokenStream,
+    item: &TokenStream,
+    block: &ImplBlock,
+    misplaced: syn::Error,
+) -> TokenStream {
+    let ident = &block.ty;
+    // `pub`, whatever the struct's visibility: the typed structs are then never less visible
+    // than the `TypedTool` impl that names them.
+    let stand_in: DeriveInput = syn::parse_quote!(pub struct #ident;);
+    let cx = Ctxt::new();
+    let tool = Tool::from_ast(&cx, args, &stand_in);
+    check::check(&cx, &tool);
+    let mut errors = vec![misplaced];
+    errors.extend(cx.check().err().unwrap_or_default());
+    stub(&tool, item, &errors, block.handler)
+}
+
+fn stub(
+    tool: &Tool<'_>,
+    item: &TokenStream,
+    errors: &[syn::Error],
+    tool_impl: bool,
+) -> TokenStream {
     let errors = errors.iter().map(syn::Error::to_compile_error);
     let typed = typed::typed(tool, true);
-    // A `Tool` impl needs a non-generic type; for a generic struct the error says so.
-    let tool_impl = if tool.has_generics() {
-        quote!()
-    } else {
+    let tool_impl = tool_impl.then(|| {
         let p = tool.private();
         imp::tool_impl(
             tool,
             &quote!(#p::unreachable!("#[tool] reported errors for this tool")),
         )
-    };
+    });
     let import = tool.private_import();
     quote! {
         #item

@@ -419,7 +419,8 @@ fn upper_camel(name: &str) -> Option<String> {
 }
 
 /// The variants of a string `enum`: each value and its variant, if every value gives a
-/// distinct one.
+/// distinct one. A value listed again is left out: that is an error of its own, and the
+/// fallback's enum is the one the list will give once the repeat is gone.
 pub(crate) fn enum_variants(c: &rules::Constraints) -> Option<Vec<(&str, Ident)>> {
     let values = c.enum_values.as_ref()?;
     let mut variants: Vec<(&str, Ident)> = Vec::new();
@@ -427,6 +428,9 @@ pub(crate) fn enum_variants(c: &rules::Constraints) -> Option<Vec<(&str, Ident)>
         let rules::Literal::String(value) = value else {
             return None;
         };
+        if variants.iter().any(|(seen, _)| seen == value) {
+            continue;
+        }
         let variant = upper_camel(value)?;
         if variants.iter().any(|(_, v)| *v == variant) {
             return None;

@@ -30,7 +30,11 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut input = match syn::parse2::<DeriveInput>(item.clone()) {
         Ok(input) => input,
         Err(error) => {
-            let error = place::not_a_struct(&item, error.span()).into_compile_error();
+            let error = place::not_a_struct(&item, error.span());
+            if let Some(block) = place::impl_block(&item) {
+                return fallback::on_impl_block(args, &item, &block, error);
+            }
+            let error = error.into_compile_error();
             return quote!(#item #error);
         }
     };

@@ -1,6 +1,7 @@
 //! Where `#[tool]` is written: on a struct, once. Anything else is one error that says where
 //! it goes, read from the item's tokens (parsing every kind of item would need syn's `full`
-//! feature, a large part of the macro's build time, for an error message).
+//! feature, a large part of the macro's build time, for an error message); for an impl block,
+//! the tokens also say which struct the fallback stands in for ([`impl_block`]).
 
 use proc_macro2::{Delimiter, Ident, Span, TokenStream, TokenTree};
 use syn::{Attribute, DeriveInput};
@@ -14,25 +15,7 @@ const SHAPE: &str = "a tool is a struct, such as `pub struct FetchWeather;` or o
 /// `DeriveInput`, and their errors are the model's): on its keyword, saying where it goes.
 pub(crate) fn not_a_struct(item: &TokenStream, fallback: Span) -> syn::Error {
     let tokens: Vec<TokenTree> = item.clone().into_iter().collect();
-    let mut rest = tokens.as_slice();
-    // Outer attributes, doc comments, visibility and qualifiers come before the keyword.
-    loop {
-        match rest {
-            [TokenTree::Punct(hash), TokenTree::Group(group), tail @ ..]
-                if hash.as_char() == '#' && group.delimiter() == Delimiter::Bracket =>
-            {
-                rest = tail;
-            }
-            [TokenTree::Ident(ident), TokenTree::Group(group), tail @ ..]
-                if ident == "pub" && group.delimiter() == Delimiter::Parenthesis =>
-            {
-                rest = tail;
-            }
-            [TokenTree::Ident(ident), tail @ ..] if is_qualifier(ident, tail) => rest = tail,
-            [TokenTree::Literal(_), tail @ ..] => rest = tail, // `extern "C"`
-            _ => break,
-        }
-    }
+    let rest = from_keyword(&tokens);
     let Some(TokenTree::Ident(keyword)) = rest.first() else {
         return syn::Error::new(fallback, format!("#[tool] goes on a struct: {SHAPE}"));
     };
@@ -55,6 +38,67 @@ pub(crate) fn not_a_struct(item: &TokenStream, fallback: Span) -> syn::Error {
         _ => format!("#[tool] goes on a struct: {SHAPE}"),
     };
     syn::Error::new(keyword.span(), message)
+}
+
+/// The item's tokens from its keyword on: outer attributes, doc comments, visibility and
+/// qualifiers come before it.
+fn from_keyword(tokens: &[TokenTree]) -> &[TokenTree] {
+    let mut rest = tokens;
+    loop {
+        match rest {
+            [TokenTree::Punct(hash), TokenTree::Group(group), tail @ ..]
+                if hash.as_char() == '#' && group.delimiter() == Delimiter::Bracket =>
+            {
+                rest = tail;
+            }
+            [TokenTree::Ident(ident), TokenTree::Group(group), tail @ ..]
+                if ident == "pub" && group.delimiter() == Delimiter::Parenthesis =>
+            {
+                rest = tail;
+            }
+            [TokenTree::Ident(ident), tail @ ..] if is_qualifier(ident, tail) => rest = tail,
+            [TokenTree::Literal(_), tail @ ..] => rest = tail, // `extern "C"`
+            _ => return rest,
+        }
+    }
+}
+
+/// The struct an impl block with `#[tool]` on it is for, when the fallback can stand in for
+/// what the attribute on that struct would generate: `impl ToolHandler for FetchWeather` or
+/// `impl FetchWeather`, the type a lone name (a path or generics say less than the struct's
+/// declaration would, so the fallback leaves those alone).
+pub(crate) struct ImplBlock {
+    /// The struct.
+    pub(crate) ty: Ident,
+    /// Whether the block is `impl ToolHandler for ...`: the stub `Tool` impl needs it.
+    pub(crate) handler: bool,
+}
+
+/// The impl block `item` is, if [`ImplBlock`] can stand for it.
+pub(crate) fn impl_block(item: &TokenStream) -> Option<ImplBlock> {
+    let tokens: Vec<TokenTree> = item.clone().into_iter().collect();
+    let (keyword, rest) = from_keyword(&tokens).split_first()?;
+    if !matches!(keyword, TokenTree::Ident(ident) if ident == "impl") {
+        return None;
+    }
+    let header: Vec<&TokenTree> = rest
+        .iter()
+        .take_while(|t| !matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace))
+        .collect();
+    let is = |token: &TokenTree, word: &str| matches!(token, TokenTree::Ident(i) if i == word);
+    let (tr, ty) = match header.iter().position(|t| is(t, "for")) {
+        Some(at) => (&header[..at], &header[at + 1..]),
+        None => (&header[..0], &header[..]),
+    };
+    let [TokenTree::Ident(ty)] = ty else {
+        return None;
+    };
+    // `ToolHandler` or a path to it, without generics.
+    let handler = tr.last().is_some_and(|last| is(last, "ToolHandler"));
+    (tr.is_empty() || handler).then(|| ImplBlock {
+        ty: ty.clone(),
+        handler,
+    })
 }
 
 /// Whether `ident` qualifies the item's keyword (`pub`, `unsafe`, `const fn`), rather than
@@ -175,6 +219,34 @@ mod tests {
                 message.contains("put `#[tool(...)]` on the struct `FetchWeather` itself"),
                 "{message}"
             );
+        }
+    }
+
+    #[test]
+    fn an_impl_block_of_a_named_struct_gets_a_stand_in() {
+        let block = |item: TokenStream| impl_block(&item).map(|b| (b.ty.to_string(), b.handler));
+        let handler = Some(("FetchWeather".to_owned(), true));
+        assert_eq!(block(quote!(impl ToolHandler for FetchWeather {})), handler);
+        assert_eq!(
+            block(quote!(impl agentkit_core::ToolHandler for FetchWeather {})),
+            handler
+        );
+        assert_eq!(
+            block(quote!(impl FetchWeather { fn f(&self) {} })),
+            Some(("FetchWeather".to_owned(), false))
+        );
+        for item in [
+            quote!(
+                impl<T> ToolHandler for FetchWeather<T> {}
+            ),
+            quote!(impl ToolHandler for tools::FetchWeather {}),
+            quote!(impl Clone for FetchWeather {}),
+            quote!(impl ToolHandler for FetchWeather where u8: Copy {}),
+            quote!(
+                fn f() {}
+            ),
+        ] {
+            assert_eq!(block(item.clone()), None, "{item}");
         }
     }
 

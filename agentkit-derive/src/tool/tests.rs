@@ -247,3 +247,117 @@ fn a_struct_without_fields_has_nothing_to_check() {
     assert!(!out.contains("thread_safety"), "{out}");
     assert!(!out.contains("where"), "{out}");
 }
+
+/// The fields of the fallback's `SInput`: each `name: Type` as the expansion spells it.
+fn input_fields(out: &str) -> &str {
+    let start = out.find("pub struct SInput {").expect("SInput");
+    &out[start..start + out[start..].find('}').expect("a struct body")]
+}
+
+#[test]
+fn a_plainly_meant_value_is_one_error_and_keeps_its_meaning() {
+    for (args, error, field) in [
+        (
+            quote!(name = "s", input = [{ name = "x", type = string, required = "false" }]),
+            "'required' takes `true` or `false`, without quotes: write `required = false`",
+            "x : __agentkit_S :: Option < __agentkit_S :: String >",
+        ),
+        (
+            quote!(name = "s", input = [{ name = "x", type = integer, required = False }]),
+            "'required' takes `true` or `false`, in lowercase: write `required = false`",
+            "x : __agentkit_S :: Option < __agentkit_S :: i64 >",
+        ),
+        (
+            quote!(name = "s", input = [{ name = "x", type = list, items = [string] }]),
+            "'items' takes one type, written without brackets: write `items = string`",
+            "x : __agentkit_S :: Vec < __agentkit_S :: String >",
+        ),
+        (
+            quote!(name = "s", input = [{ name = "x", type = integer, required = false, default = -5i64 }]),
+            "'default' takes a number without a type suffix: write `default = -5`",
+            "x : __agentkit_S :: i64",
+        ),
+        (
+            quote!(name = "s", input = [{ name = "x", type = float, required = false, default = 2.5f64 }]),
+            "'default' takes a number without a type suffix: write `default = 2.5`",
+            "x : __agentkit_S :: f64",
+        ),
+    ] {
+        let out = expand(args);
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+        assert!(out.contains(error), "{error} in {out}");
+        assert!(input_fields(&out).contains(field), "{field} in {out}");
+    }
+}
+
+#[test]
+fn a_slip_in_the_parameter_list_is_one_error_and_keeps_every_parameter() {
+    for (args, error) in [
+        (
+            quote!(name = "s", input = [{ name = "a", type = string } { name = "b", type = integer }]),
+            "expected `,` before `{`: the items of a list are separated by commas",
+        ),
+        (
+            quote!(name = "s", input = [{ name: "a", type: string }, { name: "b", type: integer }]),
+            "expected `=` after `name`, found `:`: a key takes its value with `=`, as in \
+             `name = \\\"a\\\"`; the same goes for the 3 other keys written with `:` here",
+        ),
+        (
+            quote!(name = "s", input = [( name = "a", type = string ), ( name = "b", type = integer )]),
+            "expected `{`, found `(`",
+        ),
+        (
+            quote!(name = "s", input = [{ name = "a", type = string, name = "b", type = integer }]),
+            "duplicate key 'name'; if a second parameter starts here, close the first before \
+             it: `}, {`",
+        ),
+    ] {
+        let out = expand(args);
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+        assert!(out.contains(error), "{error} in {out}");
+        let fields = input_fields(&out);
+        assert!(fields.contains("a : __agentkit_S :: String"), "{out}");
+        assert!(fields.contains("b : __agentkit_S :: i64"), "{out}");
+    }
+}
+
+#[test]
+fn a_name_written_twice_in_one_parameter_is_a_duplicate_key() {
+    // No `type` after the second `name`: one parameter, whose second name is refused.
+    let out = expand(quote!(name = "s", input = [{ name = "a", type = string, name = "b" }]));
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    assert!(out.contains("\"duplicate key 'name'\""), "{out}");
+    assert!(
+        input_fields(&out).contains("a : __agentkit_S :: String"),
+        "{out}"
+    );
+}
+
+#[test]
+fn on_an_impl_block_the_struct_gets_what_the_attribute_would_give_it() {
+    let args = quote!(name = "s", input = [{ name = "x", type = integer }]);
+    let out = super::tool(args.clone(), quote!(impl ToolHandler for S { })).to_string();
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    assert!(
+        out.contains("#[tool] goes on the struct, not on an impl block"),
+        "{out}"
+    );
+    assert!(out.starts_with("impl ToolHandler for S { }"), "{out}");
+    assert!(
+        input_fields(&out).contains("x : __agentkit_S :: i64"),
+        "{out}"
+    );
+    assert!(
+        out.contains("impl __agentkit_S :: TypedTool for S"),
+        "{out}"
+    );
+    assert!(out.contains("impl __agentkit_S :: Tool for S"), "{out}");
+    // Without the handler, a `Tool` impl would ask for it.
+    let out = super::tool(args, quote!(impl S { })).to_string();
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    assert!(
+        out.contains("impl __agentkit_S :: TypedTool for S"),
+        "{out}"
+    );
+    assert!(!out.contains(":: Tool for S"), "{out}");
+}

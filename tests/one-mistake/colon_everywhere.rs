@@ -1,0 +1,30 @@
+//! Every key written with `:`, as in JSON.
+use agentkit_core::{BoxError, ToolContext, ToolHandler, ToolRegistry, tool};
+
+#[tool(
+    name: "fetch_weather",
+    input: [
+        { name: "city", type: string },
+        { name: "units", type: string, required: false, default: "metric" },
+    ],
+    output: [{ name: "summary", type: string }],
+)]
+pub struct FetchWeather;
+
+impl ToolHandler for FetchWeather {
+    async fn run(
+        &self,
+        input: FetchWeatherInput,
+        _: &ToolContext<'_>,
+    ) -> Result<FetchWeatherOutput, BoxError> {
+        let units: String = input.units;
+        Ok(FetchWeatherOutput {
+            summary: format!("22 degrees in {}, {units}", input.city),
+        })
+    }
+}
+
+fn main() {
+    let mut registry = ToolRegistry::new();
+    registry.register(FetchWeather).unwrap();
+}

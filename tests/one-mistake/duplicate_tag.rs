@@ -1,0 +1,27 @@
+//! A tag set twice.
+use agentkit_core::{BoxError, ToolContext, ToolHandler, ToolRegistry, tool};
+
+#[tool(
+    name = "fetch_weather",
+    input = [{ name = "city", type = string }],
+    output = [{ name = "summary", type = string }],
+    tags = { team = "a", team = "b" },
+)]
+pub struct FetchWeather;
+
+impl ToolHandler for FetchWeather {
+    async fn run(
+        &self,
+        input: FetchWeatherInput,
+        _: &ToolContext<'_>,
+    ) -> Result<FetchWeatherOutput, BoxError> {
+        Ok(FetchWeatherOutput {
+            summary: format!("sunny in {}", input.city),
+        })
+    }
+}
+
+fn main() {
+    let mut registry = ToolRegistry::new();
+    registry.register(FetchWeather).unwrap();
+}

@@ -1,0 +1,27 @@
+//! `blocking = "yes"`.
+use agentkit_core::{BoxError, ToolContext, ToolHandler, ToolRegistry, tool};
+
+#[tool(
+    name = "fetch_weather",
+    blocking = "yes",
+    input = [{ name = "city", type = string }],
+    output = [{ name = "summary", type = string }],
+)]
+pub struct FetchWeather;
+
+impl ToolHandler for FetchWeather {
+    async fn run(
+        &self,
+        input: FetchWeatherInput,
+        _: &ToolContext<'_>,
+    ) -> Result<FetchWeatherOutput, BoxError> {
+        Ok(FetchWeatherOutput {
+            summary: format!("sunny in {}", input.city),
+        })
+    }
+}
+
+fn main() {
+    let mut registry = ToolRegistry::new();
+    registry.register(FetchWeather).unwrap();
+}

@@ -1,0 +1,25 @@
+use agentkit_core::{tool, BoxError, ToolContext, ToolHandler};
+
+#[tool(
+    name = "list_orders",
+    input = [
+        { name = "customer", type = string },
+        { name = "limit", type = integer, required = false, default = 20i64 },
+    ],
+    output = [{ name = "orders", type = list, items = string }],
+)]
+pub struct ListOrders;
+
+impl ToolHandler for ListOrders {
+    async fn run(
+        &self,
+        input: ListOrdersInput,
+        _: &ToolContext<'_>,
+    ) -> Result<ListOrdersOutput, BoxError> {
+        let limit: i64 = input.limit;
+        let orders = (0..limit).map(|n| format!("{}-{n}", input.customer)).collect();
+        Ok(ListOrdersOutput { orders })
+    }
+}
+
+fn main() {}

@@ -130,6 +130,8 @@ mod schema;
 mod session;
 mod thread_safety;
 mod tool;
+mod tool_search;
+mod toolset;
 mod typed;
 
 pub use approval::{Approval, ApprovalPolicy, ApprovalRequest, AskUser};
@@ -170,6 +172,8 @@ pub use session::{
     Sampled, SamplingRequest,
 };
 pub use tool::{DEFAULT_VERSION, Tool, ToolAnnotations, ToolSpec, ToolSpecBuilder};
+pub use tool_search::{SearchHit, ToolSearch};
+pub use toolset::{Toolset, ToolsetEntry};
 pub use typed::{FromParam, IntoParam, ParamTypeError, ToolHandler};
 // Implemented by `#[tool(...)]`'s generated code, not by users: out of the documentation.
 #[doc(hidden)]

@@ -118,26 +118,7 @@ impl ToolRegistry {
     }
 
     fn nearest(&self, name: &str) -> Vec<String> {
-        // The name is the model's: one far longer than any valid name is no typo of one, and
-        // the edit distance would cost its length times each tool's.
-        if name.len() > 2 * rules::MAX_NAME_LEN {
-            return Vec::new();
-        }
-        let mut scored: Vec<(usize, &str)> = self
-            .specs()
-            .map(|spec| (rules::edit_distance(name, spec.name()), spec.name()))
-            .filter(|(distance, candidate)| {
-                *distance <= (name.len() / 3).max(2)
-                    || candidate.contains(name)
-                    || name.contains(candidate)
-            })
-            .collect();
-        scored.sort_by_key(|(distance, _)| *distance);
-        scored
-            .into_iter()
-            .take(3)
-            .map(|(_, n)| n.to_owned())
-            .collect()
+        nearest_names(name, self.specs().map(ToolSpec::name))
     }
 
     /// The tools whose tags include every given `(key, value)` pair, in registration order.
@@ -174,4 +155,32 @@ impl fmt::Debug for ToolRegistry {
             )
             .finish()
     }
+}
+
+/// The names among `candidates` nearest to `name` (at most three, nearest first): within an
+/// edit distance of a third of its length (at least 2), or containing it, or contained in it.
+pub(crate) fn nearest_names<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Vec<String> {
+    // The name is the model's: one far longer than any valid name is no typo of one, and
+    // the edit distance would cost its length times each tool's.
+    if name.len() > 2 * rules::MAX_NAME_LEN {
+        return Vec::new();
+    }
+    let mut scored: Vec<(usize, &str)> = candidates
+        .into_iter()
+        .map(|candidate| (rules::edit_distance(name, candidate), candidate))
+        .filter(|(distance, candidate)| {
+            *distance <= (name.len() / 3).max(2)
+                || candidate.contains(name)
+                || name.contains(candidate)
+        })
+        .collect();
+    scored.sort_by_key(|(distance, _)| *distance);
+    scored
+        .into_iter()
+        .take(3)
+        .map(|(_, n)| n.to_owned())
+        .collect()
 }

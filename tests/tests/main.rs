@@ -31,6 +31,7 @@ mod core_send;
 mod core_session;
 mod core_spec_policy;
 mod core_timeout;
+mod core_toolset;
 mod core_validation;
 mod derive_constraints;
 mod derive_crate_path;

@@ -28,7 +28,7 @@ use crate::model_text::{
 #[derive(Debug, thiserror::Error)]
 #[error("{}", OperatorText(.kind, .tool_name, .message))]
 pub struct ToolExecutionError {
-    tool_name: Cow<'static, str>,
+    pub(super) tool_name: Cow<'static, str>,
     kind: ErrorKind,
     message: Box<str>,
     /// What the model is told beyond the kind's fixed sentence: a retry's feedback, a

@@ -10,6 +10,7 @@ mod tool_error;
 mod unknown;
 mod validation;
 
+use std::borrow::Cow;
 use std::fmt;
 use std::fmt::Write as _;
 
@@ -46,6 +47,16 @@ pub enum Error {
 }
 
 impl Error {
+    /// Names the tool `name` in the error: the name a [`Toolset`](crate::Toolset) gives it,
+    /// which the model called.
+    pub(crate) fn rename_tool(&mut self, name: &str) {
+        match self {
+            Error::Validation(e) => e.tool_name = Cow::Owned(name.to_owned()),
+            Error::Execution(e) => e.tool_name = Cow::Owned(name.to_owned()),
+            Error::UnknownTool(_) | Error::Semantic(_) => {}
+        }
+    }
+
     /// The kind of the error.
     pub fn kind(&self) -> ErrorKind {
         match self {

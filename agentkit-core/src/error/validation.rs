@@ -44,7 +44,7 @@ impl fmt::Display for Direction {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{}", DisplayValidation(self))]
 pub struct ToolValidationError {
-    tool_name: Cow<'static, str>,
+    pub(super) tool_name: Cow<'static, str>,
     direction: Direction,
     errors: Vec<ValidationIssue>,
     omitted: usize,

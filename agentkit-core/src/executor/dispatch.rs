@@ -23,6 +23,7 @@ use crate::result::{DeferredCall, ToolResult};
 use crate::runtime::Runtime;
 use crate::schema::{JsonObject, UnknownArguments};
 use crate::session::ClientSession;
+use crate::toolset::Toolset;
 
 /// Runs tool calls: the Python original's `ToolExecutor`, and the only path to a tool.
 ///
@@ -142,6 +143,9 @@ pub(super) struct CallOptions<'a> {
     pub(super) client: Option<Arc<dyn ClientSession>>,
     /// A decision already made on the call ([`ToolExecutor::resume`]).
     pub(super) decision: Option<Approval>,
+    /// The view the call goes through: it reaches that view's tools only, by the names the
+    /// view gives them.
+    pub(super) view: Option<&'a Toolset<'a>>,
 }
 
 impl ToolExecutor {
@@ -228,6 +232,52 @@ impl ToolExecutor {
         let arguments = Cow::Borrowed(call.arguments());
         self.run(call.name(), call.shared_id(), arguments, options)
             .await
+    }
+
+    /// A view of the executor's tools, to narrow and rename for a turn (see [`Toolset`]):
+    /// what [`dispatch_in`](Self::dispatch_in) and [`Turn::with_toolset`](crate::Turn::with_toolset)
+    /// take.
+    pub fn toolset(&self) -> Toolset<'_> {
+        self.registry.toolset()
+    }
+
+    /// Runs a call through `view`, as [`dispatch`](Self::dispatch) does: the call reaches
+    /// the view's tools only, by the names the view gives them. Any other name is an
+    /// [`UnknownToolError`](crate::UnknownToolError) whose suggestions come from the view
+    /// alone (a view of another registry than this executor's reaches nothing).
+    ///
+    /// The result, its errors and the call's events name the tool as the model called it
+    /// (`fs_read_file`); the approval policy sees the tool's own spec, and a deferred call
+    /// resumes by the tool's own name.
+    ///
+    /// ```
+    /// use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};
+    /// # use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolOutput, ToolSpec};
+    /// # struct Echo(ToolSpec);
+    /// # impl Tool for Echo {
+    /// #     fn spec(&self) -> &ToolSpec { &self.0 }
+    /// #     async fn execute(&self, i: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> { Ok(i.clone().into()) }
+    /// # }
+    /// let mut registry = ToolRegistry::new();
+    /// registry.register(Echo(ToolSpec::builder("read_file").build()?))?;
+    /// registry.register(Echo(ToolSpec::builder("delete_file").build()?))?;
+    /// let executor = ToolExecutor::new(registry);
+    ///
+    /// let view = executor.toolset().named(["read_file"]).prefix("fs_");
+    /// let read = block_on(executor.dispatch_in(&view, &ToolCall::new("c1", "fs_read_file", "{}")));
+    /// assert!(read.is_success());
+    /// assert_eq!(read.tool_name(), "fs_read_file");
+    ///
+    /// let delete = block_on(executor.dispatch_in(&view, &ToolCall::new("c2", "delete_file", "{}")));
+    /// assert_eq!(delete.to_model_content(), "Error: unknown tool 'delete_file'");
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    pub async fn dispatch_in(&self, view: &Toolset<'_>, call: &ToolCall) -> ToolResult {
+        let options = CallOptions {
+            view: Some(view),
+            ..CallOptions::default()
+        };
+        self.dispatch_with(call, options).await
     }
 
     /// Like [`dispatch`](Self::dispatch), in strict mode: a failure is returned as the typed

@@ -35,6 +35,16 @@ pub(super) enum Outcome {
     },
 }
 
+impl Outcome {
+    /// The outcome, its error naming the tool `name` (the name a view gives it).
+    pub(super) fn renamed(mut self, name: &str) -> Self {
+        if let Outcome::Failed(error) | Outcome::Late { error, .. } = &mut self {
+            error.rename_tool(name);
+        }
+        self
+    }
+}
+
 /// A call between its `started` event and its terminal one. Dropped before
 /// [`finish`](Self::finish), as when the caller drops the dispatch future, it reports the
 /// call as cancelled, so that observers and recorders never see a call that never ends.
@@ -45,6 +55,8 @@ pub(super) struct CallGuard<'a> {
     /// When the arguments were found valid: `None` until then.
     pub(super) start: Option<Instant>,
     cancellation: &'a OnceLock<Cancellation>,
+    /// The tool's own name, where the call names it otherwise (through a view).
+    pub(super) own_name: Option<Cow<'static, str>>,
     ended: bool,
 }
 
@@ -64,6 +76,7 @@ impl<'a> CallGuard<'a> {
             call_id,
             start: None,
             cancellation,
+            own_name: None,
             ended: false,
         }
     }
@@ -123,8 +136,9 @@ impl<'a> CallGuard<'a> {
                     });
                 }
                 let pending = ToolExecutionError::new(tool_name.clone(), AwaitingApproval);
+                let own_name = self.own_name.take().unwrap_or_else(|| tool_name.clone());
                 let deferred =
-                    DeferredCall::new(tool_name.to_string(), Arc::clone(shared_id), inputs);
+                    DeferredCall::new(own_name.into_owned(), Arc::clone(shared_id), inputs);
                 result(tool_name, Err(pending.into())).deferring(deferred)
             }
             Outcome::Failed(error) => {

@@ -51,7 +51,11 @@ impl ToolExecutor {
         let cancellation = OnceLock::new();
         // From here on the call ends with a terminal event, even if this future is dropped.
         let mut call = CallGuard::start(self, tool_name, shared_id, &cancellation);
-        let tool = match self.registry.resolve(tool_name) {
+        let resolved = match options.view {
+            Some(view) => view.resolve_in(&self.registry, tool_name),
+            None => self.registry.resolve(tool_name),
+        };
+        let tool = match resolved {
             Ok(tool) => tool,
             Err(unknown) => {
                 return cold(|| {
@@ -61,7 +65,14 @@ impl ToolExecutor {
             }
         };
         let spec = tool.spec();
-        let name = spec.name_cow().clone();
+        // Through a view, the call is named as the model called it; its deferred call keeps
+        // the tool's own name, by which it resumes.
+        let name = if options.view.is_some() && tool_name != spec.name() {
+            call.own_name = Some(spec.name_cow().clone());
+            Cow::Owned(tool_name.to_owned())
+        } else {
+            spec.name_cow().clone()
+        };
         let max_issues = self.limits.max_issues();
         // The argument text in one pass, validated on the way: to the tool's own input where
         // nothing needs the arguments as JSON (no observer to show them to, no approval
@@ -157,6 +168,10 @@ impl ToolExecutor {
         } else {
             self.run_tool(run, &inputs, typed, options).await
         };
+        let outcome = match call.own_name {
+            Some(_) => outcome.renamed(&name),
+            None => outcome,
+        };
         call.finish(name, Some(&inputs), outcome)
     }
 
@@ -185,6 +200,7 @@ impl ToolExecutor {
             reporter,
             client,
             decision,
+            view: _,
         } = options;
         let mut deadline = Deadline {
             at: turn.and_then(|turn| turn.deadline),

@@ -10,6 +10,7 @@ use super::dispatch::{CallOptions, ToolExecutor};
 use crate::call::ToolCall;
 use crate::result::ToolResult;
 use crate::tool::ToolSpec;
+use crate::toolset::Toolset;
 
 /// The calls of one turn of an agent loop: they share a deadline, and each tool's retry
 /// budget (see [`ToolError::retry`](crate::ToolError::retry)).
@@ -33,6 +34,7 @@ use crate::tool::ToolSpec;
 pub struct Turn<'e> {
     executor: &'e ToolExecutor,
     budget: TurnBudget,
+    view: Option<Toolset<'e>>,
 }
 
 impl fmt::Debug for Turn<'_> {
@@ -40,6 +42,7 @@ impl fmt::Debug for Turn<'_> {
         f.debug_struct("Turn")
             .field("deadline", &self.budget.deadline)
             .field("retries", &*self.budget.lock_retries())
+            .field("toolset", &self.view)
             .finish_non_exhaustive()
     }
 }
@@ -52,6 +55,7 @@ impl ToolExecutor {
         Turn {
             executor: self,
             budget: TurnBudget::new(deadline),
+            view: None,
         }
     }
 }
@@ -71,6 +75,28 @@ impl<'e> Turn<'e> {
         self
     }
 
+    /// Makes the turn's calls go through `view` (see [`ToolExecutor::dispatch_in`]): they
+    /// reach its tools only, by the names it gives them.
+    ///
+    /// ```
+    /// use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};
+    ///
+    /// let executor = ToolExecutor::new(ToolRegistry::new());
+    /// let turn = executor.turn().with_toolset(executor.toolset().tagged("team", "fs"));
+    /// let results = block_on(turn.dispatch_all(&[ToolCall::new("call_1", "search", "{}")]));
+    /// assert_eq!(results[0].to_model_content(), "Error: unknown tool 'search'");
+    /// ```
+    #[must_use]
+    pub fn with_toolset(mut self, view: Toolset<'e>) -> Self {
+        self.view = Some(view);
+        self
+    }
+
+    /// The view the turn's calls go through, if any.
+    pub fn toolset(&self) -> Option<&Toolset<'e>> {
+        self.view.as_ref()
+    }
+
     /// The turn's deadline, if it has one.
     pub fn deadline(&self) -> Option<Instant> {
         self.budget.deadline
@@ -85,6 +111,7 @@ impl<'e> Turn<'e> {
     pub async fn dispatch(&self, call: &ToolCall) -> ToolResult {
         let options = CallOptions {
             turn: Some(&self.budget),
+            view: self.view.as_ref(),
             ..CallOptions::default()
         };
         self.executor.dispatch_with(call, options).await
@@ -103,11 +130,11 @@ impl<'e> Turn<'e> {
         let any_sequential = self.executor.exclusive.is_some();
         let sequential = |call: &ToolCall| {
             any_sequential
-                && self
-                    .executor
-                    .registry
-                    .lookup(call.name())
-                    .is_some_and(ToolSpec::is_sequential)
+                && match &self.view {
+                    Some(view) => view.lookup(call.name()),
+                    None => self.executor.registry.lookup(call.name()),
+                }
+                .is_some_and(ToolSpec::is_sequential)
         };
         let mut results = Vec::with_capacity(calls.len());
         let mut rest = calls;

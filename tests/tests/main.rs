@@ -46,6 +46,7 @@ mod derive_policy;
 pub mod derive_typed_views;
 mod hostile_panic_hook;
 mod provider_anthropic;
+mod provider_content;
 mod provider_example;
 mod provider_gemini;
 mod provider_hostile;

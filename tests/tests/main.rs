@@ -51,6 +51,7 @@ pub mod derive_typed_views;
 mod hostile_panic_hook;
 mod one_mistake;
 mod provider_anthropic;
+mod provider_content;
 mod provider_example;
 mod provider_gemini;
 mod provider_hostile;

@@ -13,7 +13,10 @@
 //!   through text.
 //! - Results: one `user` message whose `content` is a `tool_result` block per call, each
 //!   `{"tool_use_id", "content", "is_error"}`. All of a turn's results go in that one message,
-//!   as the API requires.
+//!   as the API requires. `content` is the [model text](ToolResult::to_model_content) (a
+//!   failure's message, a text result's bare text), or, for a result with other
+//!   [content parts](crate::Content), the blocks a `tool_result` takes (see [`result`]):
+//!   `text`, `image` and `document`.
 //!
 //! ```
 //! use agentkit_core::provider::anthropic;
@@ -33,8 +36,10 @@
 use serde_json::{Map, Value, json};
 
 use super::parse::{At, ParseError, value_arguments};
+use super::parts::{self, Kind};
 use super::{declare, describe};
 use crate::call::ToolCall;
+use crate::content::{Content, ResourceContents};
 use crate::result::{ToolResult, ToolStatus};
 use crate::schema::json_schema::Style;
 use crate::tool::ToolSpec;
@@ -161,10 +166,29 @@ pub fn calls(message: &Value) -> Result<Vec<ToolCall>, ParseError> {
     Ok(calls)
 }
 
-/// The `tool_result` block answering one call: its `tool_use_id`, the
-/// [model text](ToolResult::to_model_content) as `content`, and `is_error` on failure, so
-/// that Claude knows the call failed and can correct it. A call awaiting approval is not a
-/// failure: its text says the result will follow.
+/// The `tool_result` block answering one call: its `tool_use_id`, the result as `content`,
+/// and `is_error` on failure, so that Claude knows the call failed and can correct it. A call
+/// awaiting approval is not a failure: its text says the result will follow.
+///
+/// `content` is the [model text](ToolResult::to_model_content), a string, for a failure, a
+/// call awaiting approval, structured output alone, and a result of text parts alone (the
+/// bare text). A result with other [content parts](crate::Content) has an array of blocks
+/// instead, in order:
+///
+/// | part | block |
+/// |---|---|
+/// | the structured output, if any | `{"type": "text", "text": <its JSON>}` |
+/// | text | `{"type": "text", "text"}` (an empty text is left out: the API refuses empty text blocks) |
+/// | image (`image/jpeg`, `image/png`, `image/gif`, `image/webp`) | `{"type": "image", "source": {"type": "base64", "media_type", "data"}}` |
+/// | embedded PDF (`application/pdf`) | `{"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data"}, "title": <URI>}` |
+/// | embedded text | `{"type": "document", "source": {"type": "text", "media_type": "text/plain", "data"}, "title": <URI>}` |
+/// | embedded image of a type above | as an image |
+/// | audio, a link, an image or file of another type | a text block describing it ([`Content::describe`](crate::Content::describe)) |
+///
+/// The Messages API takes no audio, and only those image and document types. A resource
+/// link is described, not sent as a `url` source: Anthropic would fetch whatever URL a tool
+/// returned, from its servers, and a link is for the model or the host to follow if it
+/// chooses (a `file:` or internal URL, the usual case, could not be fetched anyway).
 ///
 /// ```
 /// use agentkit_core::provider::anthropic;
@@ -180,13 +204,105 @@ pub fn calls(message: &Value) -> Result<Vec<ToolCall>, ParseError> {
 ///     "is_error": true,
 /// }));
 /// ```
+///
+/// A screenshot tool's image:
+///
+/// ```
+/// use agentkit_core::provider::anthropic;
+/// use agentkit_core::{
+///     BoxError, Content, JsonObject, Tool, ToolCall, ToolContext, ToolExecutor, ToolOutput,
+///     ToolRegistry, ToolSpec, block_on,
+/// };
+/// use serde_json::json;
+///
+/// struct Screenshot(ToolSpec);
+/// impl Tool for Screenshot {
+///     fn spec(&self) -> &ToolSpec { &self.0 }
+///     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
+///         Ok(ToolOutput::from("The login page:").with(Content::image(vec![1, 2, 3], "image/png")))
+///     }
+/// }
+///
+/// let mut registry = ToolRegistry::new();
+/// registry.register(Screenshot(ToolSpec::builder("screenshot").build()?))?;
+/// let executor = ToolExecutor::new(registry);
+/// let result = block_on(executor.dispatch(&ToolCall::new("toolu_2", "screenshot", "{}")));
+/// assert_eq!(anthropic::result(&result)["content"], json!([
+///     {"type": "text", "text": "The login page:"},
+///     {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AQID"}},
+/// ]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn result(result: &ToolResult) -> Value {
+    let content = match parts::rich(result) {
+        Some(parts) => Value::Array(blocks(result, parts)),
+        None => Value::from(result.to_model_content()),
+    };
     json!({
         "type": "tool_result",
         "tool_use_id": result.call_id(),
-        "content": result.to_model_content(),
+        "content": content,
         "is_error": result.status() == ToolStatus::Failure,
     })
+}
+
+/// The blocks of a successful result with content parts.
+fn blocks(result: &ToolResult, parts: &[Content]) -> Vec<Value> {
+    let mut blocks = Vec::with_capacity(parts.len() + 1);
+    if let Some(json) = parts::structured_text(result) {
+        blocks.push(text_block(json));
+    }
+    for part in parts {
+        blocks.push(match part {
+            Content::Text(text) if text.is_empty() => continue,
+            Content::Text(text) => text_block(text.clone()),
+            Content::Resource(resource) => match resource.contents() {
+                ResourceContents::Text(text) if !text.is_empty() => json!({
+                    "type": "document",
+                    "source": {"type": "text", "media_type": "text/plain", "data": text},
+                    "title": parts::title(resource.uri()),
+                }),
+                _ => binary_block(part),
+            },
+            _ => binary_block(part),
+        });
+    }
+    blocks
+}
+
+/// The block of an image or an embedded file the API takes; otherwise a text block
+/// describing the part.
+fn binary_block(part: &Content) -> Value {
+    let Some(binary) = parts::binary(part) else {
+        return text_block(parts::describe(part).into_owned());
+    };
+    match binary.kind {
+        Kind::Image => {
+            if let Some(media_type) = binary.type_in(parts::IMAGE_TYPES) {
+                return json!({
+                    "type": "image",
+                    "source": {"type": "base64", "media_type": media_type, "data": binary.base64()},
+                });
+            }
+        }
+        Kind::File => {
+            if let (Some(media_type), Some(uri)) =
+                (binary.type_in(&["application/pdf"]), binary.uri)
+            {
+                return json!({
+                    "type": "document",
+                    "source": {"type": "base64", "media_type": media_type, "data": binary.base64()},
+                    "title": parts::title(uri),
+                });
+            }
+        }
+        Kind::Audio => {}
+    }
+    text_block(parts::describe(part).into_owned())
+}
+
+fn text_block(text: String) -> Value {
+    json!({"type": "text", "text": text})
 }
 
 /// The message answering a turn's calls: one `user` message holding a `tool_result` block

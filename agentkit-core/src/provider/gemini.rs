@@ -9,9 +9,33 @@
 //!   `{"name", "args", "id"}`; `args` is already a JSON object and is dispatched as is.
 //! - Results: one `user` content whose `parts` are a `functionResponse` per call, each
 //!   `{"id", "name", "response"}` with `response` either `{"output": <the tool's output
-//!   object>}` or `{"error": <the model text of the failure>}`, the two keys Gemini reads.
-//!   The model's own content goes into the conversation before it unchanged: its parts may
-//!   carry thought signatures that the next request must return.
+//!   object, or a text result's bare text>}` or `{"error": <the model text of the
+//!   failure>}`, the two keys Gemini reads. Images and PDFs a tool returns go in the
+//!   `functionResponse`'s own `parts` (see [below](self#content-parts)). The model's own
+//!   content goes into the conversation before it unchanged: its parts may carry thought
+//!   signatures that the next request must return.
+//!
+//! # Content parts
+//!
+//! A `functionResponse`'s `response` is a JSON object; since the Gemini 3 models, its
+//! `parts` carry media beside it, as `{"inlineData": {"mimeType", "data"}}` ("multimodal
+//! function responses", which take `image/png`, `image/jpeg`, `image/webp`,
+//! `application/pdf` and `text/plain`). [`result`] renders a successful result thus:
+//!
+//! | the result | `response` | `parts` |
+//! |---|---|---|
+//! | structured output alone | `{"output": <object>}` | none |
+//! | text alone | `{"output": "<the text>"}` | none |
+//! | structured output and parts | `{"output": <object>, "content": "<the parts' text>"}` | the media |
+//! | parts alone | `{"output": "<the parts' text>"}` | the media |
+//!
+//! The parts' text has a line per part: a text part's text, an embedded text resource's
+//! URI then its text, and a description of every other part (`[image: image/png, 2048
+//! bytes]`), those sent in `parts` included, so that the model can tell which media is
+//! which. Images of those types and embedded PDFs and plain texts are sent in `parts`;
+//! audio (which function responses do not take), links and other types are described
+//! only. Models before Gemini 3 refuse a `functionResponse` with `parts`: with them, use
+//! tools that return no media, or leave `parts` out and keep the descriptions.
 //!
 //! # Why `parametersJsonSchema`
 //!
@@ -50,6 +74,7 @@ use serde_json::{Map, Value, json};
 
 use super::declare;
 use super::parse::{At, ParseError, value_arguments};
+use super::parts::{self, Kind};
 use crate::call::ToolCall;
 use crate::result::{ToolResult, ToolStatus};
 use crate::schema::json_schema::Style;
@@ -179,9 +204,10 @@ pub fn calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
 }
 
 /// The `functionResponse` part answering one call: the tool's `name`, the call's `id` when
-/// Gemini gave one, and `response`: `{"output": <output object>}` on success, `{"error":
-/// <model text>}` on failure, and `{"output": <model text>}` for a call awaiting approval
-/// (not a failure: its text says the result will follow).
+/// Gemini gave one, and `response`: `{"output": <output object or text>}` on success,
+/// `{"error": <model text>}` on failure, and `{"output": <model text>}` for a call awaiting
+/// approval (not a failure: its text says the result will follow). A result with images or
+/// PDFs has them in `parts` (see [content parts](self#content-parts)).
 ///
 /// ```
 /// use agentkit_core::provider::gemini;
@@ -196,6 +222,37 @@ pub fn calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
 ///     "response": {"error": result.to_model_content()},
 /// }}));
 /// ```
+///
+/// A screenshot tool's image:
+///
+/// ```
+/// use agentkit_core::provider::gemini;
+/// use agentkit_core::{
+///     BoxError, Content, JsonObject, Tool, ToolCall, ToolContext, ToolExecutor, ToolOutput,
+///     ToolRegistry, ToolSpec, block_on,
+/// };
+/// use serde_json::json;
+///
+/// struct Screenshot(ToolSpec);
+/// impl Tool for Screenshot {
+///     fn spec(&self) -> &ToolSpec { &self.0 }
+///     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
+///         Ok(ToolOutput::from("The login page:").with(Content::image(vec![1, 2, 3], "image/png")))
+///     }
+/// }
+///
+/// let mut registry = ToolRegistry::new();
+/// registry.register(Screenshot(ToolSpec::builder("screenshot").build()?))?;
+/// let executor = ToolExecutor::new(registry);
+/// let result = block_on(executor.dispatch(&ToolCall::new("fc-2", "screenshot", "{}")));
+/// assert_eq!(gemini::result(&result), json!({"functionResponse": {
+///     "id": "fc-2",
+///     "name": "screenshot",
+///     "response": {"output": "The login page:\n[image: image/png, 3 bytes]"},
+///     "parts": [{"inlineData": {"mimeType": "image/png", "data": "AQID"}}],
+/// }}));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn result(result: &ToolResult) -> Value {
     let mut response = Map::new();
     let id = result.call_id();
@@ -203,13 +260,57 @@ pub fn result(result: &ToolResult) -> Value {
         response.insert("id".into(), Value::from(id));
     }
     response.insert("name".into(), Value::from(result.tool_name()));
-    let body = match (result.output(), result.status()) {
-        (Some(output), _) => json!({"output": output}),
-        (None, ToolStatus::Deferred) => json!({"output": result.to_model_content()}),
-        (None, _) => json!({"error": result.to_model_content()}),
+    let (body, media) = match result.status() {
+        ToolStatus::Success => success(result),
+        ToolStatus::Deferred => (json!({"output": result.to_model_content()}), Vec::new()),
+        _ => (json!({"error": result.to_model_content()}), Vec::new()),
     };
     response.insert("response".into(), body);
+    if !media.is_empty() {
+        response.insert("parts".into(), Value::Array(media));
+    }
     json!({"functionResponse": response})
+}
+
+/// The media types a function response's `parts` take.
+const INLINE_TYPES: &[&str] = &[
+    "image/png",
+    "image/jpeg",
+    "image/webp",
+    "application/pdf",
+    "text/plain",
+];
+
+/// The `response` of a successful result, and the media for its `parts`.
+fn success(result: &ToolResult) -> (Value, Vec<Value>) {
+    let Some(parts) = parts::rich(result) else {
+        let body = match result.output() {
+            Some(output) => json!({"output": output}),
+            // Text alone (or nothing): the bare text.
+            None => json!({"output": result.to_model_content()}),
+        };
+        return (body, Vec::new());
+    };
+    let mut text = String::new();
+    let mut media = Vec::new();
+    for part in parts {
+        let inline = parts::binary(part)
+            .filter(|binary| binary.kind != Kind::Audio)
+            .and_then(|binary| Some((binary.type_in(INLINE_TYPES)?, binary)));
+        if let Some((mime_type, binary)) = inline {
+            media.push(json!({"inlineData": {"mimeType": mime_type, "data": binary.base64()}}));
+        }
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&parts::describe(part));
+    }
+    let body = match result.output() {
+        Some(output) if text.is_empty() => json!({"output": output}),
+        Some(output) => json!({"output": output, "content": text}),
+        None => json!({"output": text}),
+    };
+    (body, media)
 }
 
 /// The content answering a turn's calls: one `user` content holding a `functionResponse`

@@ -14,7 +14,9 @@
 //! - Results: a `CallToolResult`: `content` with one text block (the
 //!   [model text](ToolResult::to_model_content)), `isError`, and, when the call succeeded
 //!   and the tool declares an output schema, the output as `structuredContent` (the text
-//!   then holds the same JSON, as MCP asks for older clients).
+//!   then holds the same JSON, as MCP asks for older clients). A result with
+//!   [content parts](crate::Content) has a content block per part instead, after the text
+//!   block of the structured output if there is one (see [`result`]).
 //!
 //! ```
 //! use agentkit_core::provider::mcp;
@@ -29,9 +31,14 @@
 
 use serde_json::{Map, Value, json};
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+
 use super::declare;
 use super::parse::{At, ParseError, value_arguments};
+use super::parts;
 use crate::call::ToolCall;
+use crate::content::{Content, ResourceContents};
 use crate::registry::ToolRegistry;
 use crate::result::{ToolResult, ToolStatus};
 use crate::schema::json_schema::Style;
@@ -172,10 +179,24 @@ pub fn call(message: &Value) -> Result<ToolCall, ParseError> {
     ))
 }
 
-/// The `CallToolResult` of one call: a text block with the
-/// [model text](ToolResult::to_model_content), `isError`, and the output as
+/// The `CallToolResult` of one call: its `content` blocks, `isError`, and the output as
 /// `structuredContent` when the call succeeded and the tool, looked up in `registry`,
 /// declares an output schema.
+///
+/// `content` is one text block with the [model text](ToolResult::to_model_content) for a
+/// failure, a call awaiting approval, or structured output alone. A successful result with
+/// [content parts](crate::Content) has a block per part, in order, after a text block with
+/// the structured output's JSON if there is one (MCP asks for it, for clients that read no
+/// `structuredContent`); these are the blocks the MCP server of the `mcp` feature sends
+/// (`agentkit_core::mcp::to_call_tool_result`):
+///
+/// | part | block |
+/// |---|---|
+/// | text | `{"type": "text", "text"}` |
+/// | image | `{"type": "image", "data": <base64>, "mimeType"}` |
+/// | audio | `{"type": "audio", "data": <base64>, "mimeType"}` |
+/// | link | `{"type": "resource_link", "uri", "name", "mimeType"?, "description"?}` |
+/// | embedded resource | `{"type": "resource", "resource": {"uri", "mimeType"?, "text" or "blob": <base64>}}` |
 ///
 /// `isError` is true for a failure of any kind, and only then: a call
 /// [awaiting approval](crate::ToolStatus::Deferred) has not failed, and its text says that its
@@ -196,12 +217,49 @@ pub fn call(message: &Value) -> Result<ToolCall, ParseError> {
 ///     "isError": true,
 /// }));
 /// ```
+///
+/// A screenshot tool's image:
+///
+/// ```
+/// use agentkit_core::provider::mcp;
+/// use agentkit_core::{
+///     BoxError, Content, JsonObject, Tool, ToolCall, ToolContext, ToolExecutor, ToolOutput,
+///     ToolRegistry, ToolSpec, block_on,
+/// };
+/// use serde_json::json;
+///
+/// struct Screenshot(ToolSpec);
+/// impl Tool for Screenshot {
+///     fn spec(&self) -> &ToolSpec { &self.0 }
+///     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
+///         Ok(ToolOutput::from(Content::image(vec![1, 2, 3], "image/png")))
+///     }
+/// }
+///
+/// let mut registry = ToolRegistry::new();
+/// registry.register(Screenshot(ToolSpec::builder("screenshot").build()?))?;
+/// let executor = ToolExecutor::new(registry);
+/// let result = block_on(executor.dispatch(&ToolCall::new("7", "screenshot", "{}")));
+/// assert_eq!(mcp::result(&result, executor.registry()), json!({
+///     "content": [{"type": "image", "data": "AQID", "mimeType": "image/png"}],
+///     "isError": false,
+/// }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn result(result: &ToolResult, registry: &ToolRegistry) -> Value {
     let mut object = Map::new();
-    object.insert(
-        "content".into(),
-        json!([{"type": "text", "text": result.to_model_content()}]),
-    );
+    let blocks = match result.content() {
+        [] => vec![json!({"type": "text", "text": result.to_model_content()})],
+        parts => {
+            let mut blocks = Vec::with_capacity(parts.len() + 1);
+            if let Some(json) = parts::structured_text(result) {
+                blocks.push(json!({"type": "text", "text": json}));
+            }
+            blocks.extend(parts.iter().map(block));
+            blocks
+        }
+    };
+    object.insert("content".into(), Value::Array(blocks));
     object.insert(
         "isError".into(),
         Value::from(result.status() == ToolStatus::Failure),
@@ -213,4 +271,57 @@ pub fn result(result: &ToolResult, registry: &ToolRegistry) -> Value {
         object.insert("structuredContent".into(), Value::Object(output.clone()));
     }
     Value::Object(object)
+}
+
+/// The MCP content block of a part.
+fn block(part: &Content) -> Value {
+    let mut block = Map::new();
+    let mut set = |key: &str, value: Value| {
+        block.insert(key.into(), value);
+    };
+    match part {
+        Content::Text(text) => {
+            set("type", "text".into());
+            set("text", text.as_str().into());
+        }
+        Content::Image(media) | Content::Audio(media) => {
+            let kind = if matches!(part, Content::Image(_)) {
+                "image"
+            } else {
+                "audio"
+            };
+            set("type", kind.into());
+            set("data", media.to_base64().into());
+            set("mimeType", media.mime_type().into());
+        }
+        Content::ResourceLink(link) => {
+            set("type", "resource_link".into());
+            set("uri", link.uri().into());
+            set("name", link.name().into());
+            if let Some(mime_type) = link.mime_type() {
+                set("mimeType", mime_type.into());
+            }
+            if let Some(description) = link.description() {
+                set("description", description.into());
+            }
+        }
+        Content::Resource(resource) => {
+            let mut contents = Map::new();
+            contents.insert("uri".into(), resource.uri().into());
+            if let Some(mime_type) = resource.mime_type() {
+                contents.insert("mimeType".into(), mime_type.into());
+            }
+            match resource.contents() {
+                ResourceContents::Text(text) => {
+                    contents.insert("text".into(), text.as_str().into());
+                }
+                ResourceContents::Blob(data) => {
+                    contents.insert("blob".into(), STANDARD.encode(data).into());
+                }
+            }
+            set("type", "resource".into());
+            set("resource", Value::Object(contents));
+        }
+    }
+    Value::Object(block)
 }

@@ -5,7 +5,7 @@
 //!
 //! | API | declare | read the reply's calls | send back the results |
 //! |---|---|---|---|
-//! | [OpenAI Chat Completions](openai_chat) | `tools`, `strict_tools` | `calls(&message or response)` | `results` → `role: "tool"` messages |
+//! | [OpenAI Chat Completions](openai_chat) | `tools`, `strict_tools` | `calls(&message or response)` | `results` → `role: "tool"` messages (and a `user` message with their images, audio, PDFs) |
 //! | [OpenAI Responses](openai_responses) | `tools`, `strict_tools` | `calls(&response or output)` | `results` → `function_call_output` items |
 //! | [Anthropic Messages](anthropic) | `tools`, `strict_tools` | `calls(&message or content)` | `results` → one `user` message of `tool_result` blocks |
 //! | [Google Gemini](gemini) | `tools` | `calls(&response or content)` | `results` → one `user` content of `functionResponse` parts |
@@ -17,8 +17,28 @@
 //! delivered them (OpenAI's JSON text, or the others' already-parsed objects), ready for
 //! [`ToolExecutor::dispatch_all`]; a reply without the documented shape is a
 //! [`ParseError`]. Results are rendered from each [`ToolResult`]'s
-//! [model text](crate::ToolResult::to_model_content), and its output where the API takes
-//! structured data.
+//! [model text](crate::ToolResult::to_model_content), its output where the API takes
+//! structured data, and its [content parts](crate::Content) where the API takes them.
+//!
+//! # Content parts
+//!
+//! A tool may return text, images, audio, links and embedded resources beside or instead of
+//! its structured output (see [`ToolOutput`](crate::ToolOutput)). A result of text alone
+//! reaches every model as the bare text; a failure stays its error text. Other parts go
+//! where each API takes them, and what an API cannot take is described in text
+//! (`[audio: audio/wav, 48000 bytes]`, `[resource: q3.pdf <https://...>]`):
+//!
+//! | API | images | PDFs and other files | audio | links, embedded text |
+//! |---|---|---|---|---|
+//! | [Anthropic](anthropic::result) | `image` blocks in the `tool_result` | PDFs: `document` blocks | described | links described; embedded text: a text `document` |
+//! | [OpenAI Responses](openai_responses::result) | `input_image` in the `output` list | `input_file` | described | described, as `input_text` |
+//! | [OpenAI Chat](openai_chat#content-parts) | in one `user` message after the `tool` messages | PDFs: likewise | `wav`, `mp3`: likewise | described in the `tool` message |
+//! | [Gemini](gemini#content-parts) | `inlineData` in the `functionResponse`'s `parts` (Gemini 3) | PDFs: likewise | described | described in `response` |
+//! | [MCP](mcp::result) | `image` blocks | `resource` blocks | `audio` blocks | `resource_link`, `resource` blocks |
+//!
+//! The parts' text was bounded, escaped and scrubbed of the call's secrets by the executor,
+//! and their bytes are within [`TextLimits::max_binary_bytes`](crate::TextLimits::max_binary_bytes);
+//! what a renderer writes of its own (a description, a title, a file name) is short.
 //!
 //! # The schemas models are sent
 //!
@@ -117,6 +137,7 @@ pub mod mcp;
 pub mod openai_chat;
 pub mod openai_responses;
 mod parse;
+mod parts;
 
 pub use parse::ParseError;
 

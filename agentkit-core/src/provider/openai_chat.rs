@@ -10,7 +10,62 @@
 //!   "function": {"name", "arguments"}}`, whose `arguments` is a JSON *string*, passed on
 //!   unparsed for the executor to parse and validate.
 //! - Results: one `{"role": "tool", "tool_call_id", "content"}` message per call, appended
-//!   after the assistant message that made the calls.
+//!   after the assistant message that made the calls; then, when some results have images,
+//!   audio or PDFs, one `user` message carrying them (see [below](self#content-parts)).
+//!
+//! # Content parts
+//!
+//! A `tool` message's content is text only, so it carries the
+//! [model text](ToolResult::to_model_content) of the result: the structured output's JSON,
+//! then each [content part](crate::Content) on a line of its own, a text part as its text,
+//! another part described (`[image: image/png, 2048 bytes]`, `[resource: q3.pdf
+//! <https://...>]`, an embedded text resource's URI then its text). A text result is its
+//! bare text.
+//!
+//! The parts that the API takes in a `user` message follow in one extra `user` message,
+//! after all the `tool` messages of the turn (the API wants every call answered by a `tool`
+//! message first). [`results`] adds it when some result has such a part, and [`attachments`]
+//! builds it alone. For each result with such parts, in call order, a text part names the
+//! call, then the parts follow in their order:
+//!
+//! | part | content part of the `user` message |
+//! |---|---|
+//! | image (`image/jpeg`, `image/png`, `image/gif`, `image/webp`; embedded or not) | `{"type": "image_url", "image_url": {"url": <data: URL>}}` |
+//! | audio (`audio/wav` or `audio/mpeg`; embedded or not) | `{"type": "input_audio", "input_audio": {"data": <base64>, "format": "wav" or "mp3"}}` |
+//! | embedded PDF (`application/pdf`) | `{"type": "file", "file": {"filename": <the URI's last segment>, "file_data": <data: URL>}}` |
+//!
+//! Any other part (text, links, embedded text, other media and file types; Chat Completions
+//! takes no file but a PDF) reaches the model as its description in the `tool` message alone.
+//!
+//! ```
+//! use agentkit_core::provider::openai_chat;
+//! use agentkit_core::{
+//!     BoxError, Content, JsonObject, Tool, ToolCall, ToolContext, ToolExecutor, ToolOutput,
+//!     ToolRegistry, ToolSpec, block_on,
+//! };
+//! use serde_json::json;
+//!
+//! struct Screenshot(ToolSpec);
+//! impl Tool for Screenshot {
+//!     fn spec(&self) -> &ToolSpec { &self.0 }
+//!     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
+//!         Ok(ToolOutput::from(Content::image(vec![1, 2, 3], "image/png")))
+//!     }
+//! }
+//!
+//! let mut registry = ToolRegistry::new();
+//! registry.register(Screenshot(ToolSpec::builder("screenshot").build()?))?;
+//! let executor = ToolExecutor::new(registry);
+//! let results = block_on(executor.dispatch_all(&[ToolCall::new("call_1", "screenshot", "{}")]));
+//! assert_eq!(openai_chat::results(&results), [
+//!     json!({"role": "tool", "tool_call_id": "call_1", "content": "[image: image/png, 3 bytes]"}),
+//!     json!({"role": "user", "content": [
+//!         {"type": "text", "text": "Content of tool call 'call_1' (screenshot):"},
+//!         {"type": "image_url", "image_url": {"url": "data:image/png;base64,AQID"}},
+//!     ]}),
+//! ]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! ```
 //! use agentkit_core::provider::openai_chat;
@@ -43,8 +98,11 @@
 use serde_json::{Map, Value, json};
 
 use super::parse::{At, ParseError, text_arguments};
+use super::parts::{self, Kind};
 use super::{declare, describe};
 use crate::call::ToolCall;
+use crate::content::Content;
+use crate::model_text::{Escaped, EscapedText};
 use crate::result::ToolResult;
 use crate::schema::json_schema::Style;
 use crate::tool::ToolSpec;
@@ -179,8 +237,9 @@ pub fn calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
 }
 
 /// The `tool` message answering one call: its `tool_call_id` and the
-/// [model text](ToolResult::to_model_content) as `content` (the output as JSON, or the
-/// error worded for the model to correct itself).
+/// [model text](ToolResult::to_model_content) as `content` (the output as JSON and each
+/// content part described, a text result's bare text, or the error worded for the model to
+/// correct itself). Images, audio and PDFs follow in the [`attachments`] message.
 ///
 /// ```
 /// use agentkit_core::provider::openai_chat;
@@ -202,8 +261,9 @@ pub fn result(result: &ToolResult) -> Value {
     })
 }
 
-/// The `tool` messages answering a turn's calls, one per result, in order: append them to
-/// the conversation after the assistant message.
+/// The messages answering a turn's calls: one `tool` message per result, in order, then,
+/// when some result has an image, audio or a PDF, the [`attachments`] message carrying them.
+/// Append them to the conversation after the assistant message.
 ///
 /// ```
 /// use agentkit_core::provider::openai_chat;
@@ -216,5 +276,77 @@ pub fn result(result: &ToolResult) -> Value {
 /// assert_eq!(messages[1]["tool_call_id"], "b");
 /// ```
 pub fn results(results: &[ToolResult]) -> Vec<Value> {
-    results.iter().map(result).collect()
+    let mut messages: Vec<Value> = results.iter().map(result).collect();
+    messages.extend(attachments(results));
+    messages
+}
+
+/// The `user` message carrying the parts of `results` that a `tool` message cannot: images,
+/// audio and PDFs (see [the module docs](self#content-parts)); `None` when there are none.
+///
+/// Each result's parts are introduced by a text part naming its call: `Content of tool call
+/// '<call id>' (<tool name>):`. [`results`] appends this message after the `tool` messages;
+/// use it alone when you build those yourself.
+///
+/// ```
+/// use agentkit_core::provider::openai_chat;
+/// use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};
+///
+/// let executor = ToolExecutor::new(ToolRegistry::new());
+/// let results = block_on(executor.dispatch_all(&[ToolCall::new("a", "x", "{}")]));
+/// assert_eq!(openai_chat::attachments(&results), None);
+/// ```
+pub fn attachments(results: &[ToolResult]) -> Option<Value> {
+    let mut content = Vec::new();
+    for result in results {
+        let mut parts = result.content().iter().filter_map(attachment).peekable();
+        if parts.peek().is_none() {
+            continue;
+        }
+        let echo = result.text_limits().max_echo_chars();
+        content.push(json!({
+            "type": "text",
+            "text": format!(
+                "Content of tool call '{}' ({}):",
+                Escaped(result.call_id(), echo),
+                EscapedText(result.tool_name(), echo),
+            ),
+        }));
+        content.extend(parts);
+    }
+    (!content.is_empty()).then(|| json!({"role": "user", "content": content}))
+}
+
+/// The content part of a `user` message that carries `part`, if the API takes one.
+fn attachment(part: &Content) -> Option<Value> {
+    let binary = parts::binary(part)?;
+    Some(match binary.kind {
+        Kind::Image => json!({
+            "type": "image_url",
+            "image_url": {"url": binary.data_url(binary.type_in(parts::IMAGE_TYPES)?)},
+        }),
+        Kind::Audio => {
+            let format = match binary.type_in(&[
+                "audio/wav",
+                "audio/x-wav",
+                "audio/wave",
+                "audio/mpeg",
+                "audio/mp3",
+            ])? {
+                "audio/mpeg" | "audio/mp3" => "mp3",
+                _ => "wav",
+            };
+            json!({
+                "type": "input_audio",
+                "input_audio": {"data": binary.base64(), "format": format},
+            })
+        }
+        Kind::File => json!({
+            "type": "file",
+            "file": {
+                "filename": binary.filename(),
+                "file_data": binary.data_url(binary.type_in(&["application/pdf"])?),
+            },
+        }),
+    })
 }

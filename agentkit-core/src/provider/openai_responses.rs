@@ -10,7 +10,10 @@
 //!   (`fc_...`) is not the call id: `call_id` is what the result must name.
 //! - Results: one `{"type": "function_call_output", "call_id", "output"}` item per call, in
 //!   the next request's `input` (after the response's output items, or with
-//!   `previous_response_id`).
+//!   `previous_response_id`). `output` is the [model text](ToolResult::to_model_content) (a
+//!   failure's message, a text result's bare text), or, for a result with other
+//!   [content parts](crate::Content), a list of `input_text`, `input_image` and `input_file`
+//!   items (see [`result`]).
 //!
 //! ```
 //! use agentkit_core::provider::openai_responses;
@@ -30,8 +33,10 @@
 use serde_json::{Map, Value, json};
 
 use super::parse::{At, ParseError, text_arguments};
+use super::parts::{self, Kind};
 use super::{declare, describe};
 use crate::call::ToolCall;
+use crate::content::Content;
 use crate::result::ToolResult;
 use crate::schema::json_schema::Style;
 use crate::tool::ToolSpec;
@@ -156,8 +161,28 @@ pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ParseError> {
     Ok(calls)
 }
 
-/// The `function_call_output` item answering one call: its `call_id` and the
-/// [model text](ToolResult::to_model_content) as `output`.
+/// The `function_call_output` item answering one call: its `call_id` and the result as
+/// `output`.
+///
+/// `output` is the [model text](ToolResult::to_model_content), a string, for a failure, a
+/// call awaiting approval, structured output alone, and a result of text parts alone (the
+/// bare text). A result with other [content parts](crate::Content) has a list of input
+/// items instead, in order:
+///
+/// | part | item |
+/// |---|---|
+/// | the structured output, if any | `{"type": "input_text", "text": <its JSON>}` |
+/// | text | `{"type": "input_text", "text"}` (an empty text is left out) |
+/// | image (`image/jpeg`, `image/png`, `image/gif`, `image/webp`) | `{"type": "input_image", "image_url": <data: URL>, "detail": "auto"}` |
+/// | embedded file (any type but an image's: PDF, CSV, ...) | `{"type": "input_file", "filename": <the URI's last segment>, "file_data": <data: URL>}` |
+/// | embedded text | `{"type": "input_text", "text": "[resource: <URI>]\n" + the text}` |
+/// | audio, a link, an image of another type | `{"type": "input_text"}` describing it ([`Content::describe`](crate::Content::describe)) |
+///
+/// A function call's output takes text, images and files (the API reference's
+/// `function_call_output.output`: a string, or a list of `input_text`, `input_image` and
+/// `input_file`), and no audio. Which file types the model reads is OpenAI's to say
+/// (PDF, text, documents, spreadsheets): an embedded file goes as it is, named after its
+/// URI (a PDF's name ends in `.pdf`).
 ///
 /// ```
 /// use agentkit_core::provider::openai_responses;
@@ -170,12 +195,83 @@ pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ParseError> {
 /// assert_eq!(item["call_id"], "call_1");
 /// assert_eq!(item["output"], result.to_model_content());
 /// ```
+///
+/// A report tool's PDF:
+///
+/// ```
+/// use agentkit_core::provider::openai_responses;
+/// use agentkit_core::{
+///     BoxError, Content, EmbeddedResource, JsonObject, Tool, ToolCall, ToolContext,
+///     ToolExecutor, ToolOutput, ToolRegistry, ToolSpec, block_on,
+/// };
+/// use serde_json::json;
+///
+/// struct Report(ToolSpec);
+/// impl Tool for Report {
+///     fn spec(&self) -> &ToolSpec { &self.0 }
+///     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
+///         let pdf = EmbeddedResource::blob("file:///reports/q3.pdf", b"%PDF".to_vec())
+///             .with_mime_type("application/pdf");
+///         Ok(ToolOutput::from(Content::from(pdf)))
+///     }
+/// }
+///
+/// let mut registry = ToolRegistry::new();
+/// registry.register(Report(ToolSpec::builder("report").build()?))?;
+/// let executor = ToolExecutor::new(registry);
+/// let result = block_on(executor.dispatch(&ToolCall::new("call_2", "report", "{}")));
+/// assert_eq!(openai_responses::result(&result)["output"], json!([{
+///     "type": "input_file",
+///     "filename": "q3.pdf",
+///     "file_data": "data:application/pdf;base64,JVBERg==",
+/// }]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn result(result: &ToolResult) -> Value {
+    let output = match parts::rich(result) {
+        Some(parts) => Value::Array(items(result, parts)),
+        None => Value::from(result.to_model_content()),
+    };
     json!({
         "type": "function_call_output",
         "call_id": result.call_id(),
-        "output": result.to_model_content(),
+        "output": output,
     })
+}
+
+/// The input items of a successful result with content parts.
+fn items(result: &ToolResult, parts: &[Content]) -> Vec<Value> {
+    let mut items = Vec::with_capacity(parts.len() + 1);
+    if let Some(json) = parts::structured_text(result) {
+        items.push(input_text(json));
+    }
+    for part in parts {
+        let item = match (part, parts::binary(part)) {
+            (Content::Text(text), _) if text.is_empty() => continue,
+            (_, Some(binary)) if binary.kind == Kind::Image => {
+                match binary.type_in(parts::IMAGE_TYPES) {
+                    Some(media_type) => json!({
+                        "type": "input_image",
+                        "image_url": binary.data_url(media_type),
+                        "detail": "auto",
+                    }),
+                    None => input_text(parts::describe(part).into_owned()),
+                }
+            }
+            (_, Some(binary)) if binary.kind == Kind::File => json!({
+                "type": "input_file",
+                "filename": binary.filename(),
+                "file_data": binary.data_url(parts::media_type(binary.mime_type)),
+            }),
+            _ => input_text(parts::describe(part).into_owned()),
+        };
+        items.push(item);
+    }
+    items
+}
+
+fn input_text(text: String) -> Value {
+    json!({"type": "input_text", "text": text})
 }
 
 /// The `function_call_output` items answering a turn's calls, one per result, in order: add

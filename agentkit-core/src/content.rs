@@ -450,23 +450,42 @@ impl ToolOutput {
             let scrubbed = scrub(text, secrets).unwrap_or_else(|| std::mem::take(text));
             *text = escape_text_part(scrubbed);
         };
+        // A part's names, URIs and media types are the tool's text too: scrubbed, escaped
+        // and cut like the rest, wherever they are shown.
+        let meta = |text: &mut String, max_chars: usize| {
+            clean(text);
+            if let Some((end, _)) = text.char_indices().nth(max_chars) {
+                text.truncate(end);
+                text.push('…');
+            }
+        };
         let mut left = limits.max_content_bytes();
         self.content.retain_mut(|part| {
             let text = match part {
                 Content::Text(text) => text,
-                Content::Resource(EmbeddedResource {
-                    contents: ResourceContents::Text(text),
-                    ..
-                }) => text,
-                Content::ResourceLink(link) => {
-                    clean(&mut link.name);
-                    clean(&mut link.uri);
-                    if let Some(description) = &mut link.description {
-                        clean(description);
+                Content::Image(media) | Content::Audio(media) => {
+                    if !is_media_type(&media.mime_type) {
+                        media.mime_type = Cow::Borrowed(UNKNOWN_MEDIA_TYPE);
                     }
                     return true;
                 }
-                Content::Image(_) | Content::Audio(_) | Content::Resource(_) => return true,
+                Content::ResourceLink(link) => {
+                    meta(&mut link.name, MAX_NAME_CHARS);
+                    meta(&mut link.uri, MAX_URI_CHARS);
+                    if let Some(description) = &mut link.description {
+                        meta(description, MAX_DESCRIPTION_CHARS);
+                    }
+                    settle_media_type(&mut link.mime_type);
+                    return true;
+                }
+                Content::Resource(resource) => {
+                    meta(&mut resource.uri, MAX_URI_CHARS);
+                    settle_media_type(&mut resource.mime_type);
+                    match &mut resource.contents {
+                        ResourceContents::Text(text) => text,
+                        ResourceContents::Blob(_) => return true,
+                    }
+                }
             };
             if left == 0 {
                 // Text past the bound: left out, as a long output's tail is.
@@ -483,6 +502,47 @@ impl ToolOutput {
         });
         Ok(())
     }
+}
+
+/// The longest name of a resource link, in characters (past it, cut with `…`).
+const MAX_NAME_CHARS: usize = 256;
+
+/// The longest URI of a resource, in characters.
+const MAX_URI_CHARS: usize = 2_048;
+
+/// The longest description of a resource link, in characters.
+const MAX_DESCRIPTION_CHARS: usize = 1_024;
+
+/// The longest media type kept, in bytes (RFC 6838 allows 127 for each half).
+const MAX_MEDIA_TYPE_BYTES: usize = 255;
+
+/// What a part's media type becomes where it is not one: the media type goes into data URLs
+/// and headers of the model APIs, where anything else could break the shape around it.
+const UNKNOWN_MEDIA_TYPE: &str = "application/octet-stream";
+
+/// Replaces a media type that is not one.
+fn settle_media_type(mime_type: &mut Option<String>) {
+    if let Some(text) = mime_type.as_mut().filter(|text| !is_media_type(text)) {
+        *text = UNKNOWN_MEDIA_TYPE.to_owned();
+    }
+}
+
+/// Whether `mime_type` is a media type: `type/subtype` in RFC 6838's characters, with
+/// optional `; parameters` in printable ASCII.
+fn is_media_type(mime_type: &str) -> bool {
+    let restricted = |name: &str| {
+        !name.is_empty()
+            && name.len() <= 127
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$&^_.+-".contains(&b))
+    };
+    let (essence, parameters) = mime_type.split_once(';').unwrap_or((mime_type, ""));
+    mime_type.len() <= MAX_MEDIA_TYPE_BYTES
+        && essence
+            .split_once('/')
+            .is_some_and(|(kind, sub)| restricted(kind) && restricted(sub))
+        && parameters.bytes().all(|b| (b' '..=b'~').contains(&b))
 }
 
 impl From<JsonObject> for ToolOutput {
@@ -506,6 +566,18 @@ impl From<&str> for ToolOutput {
 impl From<Content> for ToolOutput {
     fn from(part: Content) -> Self {
         ToolOutput::content_only([part])
+    }
+}
+
+impl From<ResourceLink> for ToolOutput {
+    fn from(link: ResourceLink) -> Self {
+        ToolOutput::content_only([Content::ResourceLink(link)])
+    }
+}
+
+impl From<EmbeddedResource> for ToolOutput {
+    fn from(resource: EmbeddedResource) -> Self {
+        ToolOutput::content_only([Content::Resource(resource)])
     }
 }
 

@@ -870,3 +870,83 @@ fn a_recorded_content_result_replays_with_the_same_parts() {
         assert_eq!(a.mcp, b.mcp);
     }
 }
+
+/// A part's names, URIs, descriptions and media types are the tool's text too: the secrets of
+/// the call are scrubbed from them, unsafe characters escaped, their length cut, and a media
+/// type that is not `type/subtype` becomes `application/octet-stream`, before any rendering
+/// sees them.
+#[test]
+fn a_parts_names_uris_and_media_types_are_settled_before_any_rendering() {
+    let leaky = ToolSpec::builder("leaky_parts")
+        .credential("api-key")
+        .build()
+        .unwrap();
+    let mut registry = ToolRegistry::new();
+    registry
+        .register(returns(leaky, |ctx| {
+            let key = ctx.credential("api-key")?.expose().to_owned();
+            let long = "y".repeat(100_000);
+            Ok(ToolOutput::from(
+                ResourceLink::new(
+                    format!("https://example.com/?key={key}&{long}"),
+                    format!("report {key}\u{202e}"),
+                )
+                .with_description(format!("made with {key}"))
+                .with_mime_type("text/csv\r\nX-Injected: 1"),
+            )
+            .with(Content::image(PNG, "image/png; name=\"a\u{0}b\""))
+            .with(Content::audio(WAV, "audio/wav"))
+            .with(Content::from(
+                EmbeddedResource::text(format!("file:///{key}/notes.txt"), "fine")
+                    .with_mime_type("text/plain; charset=utf-8"),
+            )))
+        }))
+        .unwrap();
+    let executor = ToolExecutor::builder(registry)
+        .credentials(InMemoryCredentials::new().with("api-key", SECRET))
+        .build();
+    let result = block_on(executor.dispatch(&ToolCall::new("m1", "leaky_parts", "{}")));
+    assert!(result.is_success(), "{result:?}");
+    let [
+        Content::ResourceLink(link),
+        Content::Image(image),
+        Content::Audio(audio),
+        Content::Resource(notes),
+    ] = result.content()
+    else {
+        panic!("four parts: {:?}", result.content());
+    };
+    assert!(
+        link.uri()
+            .starts_with("https://example.com/?key=[redacted]&yyy"),
+        "{}",
+        link.uri()
+    );
+    assert!(link.uri().chars().count() <= 2_049, "{}", link.uri().len());
+    assert!(link.uri().ends_with('…'));
+    assert_eq!(link.name(), "report [redacted]\\u{202e}");
+    assert_eq!(link.description(), Some("made with [redacted]"));
+    assert_eq!(link.mime_type(), Some("application/octet-stream"));
+    assert_eq!(image.mime_type(), "application/octet-stream");
+    assert_eq!(audio.mime_type(), "audio/wav");
+    assert_eq!(notes.uri(), "file:///[redacted]/notes.txt");
+    assert_eq!(notes.mime_type(), Some("text/plain; charset=utf-8"));
+
+    let r = render(&result);
+    let renderings = [
+        ("anthropic", r.anthropic),
+        ("openai_responses", r.responses),
+        ("openai_chat", Value::Array(r.chat)),
+        ("gemini", r.gemini),
+        ("mcp", mcp::result(&result, executor.registry())),
+    ];
+    for (api, rendering) in renderings {
+        let text = rendering.to_string();
+        assert!(!text.contains(SECRET), "{api} shows the secret");
+        assert!(!text.contains("X-Injected"), "{api} keeps a bad media type");
+        assert!(
+            !text.contains('\u{202e}'),
+            "{api} shows a raw bidi override"
+        );
+    }
+}

@@ -10,7 +10,7 @@ use rmcp::model::{
 use serde_json::{Map, Value};
 
 use crate::content::{Content, EmbeddedResource, ResourceContents, ResourceLink, ToolOutput};
-use crate::model_text::escape_json_text;
+use crate::model_text::{escape_json_text, truncate_content};
 
 use crate::result::{ToolResult, ToolStatus};
 use crate::schema::json_schema::Style;
@@ -113,8 +113,13 @@ pub fn to_call_tool_result(result: &ToolResult, structured: bool) -> CallToolRes
             return answer;
         }
         Some(output) => {
+            // Bounded as in the model text; `structuredContent` carries the whole.
             let json = serde_json::to_string(output).unwrap_or_else(|_| "{}".to_owned());
-            blocks.push(ContentBlock::text(escape_json_text(json)));
+            let max = result.text_limits().max_content_bytes();
+            blocks.push(ContentBlock::text(truncate_content(
+                escape_json_text(json),
+                max,
+            )));
         }
         None => {}
     }

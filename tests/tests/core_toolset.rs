@@ -447,3 +447,105 @@ fn the_approval_policy_sees_the_tools_own_spec() {
     assert!(result.is_success());
     assert_eq!(*asked.lock().unwrap(), ["delete_file"]);
 }
+
+#[test]
+fn declarations_come_from_a_view_by_the_names_it_gives() {
+    use agentkit_core::provider::{anthropic, gemini, mcp, openai_chat, openai_responses};
+    let registry = registry();
+    let view = registry
+        .toolset()
+        .tagged("team", "fs")
+        .rename("read_file", "cat")
+        .prefix("fs_");
+    let expected = ["fs_cat", "fs_write_file", "fs_delete_file"];
+    let names = |declared: &serde_json::Value, path: &[&str]| -> Vec<String> {
+        declared
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|tool| {
+                let mut value = tool;
+                for key in path {
+                    value = &value[*key];
+                }
+                value.as_str().unwrap().to_owned()
+            })
+            .collect()
+    };
+    assert_eq!(names(&anthropic::tools(view.tools()), &["name"]), expected);
+    assert_eq!(
+        names(&anthropic::strict_tools(view.tools()), &["name"]),
+        expected
+    );
+    assert_eq!(
+        names(&openai_responses::tools(view.tools()), &["name"]),
+        expected
+    );
+    assert_eq!(
+        names(
+            &openai_chat::strict_tools(view.tools()),
+            &["function", "name"]
+        ),
+        expected
+    );
+    assert_eq!(names(&mcp::tools(view.tools()), &["name"]), expected);
+    assert_eq!(
+        names(
+            &gemini::tools(view.tools())[0]["functionDeclarations"],
+            &["name"]
+        ),
+        expected
+    );
+    // The same spec declared by its own name, by the view's, is otherwise the same.
+    let own = anthropic::tools([registry.lookup("read_file").unwrap()]);
+    let mut viewed = anthropic::tools(view.tools())[0].clone();
+    viewed["name"] = own[0]["name"].clone();
+    assert_eq!(viewed, own[0]);
+}
+
+#[test]
+fn deferred_tools_are_declared_where_the_api_can_defer_and_left_out_elsewhere() {
+    use agentkit_core::provider::{anthropic, gemini, mcp, openai_chat, openai_responses};
+    let registry = registry();
+    let view = registry
+        .toolset()
+        .defer(|spec| spec.tag("team") == Some("web"))
+        .load(["fetch_page"]);
+    // Anthropic: marked, and its tool search tool after the others.
+    let declared = anthropic::tools(view.tools());
+    let tools = declared.as_array().unwrap();
+    assert_eq!(tools.len(), 7);
+    let web_search = tools.iter().find(|t| t["name"] == "web_search").unwrap();
+    assert_eq!(web_search["defer_loading"], true);
+    let fetch_page = tools.iter().find(|t| t["name"] == "fetch_page").unwrap();
+    assert!(fetch_page.get("defer_loading").is_none());
+    assert_eq!(
+        tools[6],
+        json!({"type": anthropic::TOOL_SEARCH, "name": "tool_search_tool_bm25"})
+    );
+    // OpenAI Responses: marked, and the hosted tool search.
+    let declared = openai_responses::strict_tools(view.tools());
+    let tools = declared.as_array().unwrap();
+    assert_eq!(tools.len(), 7);
+    assert_eq!(tools[3]["name"], "web_search");
+    assert_eq!(tools[3]["defer_loading"], true);
+    assert_eq!(tools[6], json!({"type": "tool_search"}));
+    // OpenAI Chat and Gemini cannot defer: the deferred tool is left out.
+    let declared = openai_chat::tools(view.tools());
+    assert_eq!(declared.as_array().unwrap().len(), 5);
+    assert!(!declared.to_string().contains("web_search"));
+    let declared = gemini::tools(view.tools());
+    assert_eq!(
+        declared[0]["functionDeclarations"]
+            .as_array()
+            .unwrap()
+            .len(),
+        5
+    );
+    // MCP lists every tool: deferring is its host's business.
+    assert_eq!(mcp::tools(view.tools()).as_array().unwrap().len(), 6);
+    // Nothing deferred: no search tool is declared.
+    let declared = anthropic::tools(registry.toolset().tools());
+    assert_eq!(declared.as_array().unwrap().len(), 6);
+    assert!(!declared.to_string().contains("defer_loading"));
+}

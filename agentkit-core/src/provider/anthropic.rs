@@ -37,12 +37,11 @@ use serde_json::{Map, Value, json};
 
 use super::parse::{At, ParseError, value_arguments};
 use super::parts::{self, Kind};
-use super::{declare, describe};
+use super::{Declare, declare, describe};
 use crate::call::ToolCall;
 use crate::content::{Content, ResourceContents};
 use crate::result::{ToolResult, ToolStatus};
 use crate::schema::json_schema::Style;
-use crate::tool::ToolSpec;
 
 const API: &str = "Anthropic Messages";
 
@@ -76,8 +75,8 @@ const API: &str = "Anthropic Messages";
 /// }]));
 /// # Ok::<(), agentkit_core::SemanticError>(())
 /// ```
-pub fn tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
-    declare(specs, |spec| tool(spec, false))
+pub fn tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
+    with_search(declare(tools, true, |item| tool(&item, false)))
 }
 
 /// The request's `tools` for strict tool use: as [`tools`], with `"strict": true`.
@@ -92,13 +91,30 @@ pub fn tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
 /// assert_eq!(declared[0]["input_schema"], anthropic::tools([&spec])[0]["input_schema"]);
 /// # Ok::<(), agentkit_core::SemanticError>(())
 /// ```
-pub fn strict_tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
-    declare(specs, |spec| tool(spec, true))
+pub fn strict_tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
+    with_search(declare(tools, true, |item| tool(&item, true)))
 }
 
-fn tool(spec: &ToolSpec, strict: bool) -> Value {
+/// Anthropic's tool search tool (BM25 over the deferred tools' names, descriptions and
+/// arguments), which [`tools`] declares after the others when any tool is deferred: the API
+/// refuses deferred tools without one. (At the time of writing the feature needs the
+/// `anthropic-beta: advanced-tool-use-2025-11-20` header.)
+pub const TOOL_SEARCH: &str = "tool_search_tool_bm25_20251119";
+
+/// The declarations, and the tool search tool after them when one is deferred.
+fn with_search(mut declared: Value) -> Value {
+    if let Value::Array(tools) = &mut declared {
+        if tools.iter().any(|tool| tool.get("defer_loading").is_some()) {
+            tools.push(json!({"type": TOOL_SEARCH, "name": "tool_search_tool_bm25"}));
+        }
+    }
+    declared
+}
+
+fn tool(item: &impl Declare, strict: bool) -> Value {
+    let spec = item.declared_spec();
     let mut tool = Map::new();
-    tool.insert("name".into(), Value::from(spec.name()));
+    tool.insert("name".into(), Value::from(item.declared_name()));
     describe(&mut tool, spec);
     let style = if strict {
         Style::AnthropicStrict
@@ -108,6 +124,9 @@ fn tool(spec: &ToolSpec, strict: bool) -> Value {
     tool.insert("input_schema".into(), spec.input_schema_in(style));
     if strict {
         tool.insert("strict".into(), Value::from(true));
+    }
+    if item.is_deferred() {
+        tool.insert("defer_loading".into(), Value::from(true));
     }
     Value::Object(tool)
 }

@@ -72,13 +72,12 @@
 
 use serde_json::{Map, Value, json};
 
-use super::declare;
 use super::parse::{At, ParseError, value_arguments};
 use super::parts::{self, Kind};
+use super::{Declare, declare};
 use crate::call::ToolCall;
 use crate::result::{ToolResult, ToolStatus};
 use crate::schema::json_schema::Style;
-use crate::tool::ToolSpec;
 
 const API: &str = "Gemini";
 
@@ -115,13 +114,14 @@ pub const GENERATED_ID_PREFIX: &str = "agentkit-gemini-";
 ///         "additionalProperties": false,
 ///     },
 /// }]}]));
-/// assert_eq!(gemini::tools([]), json!([]));
+/// assert_eq!(gemini::tools(Vec::<&ToolSpec>::new()), json!([]));
 /// # Ok::<(), agentkit_core::SemanticError>(())
 /// ```
-pub fn tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
-    let declarations = declare(specs, |spec| {
+pub fn tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
+    let declarations = declare(tools, false, |item| {
+        let spec = item.declared_spec();
         let mut function = Map::new();
-        function.insert("name".into(), Value::from(spec.name()));
+        function.insert("name".into(), Value::from(item.declared_name()));
         // Gemini documents the description as required.
         function.insert("description".into(), Value::from(spec.description()));
         function.insert(

@@ -34,9 +34,9 @@ use serde_json::{Map, Value, json};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 
-use super::declare;
 use super::parse::{At, ParseError, value_arguments};
 use super::parts;
+use super::{Declare, declare};
 use crate::call::ToolCall;
 use crate::content::{Content, ResourceContents};
 use crate::registry::ToolRegistry;
@@ -58,8 +58,10 @@ const API: &str = "MCP";
 /// assert_eq!(list_result["tools"][0]["name"], "get_time");
 /// # Ok::<(), agentkit_core::SemanticError>(())
 /// ```
-pub fn tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
-    declare(specs, tool)
+pub fn tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
+    declare(tools, true, |item| {
+        named(item.declared_spec(), &item.declared_name())
+    })
 }
 
 /// One tool as `tools/list` describes it: `name`, `description` (when there is one),
@@ -98,8 +100,13 @@ pub fn tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
 /// # Ok::<(), agentkit_core::SemanticError>(())
 /// ```
 pub fn tool(spec: &ToolSpec) -> Value {
+    named(spec, spec.name())
+}
+
+/// [`tool`], declared as `name`.
+fn named(spec: &ToolSpec, name: &str) -> Value {
     let mut tool = Map::new();
-    tool.insert("name".into(), Value::from(spec.name()));
+    tool.insert("name".into(), Value::from(name));
     super::describe(&mut tool, spec);
     tool.insert(
         "inputSchema".into(),

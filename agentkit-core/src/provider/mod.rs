@@ -11,8 +11,10 @@
 //! | [Google Gemini](gemini) | `tools` | `calls(&response or content)` | `results` → one `user` content of `functionResponse` parts |
 //! | [MCP](mcp) | `tools` (`tools/list`) | `call(&tools/call request)` | `result` → `CallToolResult` |
 //!
-//! Declarations take any iterator of [`ToolSpec`]s: all of a registry's
-//! ([`ToolRegistry::specs`]) or a tag-filtered subset ([`ToolRegistry::lookup_by_tags`]).
+//! Declarations take any iterator of [`ToolSpec`]s, all of a registry's
+//! ([`ToolRegistry::specs`]) or a tag-filtered subset ([`ToolRegistry::lookup_by_tags`]), or
+//! a [`Toolset`](crate::Toolset)'s [`tools`](crate::Toolset::tools): the tools of a view, by
+//! the names it gives them (see [`Declare`]).
 //! Calls come out as [`ToolCall`]s with the API's call id, and their arguments as the API
 //! delivered them (OpenAI's JSON text, or the others' already-parsed objects), ready for
 //! [`ToolExecutor::dispatch_all`]; a reply without the documented shape is a
@@ -39,6 +41,17 @@
 //! The parts' text was bounded, escaped and scrubbed of the call's secrets by the executor,
 //! and their bytes are within [`TextLimits::max_binary_bytes`](crate::TextLimits::max_binary_bytes);
 //! what a renderer writes of its own (a description, a title, a file name) is short.
+//!
+//! # Deferred loading
+//!
+//! An agent with more tools than a request should carry [defers](crate::Toolset::defer)
+//! most of them. Where the API searches deferred tools itself, they are declared with
+//! `"defer_loading": true` and the API's search tool is declared after them: Anthropic's
+//! [`TOOL_SEARCH`](anthropic::TOOL_SEARCH) (BM25), OpenAI Responses' hosted `tool_search`.
+//! OpenAI Chat and Gemini have no such field: there a deferred tool is left out of the
+//! declarations, and a [`ToolSearch`](crate::ToolSearch) registered as a tool lets the model
+//! find it; the loop then [loads](crate::Toolset::load) what it found into the next
+//! request. MCP's `tools/list` lists every tool: a host defers as it sees fit.
 //!
 //! # The schemas models are sent
 //!
@@ -141,16 +154,81 @@ mod parts;
 
 pub use parse::ParseError;
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use crate::tool::ToolSpec;
+use crate::toolset::ToolsetEntry;
 
-/// The declarations of `specs`, one per tool, in the order given.
-fn declare<'a>(
-    specs: impl IntoIterator<Item = &'a ToolSpec>,
-    declaration: impl FnMut(&ToolSpec) -> Value,
+/// What a declaration is made from: a [`ToolSpec`], declared by its own name, or a
+/// [`ToolsetEntry`], declared by the name its [`Toolset`](crate::Toolset) gives it and, where
+/// the view [defers](crate::Toolset::defer) it, for deferred loading.
+///
+/// Every module's `tools` takes either: `tools(registry.specs())`, `tools([&spec])`,
+/// `tools(view.tools())`.
+pub trait Declare: sealed::Sealed {
+    /// The name the model is declared the tool by.
+    fn declared_name(&self) -> Cow<'_, str>;
+
+    /// The tool's spec.
+    fn declared_spec(&self) -> &ToolSpec;
+
+    /// Whether the tool is declared for deferred loading: with `defer_loading` where the API
+    /// has it (Anthropic, OpenAI Responses), left out of the declarations where it has not
+    /// (OpenAI Chat, Gemini: a [`ToolSearch`](crate::ToolSearch) finds it instead).
+    fn is_deferred(&self) -> bool;
+}
+
+impl Declare for &ToolSpec {
+    fn declared_name(&self) -> Cow<'_, str> {
+        Cow::Borrowed(self.name())
+    }
+
+    fn declared_spec(&self) -> &ToolSpec {
+        self
+    }
+
+    fn is_deferred(&self) -> bool {
+        false
+    }
+}
+
+impl Declare for ToolsetEntry<'_> {
+    fn declared_name(&self) -> Cow<'_, str> {
+        self.name()
+    }
+
+    fn declared_spec(&self) -> &ToolSpec {
+        self.spec()
+    }
+
+    fn is_deferred(&self) -> bool {
+        ToolsetEntry::is_deferred(self)
+    }
+}
+
+mod sealed {
+    /// Only agentkit's types are declared: the trait may grow.
+    pub trait Sealed {}
+    impl Sealed for &crate::tool::ToolSpec {}
+    impl Sealed for crate::toolset::ToolsetEntry<'_> {}
+}
+
+/// The declarations of `tools`, one per tool, in the order given; a deferred tool where the
+/// API cannot defer (`keep_deferred` false) is left out.
+fn declare<D: Declare>(
+    tools: impl IntoIterator<Item = D>,
+    keep_deferred: bool,
+    declaration: impl FnMut(D) -> Value,
 ) -> Value {
-    Value::Array(specs.into_iter().map(declaration).collect())
+    Value::Array(
+        tools
+            .into_iter()
+            .filter(|tool| keep_deferred || !tool.is_deferred())
+            .map(declaration)
+            .collect(),
+    )
 }
 
 /// Adds the tool's description under `description`, unless it has none: OpenAI, Anthropic

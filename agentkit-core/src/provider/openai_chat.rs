@@ -99,13 +99,12 @@ use serde_json::{Map, Value, json};
 
 use super::parse::{At, ParseError, text_arguments};
 use super::parts::{self, Kind};
-use super::{declare, describe};
+use super::{Declare, declare, describe};
 use crate::call::ToolCall;
 use crate::content::Content;
 use crate::model_text::{Escaped, EscapedText};
 use crate::result::ToolResult;
 use crate::schema::json_schema::Style;
-use crate::tool::ToolSpec;
 
 const API: &str = "OpenAI Chat Completions";
 
@@ -132,8 +131,8 @@ const API: &str = "OpenAI Chat Completions";
 /// }));
 /// # Ok::<(), agentkit_core::SemanticError>(())
 /// ```
-pub fn tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
-    declare(specs, |spec| tool(spec, false))
+pub fn tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
+    declare(tools, false, |item| tool(&item, false))
 }
 
 /// The request's `tools` in strict mode (`"strict": true`): every parameter required,
@@ -156,18 +155,19 @@ pub fn tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
 /// );
 /// # Ok::<(), agentkit_core::SemanticError>(())
 /// ```
-pub fn strict_tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
-    declare(specs, |spec| tool(spec, true))
+pub fn strict_tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
+    declare(tools, false, |item| tool(&item, true))
 }
 
-fn tool(spec: &ToolSpec, strict: bool) -> Value {
+fn tool(item: &impl Declare, strict: bool) -> Value {
+    let spec = item.declared_spec();
     let style = if strict {
         Style::OpenAiStrict
     } else {
         Style::Declaration
     };
     let mut function = Map::new();
-    function.insert("name".into(), Value::from(spec.name()));
+    function.insert("name".into(), Value::from(item.declared_name()));
     describe(&mut function, spec);
     function.insert("parameters".into(), spec.input_schema_in(style));
     function.insert("strict".into(), Value::from(strict));

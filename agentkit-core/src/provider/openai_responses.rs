@@ -34,12 +34,11 @@ use serde_json::{Map, Value, json};
 
 use super::parse::{At, ParseError, text_arguments};
 use super::parts::{self, Kind};
-use super::{declare, describe};
+use super::{Declare, declare, describe};
 use crate::call::ToolCall;
 use crate::content::Content;
 use crate::result::ToolResult;
 use crate::schema::json_schema::Style;
-use crate::tool::ToolSpec;
 
 const API: &str = "OpenAI Responses";
 
@@ -69,8 +68,8 @@ const API: &str = "OpenAI Responses";
 /// }]));
 /// # Ok::<(), agentkit_core::SemanticError>(())
 /// ```
-pub fn tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
-    declare(specs, |spec| tool(spec, false))
+pub fn tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
+    with_search(declare(tools, true, |item| tool(&item, false)))
 }
 
 /// The request's `tools` in strict mode (`"strict": true`): every parameter required,
@@ -94,11 +93,24 @@ pub fn tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
 /// );
 /// # Ok::<(), agentkit_core::SemanticError>(())
 /// ```
-pub fn strict_tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
-    declare(specs, |spec| tool(spec, true))
+pub fn strict_tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
+    with_search(declare(tools, true, |item| tool(&item, true)))
 }
 
-fn tool(spec: &ToolSpec, strict: bool) -> Value {
+/// The declarations, and OpenAI's hosted `tool_search` tool after them when a function is
+/// deferred (`defer_loading`): the API searches the deferred functions and loads the ones it
+/// finds. (At the time of writing, for gpt-5.4 and later models.)
+fn with_search(mut declared: Value) -> Value {
+    if let Value::Array(tools) = &mut declared {
+        if tools.iter().any(|tool| tool.get("defer_loading").is_some()) {
+            tools.push(json!({"type": "tool_search"}));
+        }
+    }
+    declared
+}
+
+fn tool(item: &impl Declare, strict: bool) -> Value {
+    let spec = item.declared_spec();
     let style = if strict {
         Style::OpenAiStrict
     } else {
@@ -106,10 +118,13 @@ fn tool(spec: &ToolSpec, strict: bool) -> Value {
     };
     let mut tool = Map::new();
     tool.insert("type".into(), Value::from("function"));
-    tool.insert("name".into(), Value::from(spec.name()));
+    tool.insert("name".into(), Value::from(item.declared_name()));
     describe(&mut tool, spec);
     tool.insert("parameters".into(), spec.input_schema_in(style));
     tool.insert("strict".into(), Value::from(strict));
+    if item.is_deferred() {
+        tool.insert("defer_loading".into(), Value::from(true));
+    }
     Value::Object(tool)
 }
 

@@ -48,6 +48,9 @@ use crate::tool::{DynTool, Tool, ToolSpec};
 pub struct ToolRegistry {
     tools: Vec<Arc<dyn DynTool>>,
     by_name: HashMap<String, usize, BuildHasherDefault<Fnv1a>>,
+    /// For each tag key and value, the tools that have it, in registration order: finding
+    /// a team's 20 tools among 10 000 costs 20, not 10 000.
+    by_tag: HashMap<String, HashMap<String, Vec<usize>>>,
 }
 
 /// FNV-1a: tool names are short, and every dispatch hashes one, where SipHash's per-call
@@ -97,7 +100,16 @@ impl ToolRegistry {
                 name: name.to_owned(),
             }));
         }
-        self.by_name.insert(name.to_owned(), self.tools.len());
+        let index = self.tools.len();
+        self.by_name.insert(name.to_owned(), index);
+        for (key, value) in tool.spec().tags() {
+            self.by_tag
+                .entry(key.to_owned())
+                .or_default()
+                .entry(value.to_owned())
+                .or_default()
+                .push(index);
+        }
         self.tools.push(tool);
         Ok(())
     }
@@ -126,8 +138,31 @@ impl ToolRegistry {
         &'a self,
         tags: &'a [(&'a str, &'a str)],
     ) -> impl Iterator<Item = &'a ToolSpec> + 'a {
-        self.specs()
+        let candidates = match tags.first() {
+            Some((key, value)) => Candidates::Listed(self.tagged(key, value).iter()),
+            None => Candidates::All(0..self.tools.len()),
+        };
+        candidates
+            .map(|index| self.tools[index].spec())
             .filter(move |spec| tags.iter().all(|(k, v)| spec.tag(k) == Some(*v)))
+    }
+
+    /// The position of the tool called `name`, in registration order.
+    pub(crate) fn index_of(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The positions of the tools with the tag `key` set to `value`, in registration order.
+    pub(crate) fn tagged(&self, key: &str, value: &str) -> &[usize] {
+        self.by_tag
+            .get(key)
+            .and_then(|values| values.get(value))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The tool at `index`, in registration order.
+    pub(crate) fn at(&self, index: usize) -> &Arc<dyn DynTool> {
+        &self.tools[index]
     }
 
     /// Every tool's spec, in registration order.
@@ -154,6 +189,28 @@ impl fmt::Debug for ToolRegistry {
                 &self.specs().map(ToolSpec::name).collect::<Vec<_>>(),
             )
             .finish()
+    }
+}
+
+/// The positions of some of a registry's tools, in registration order.
+pub(crate) enum Candidates<'a> {
+    /// Every tool.
+    All(std::ops::Range<usize>),
+    /// The tools an index lists.
+    Listed(std::slice::Iter<'a, usize>),
+    /// The tools found by name.
+    Found(std::vec::IntoIter<usize>),
+}
+
+impl Iterator for Candidates<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            Candidates::All(range) => range.next(),
+            Candidates::Listed(listed) => listed.next().copied(),
+            Candidates::Found(found) => found.next(),
+        }
     }
 }
 

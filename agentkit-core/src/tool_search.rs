@@ -194,7 +194,10 @@ impl ToolSearch {
         terms.sort_unstable();
         terms.dedup();
         let count = self.tools.len() as f64;
-        let mut scores: HashMap<u32, f64> = HashMap::new();
+        // Dense scores and the tools touched: the cost is the query's postings, plus one
+        // zeroed allocation the size of the index.
+        let mut scores = vec![0.0f64; self.tools.len()];
+        let mut touched: Vec<u32> = Vec::new();
         for term in &terms {
             let Some(postings) = self.postings.get(term) else {
                 continue;
@@ -205,14 +208,29 @@ impl ToolSearch {
                 let frequency = f64::from(frequency);
                 let len = f64::from(self.tools[id as usize].len);
                 let norm = K1 * (1.0 - B + B * len / self.average_len);
-                *scores.entry(id).or_default() += idf * frequency * (K1 + 1.0) / (frequency + norm);
+                let score = &mut scores[id as usize];
+                if *score == 0.0 {
+                    touched.push(id);
+                }
+                *score += idf * frequency * (K1 + 1.0) / (frequency + norm);
             }
         }
-        let mut ranked: Vec<(u32, f64)> = scores.into_iter().collect();
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut ranked: Vec<(u32, f64)> = touched
+            .into_iter()
+            .map(|id| (id, scores[id as usize]))
+            .collect();
+        let better = |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        // The best `limit` first, then only those sorted.
+        if limit < ranked.len() {
+            if limit == 0 {
+                return Vec::new();
+            }
+            ranked.select_nth_unstable_by(limit - 1, better);
+            ranked.truncate(limit);
+        }
+        ranked.sort_by(better);
         ranked
             .into_iter()
-            .take(limit)
             .map(|(id, score)| {
                 let tool = &self.tools[id as usize];
                 SearchHit {

@@ -7,7 +7,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::error::UnknownToolError;
-use crate::registry::{ToolRegistry, nearest_names};
+use crate::registry::{Candidates, ToolRegistry, nearest_names};
 use crate::tool::{DynTool, ToolSpec};
 
 /// A view over a [`ToolRegistry`]: the tools it keeps (by name, tag or predicate; every
@@ -212,7 +212,8 @@ impl<'r> Toolset<'r> {
     /// A rename onto the name of another tool of the view hides that tool: a view never
     /// declares two tools by one name.
     pub fn tools(&self) -> impl Iterator<Item = ToolsetEntry<'_>> + '_ {
-        self.registry.specs().filter_map(|spec| {
+        self.candidates().filter_map(|index| {
+            let spec = self.registry.at(index).spec();
             let exposed = self.exposed(spec.name());
             let shown = self.keeps(spec) && self.own_name(exposed) == Some(spec.name());
             shown.then(|| {
@@ -242,6 +243,27 @@ impl<'r> Toolset<'r> {
     /// The spec of the tool the view calls `name` (its prefix included).
     pub fn lookup(&self, name: &str) -> Option<&'r ToolSpec> {
         self.get(name).map(|tool| tool.spec())
+    }
+
+    /// The registry's tools that may be in the view, in registration order: those a name or
+    /// tag condition lists, found through the registry's indexes, else every tool.
+    fn candidates(&self) -> Candidates<'_> {
+        let indexed = self.keep.iter().find_map(|keep| match keep {
+            Keep::Named(names) => {
+                let mut found: Vec<usize> = names
+                    .iter()
+                    .filter_map(|name| self.registry.index_of(name))
+                    .collect();
+                found.sort_unstable();
+                found.dedup();
+                Some(Candidates::Found(found.into_iter()))
+            }
+            Keep::Tagged(key, value) => {
+                Some(Candidates::Listed(self.registry.tagged(key, value).iter()))
+            }
+            Keep::Without(_) | Keep::Matching(_) => None,
+        });
+        indexed.unwrap_or(Candidates::All(0..self.registry.len()))
     }
 
     fn keeps(&self, spec: &ToolSpec) -> bool {

@@ -223,7 +223,7 @@ fn scan(bencher: Bencher<'_, '_>, n: usize) {
                 (score > 0).then_some((score, spec.name()))
             })
             .collect();
-        hits.sort_by(|a, b| b.0.cmp(&a.0));
+        hits.sort_by_key(|hit| std::cmp::Reverse(hit.0));
         hits.truncate(5);
         black_box(hits).len()
     });

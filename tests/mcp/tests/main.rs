@@ -9,6 +9,7 @@ mod core_fixtures;
 mod mcp_support;
 
 mod mcp_client;
+mod mcp_client_reports;
 mod mcp_executor;
 mod mcp_progress;
 mod mcp_server;

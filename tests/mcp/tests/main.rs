@@ -8,6 +8,7 @@
 mod core_fixtures;
 mod mcp_support;
 
+mod conformance;
 mod mcp_client;
 mod mcp_client_reports;
 mod mcp_executor;

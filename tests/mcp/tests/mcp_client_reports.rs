@@ -1,7 +1,9 @@
 //! What a remote MCP server sends during a call reaches the executor's observers through
 //! `McpClient`: its progress notifications for the call (every one, in order, before the
 //! call ends) and its log messages, as `tool.execution.progress` and `tool.execution.log`
-//! events of that call. Against the reference server over stdio.
+//! events of that call; and what the call returns keeps its content parts. Against the
+//! reference server over stdio, and against agentkit's conformance example over stdio and
+//! HTTP.
 //!
 //! Needs the peers: `npm ci --prefix tests/mcp-peers` (`.ci/run` does it).
 
@@ -10,12 +12,14 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use agentkit_core::mcp::McpClient;
 use agentkit_core::{
-    LogLevel, ToolCall, ToolEvent, ToolExecutor, ToolObserver, ToolRegistry, ToolResult,
+    Content, LogLevel, ToolCall, ToolEvent, ToolExecutor, ToolObserver, ToolRegistry, ToolResult,
 };
 use serde_json::{Value, json};
 use tokio::process::Command;
 
-use crate::mcp_support::{PEER_TIMEOUT, everything_server, peers};
+use crate::mcp_support::{
+    PEER_TIMEOUT, conformance_server, conformance_server_over_http, everything_server, peers,
+};
 
 /// A report an observer saw: the call id, and the progress (done, total) or the log message.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,6 +88,76 @@ async fn executor(client: &McpClient, reports: &Reports) -> ToolExecutor {
 
 async fn call(executor: &ToolExecutor, id: &str, name: &str, arguments: Value) -> ToolResult {
     bounded(executor.dispatch(&ToolCall::new(id, name, arguments))).await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_agentkit_servers_reports_reach_the_observers() {
+    // agentkit on both ends: the conformance example's tools report progress and log. Over
+    // stdio, one stream carries the notifications and the result, in order.
+    let client = bounded(McpClient::connect_stdio(Command::new(conformance_server())))
+        .await
+        .expect("the conformance example starts over stdio");
+    let reports = Reports::default();
+    let executor = executor(&client, &reports).await;
+
+    let progress = call(&executor, "p", "test_tool_with_progress", json!({})).await;
+    assert!(progress.is_success(), "{progress:?}");
+    let p = |done| Seen::Progress("p".to_owned(), done, Some(100.0));
+    assert_eq!(
+        reports.of("p"),
+        [p(0.0), p(50.0), p(100.0), Seen::Ended("p".to_owned())]
+    );
+
+    let logging = call(&executor, "l", "test_tool_with_logging", json!({})).await;
+    assert!(logging.is_success(), "{logging:?}");
+    let l = |text: &str| Seen::Log("l".to_owned(), LogLevel::Info, text.to_owned());
+    assert_eq!(
+        reports.of("l"),
+        [
+            l("Tool execution started"),
+            l("Tool processing data"),
+            l("Tool execution completed"),
+            Seen::Ended("l".to_owned()),
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn over_http_progress_and_content_parts_come_through() {
+    let (_server, url) = conformance_server_over_http().await;
+    let client = bounded(McpClient::connect_http(&url))
+        .await
+        .expect("connects over HTTP");
+    let reports = Reports::default();
+    let executor = executor(&client, &reports).await;
+
+    // Progress rides the call's own SSE stream, before its result. (Log messages do not:
+    // rmcp's server sends them on the session's stream apart, so one sent just before the
+    // result may come after it, when no call is left to take it.)
+    let progress = call(&executor, "p", "test_tool_with_progress", json!({})).await;
+    assert!(progress.is_success(), "{progress:?}");
+    let p = |done| Seen::Progress("p".to_owned(), done, Some(100.0));
+    assert_eq!(
+        reports.of("p"),
+        [p(0.0), p(50.0), p(100.0), Seen::Ended("p".to_owned())]
+    );
+
+    // The remote content parts come back as parts, the bytes intact.
+    let mixed = call(&executor, "m", "test_multiple_content_types", json!({})).await;
+    let parts = mixed.content();
+    assert_eq!(parts.len(), 3, "{mixed:?}");
+    assert_eq!(parts[0].as_text(), Some("Multiple content types test:"));
+    let Content::Image(image) = &parts[1] else {
+        panic!("an image: {parts:?}")
+    };
+    assert_eq!(image.mime_type(), "image/png");
+    assert!(image.data().starts_with(b"\x89PNG"), "{image:?}");
+    let Content::Resource(resource) = &parts[2] else {
+        panic!("an embedded resource: {parts:?}")
+    };
+    assert_eq!(resource.uri(), "test://mixed-content-resource");
+    assert_eq!(resource.mime_type(), Some("application/json"));
+    assert_eq!(resource.as_text(), Some(r#"{"test":"data","value":123}"#));
 }
 
 #[tokio::test(flavor = "multi_thread")]

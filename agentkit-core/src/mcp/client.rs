@@ -1,16 +1,22 @@
 //! [`McpClient`]: the tools of an MCP server, as agentkit tools.
 
+use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use rmcp::model::{CallToolRequestParams, Tool as McpToolInfo};
-use rmcp::service::RunningService;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::{RoleClient, ServiceExt};
+use futures_util::future::{Either, select};
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
+    ClientRequest, RequestId, ServerResult, Tool as McpToolInfo,
+};
+use rmcp::service::{Peer, PeerRequestOptions, RunningService, ServiceError};
+use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::Value;
 
 use super::convert::{TAGS_META_KEY, result_output, result_text};
 use super::error::{McpError, McpErrorKind};
+use super::forward::{Routes, client_config, routed};
 use crate::content::ToolOutput;
 use crate::context::ToolContext;
 use crate::error::BoxError;
@@ -21,7 +27,15 @@ use crate::schema::JsonObject;
 use crate::schema::{SemanticError, SemanticProblem};
 use crate::tool::{Tool, ToolSpec, ToolSpecBuilder};
 
-type Connection = RunningService<RoleClient, ()>;
+/// An open connection to a server.
+struct Connection {
+    peer: Peer<RoleClient>,
+    /// Where the server's progress and log messages go; `None` when the connection's handler
+    /// is the caller's ([`McpClient::from_connection`]).
+    routes: Option<Arc<Routes>>,
+    /// The running service (an rmcp `RunningService`): dropping it closes the connection.
+    _service: Box<dyn Any + Send + Sync>,
+}
 
 /// The tag naming the server a tool comes from.
 const SERVER_TAG: &str = "mcp_server";
@@ -76,11 +90,7 @@ impl McpClient {
     pub async fn connect_stdio(command: tokio::process::Command) -> Result<Self, McpError> {
         let transport =
             TokioChildProcess::new(command).map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
-        let connection =
-            ().serve(transport)
-                .await
-                .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
-        Ok(McpClient::from_connection(connection))
+        McpClient::connect(transport).await
     }
 
     /// Connects to the MCP server at `url` over streamable HTTP.
@@ -90,23 +100,50 @@ impl McpClient {
     /// ["reqwest"] }`, rustls); Cargo unifies it with agentkit's.
     pub async fn connect_http(url: &str) -> Result<Self, McpError> {
         let transport = StreamableHttpClientTransport::from_uri(url);
-        let connection =
-            ().serve(transport)
-                .await
-                .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
-        Ok(McpClient::from_connection(connection))
+        McpClient::connect(transport).await
     }
 
-    /// Wraps a connection made with rmcp directly (any transport rmcp supports).
-    pub fn from_connection(connection: RunningService<RoleClient, ()>) -> Self {
+    /// Connects over `transport`, routing the server's progress and log messages to the calls
+    /// they concern.
+    async fn connect<E, A>(
+        transport: impl IntoTransport<RoleClient, E, A>,
+    ) -> Result<Self, McpError>
+    where
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let routes = Arc::new(Routes::default());
+        let connection = client_config()
+            .serve(routed(transport, Arc::clone(&routes)))
+            .await
+            .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
+        Ok(McpClient::with_routes(connection, Some(routes)))
+    }
+
+    /// Wraps a connection made with rmcp directly (any transport rmcp supports, any client
+    /// handler). The server's notifications go to `connection`'s handler: unlike the
+    /// connections of [`connect_stdio`](Self::connect_stdio) and
+    /// [`connect_http`](Self::connect_http), its progress and log messages do not reach the
+    /// calls' observers.
+    pub fn from_connection<H: ClientHandler>(connection: RunningService<RoleClient, H>) -> Self {
+        McpClient::with_routes(connection, None)
+    }
+
+    fn with_routes<H: ClientHandler>(
+        connection: RunningService<RoleClient, H>,
+        routes: Option<Arc<Routes>>,
+    ) -> Self {
         McpClient {
-            connection: Arc::new(connection),
+            connection: Arc::new(Connection {
+                peer: (*connection).clone(),
+                routes,
+                _service: Box::new(connection),
+            }),
         }
     }
 
     /// The name the server gave when it connected.
     pub fn server_name(&self) -> Option<String> {
-        let info = self.connection.peer_info()?;
+        let info = self.connection.peer.peer_info()?;
         Some(info.server_info.as_ref()?.name.clone())
     }
 
@@ -119,6 +156,7 @@ impl McpClient {
     pub async fn tools(&self, prefix: Option<&str>) -> Result<Vec<McpTool>, McpError> {
         let listed = self
             .connection
+            .peer
             .list_all_tools()
             .await
             .map_err(|e| McpError::new(McpErrorKind::Request, e))?;
@@ -204,8 +242,17 @@ impl McpClient {
 /// call's secrets. A request that fails (the connection, a protocol error) is an error for
 /// operators only: the model is told that the tool failed.
 ///
-/// Progress notifications the server sends during a call are not forwarded to the tool's
-/// [`ToolContext`]: the call does not ask for them.
+/// The server's progress notifications for a call (`notifications/progress` for its request's
+/// progress token) and its log messages while the call runs (`notifications/message`) reach
+/// the call's [`ToolContext`], as if the tool had reported them: the executor's observers see
+/// them as `tool.execution.progress` and `tool.execution.log` events, in the order they
+/// arrive, and a client that the executor serves over MCP gets them in turn. MCP does not say
+/// which request a log message concerns: one that arrives while several calls to the same
+/// server run reaches each of them, and one that arrives while none runs goes nowhere. Over
+/// streamable HTTP, a server may send its log messages on the session's stream rather than
+/// the call's (rmcp's server does), so one sent just before the result can arrive after it;
+/// progress notifications come on the call's stream, before its result. (Not for a client
+/// made with [`McpClient::from_connection`], whose notifications go to its own handler.)
 #[derive(Clone)]
 pub struct McpTool {
     spec: ToolSpec,
@@ -325,13 +372,13 @@ impl Tool for McpTool {
     async fn execute(
         &self,
         inputs: &JsonObject,
-        _: &ToolContext<'_>,
+        ctx: &ToolContext<'_>,
     ) -> Result<ToolOutput, BoxError> {
         let request =
             CallToolRequestParams::new(self.remote_name.clone()).with_arguments(inputs.clone());
         let result = self
             .connection
-            .call_tool(request)
+            .call_tool(request, ctx)
             .await
             .map_err(|e| McpError::new(McpErrorKind::Request, e))?;
         if result.is_error == Some(true) {
@@ -342,5 +389,82 @@ impl Tool for McpTool {
                 .into());
         }
         Ok(result_output(result))
+    }
+}
+
+impl Connection {
+    /// Sends `tools/call` and waits for its result, handing what the server reports about the
+    /// call to `ctx` meanwhile. (rmcp's `call_tool`, plus the reports: they need the request's
+    /// progress token, which rmcp picks when it sends the request.)
+    async fn call_tool(
+        &self,
+        params: CallToolRequestParams,
+        ctx: &ToolContext<'_>,
+    ) -> Result<CallToolResult, ServiceError> {
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let handle = self
+            .peer
+            .send_cancellable_request(request, PeerRequestOptions::no_options())
+            .await?;
+        // A call dropped before its result (the executor's timeout, a cancelled turn) is
+        // cancelled on the server too, as rmcp's `call_tool` does.
+        let mut abandoned = Abandoned {
+            peer: &self.peer,
+            id: Some(handle.id.clone()),
+        };
+        let route = self
+            .routes
+            .as_ref()
+            .map(|routes| routes.add(handle.progress_token.clone()));
+        let mut response = std::pin::pin!(handle.await_response());
+        let result = match route {
+            None => response.await,
+            Some((route, mut reports)) => {
+                let result = loop {
+                    match select(std::pin::pin!(reports.recv()), response.as_mut()).await {
+                        Either::Left((Some(report), _)) => report.forward(ctx),
+                        Either::Left((None, _)) => break response.await,
+                        Either::Right((result, _)) => break result,
+                    }
+                };
+                // The transport routed what the server sent before the result as it read it
+                // (see `forward`): all of it is queued by now.
+                drop(route);
+                while let Ok(report) = reports.try_recv() {
+                    report.forward(ctx);
+                }
+                result
+            }
+        };
+        abandoned.id = None;
+        match result? {
+            ServerResult::CallToolResult(result) => Ok(result),
+            // A result with nothing in it.
+            ServerResult::EmptyResult(_) => Ok(CallToolResult::default()),
+            _ => Err(ServiceError::UnexpectedResponse),
+        }
+    }
+}
+
+/// Tells the server that the caller gave up on request `id`, when dropped before it is
+/// cleared.
+struct Abandoned<'a> {
+    peer: &'a Peer<RoleClient>,
+    id: Option<RequestId>,
+}
+
+impl Drop for Abandoned<'_> {
+    fn drop(&mut self) {
+        let (Some(id), Ok(runtime)) = (self.id.take(), tokio::runtime::Handle::try_current())
+        else {
+            return;
+        };
+        let peer = self.peer.clone();
+        let reason = Some("request abandoned by the caller".to_owned());
+        runtime.spawn(async move {
+            let _ = peer
+                .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
+                .await;
+        });
     }
 }

@@ -10,7 +10,8 @@
 //!   clients that ask for them, as progress notifications.
 //! - [`McpClient`] connects to a server (a child process over stdio, or a streamable HTTP
 //!   URL) and registers its tools in a [`ToolRegistry`](crate::ToolRegistry), where the
-//!   executor validates, times, observes and records them like any other tool.
+//!   executor validates, times, observes and records them like any other tool; the server's
+//!   progress and log messages during a call reach the executor's observers.
 //! - [`to_mcp_tool`], [`to_call_tool_result`] and [`schema_from_json_schema`] are the
 //!   conversions both sides use, for those who drive rmcp themselves.
 //!
@@ -57,6 +58,7 @@
 mod client;
 mod convert;
 mod error;
+mod forward;
 mod peer;
 mod progress;
 mod server;

@@ -8,7 +8,9 @@
 mod core_fixtures;
 mod mcp_support;
 
+mod conformance;
 mod mcp_client;
+mod mcp_client_reports;
 mod mcp_executor;
 mod mcp_progress;
 mod mcp_server;

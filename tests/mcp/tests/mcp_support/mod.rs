@@ -1,6 +1,6 @@
-//! What the MCP interoperability tests share: finding the peers (the official MCP SDK client
-//! and the reference server, pinned in `tests/mcp-peers`, installed on first use), running them
-//! with bounded waits, and the example server's binary.
+//! What the MCP interoperability tests share: finding the peers (the official MCP SDK client,
+//! the reference server and the conformance suite, pinned in `tests/mcp-peers`, installed on
+//! first use), running them with bounded waits, and the example servers' binaries.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -18,32 +18,31 @@ pub(crate) const PEER_TIMEOUT: Duration = Duration::from_secs(60);
 /// When the peers are missing and `npm` is on `PATH`, this installs them (`npm ci`, from the
 /// committed lockfile) once, so `cargo test --workspace` works on a fresh clone. When Node.js
 /// or npm is missing (the installer is unavailable), it prints a loud skip line and returns
-/// `None`; `AGENTKIT_SKIP_MCP_PEERS=1` does the same on purpose. A failed install fails the
+/// `None`; `AGENTKIT_SKIP_MCP_PEERS=1` does the same on purpose. Under CI (`CI=true`, as CI
+/// runs `.ci/run`), a missing Node.js or npm fails the test instead: `.ci/run` installs them,
+/// and a skipped interoperability test there would pass unseen. A failed install fails the
 /// test, with npm's output.
 pub(crate) fn peers() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mcp-peers");
-    let skip = |why: &str| {
-        // Straight to the process's stderr: the test harness captures `eprintln!` of passing
-        // tests, and a skip must be seen.
-        use std::io::Write as _;
-        let _ = writeln!(
-            std::io::stderr(),
-            "\n!!! SKIPPED MCP interoperability test: {why}\n"
-        );
-        None
-    };
     if std::env::var("AGENTKIT_SKIP_MCP_PEERS").as_deref() == Ok("1") {
         return skip("AGENTKIT_SKIP_MCP_PEERS=1");
     }
+    let unavailable = |why: &str| {
+        assert!(
+            !in_ci(),
+            "\n!!! MCP interoperability test cannot run under CI: {why}\n"
+        );
+        skip(why)
+    };
     if !runs("node") {
-        return skip(
+        return unavailable(
             "Node.js (`node`, version 20 or later) is not on PATH, so the official MCP client \
              and reference server cannot run; install Node.js to run these tests",
         );
     }
     if !installed(&dir) {
         if !runs("npm") {
-            return skip(
+            return unavailable(
                 "the MCP peers are not installed and `npm` is not on PATH to install them; \
                  install npm, or run `npm ci --prefix tests/mcp-peers`",
             );
@@ -51,6 +50,23 @@ pub(crate) fn peers() -> Option<PathBuf> {
         install(&dir);
     }
     Some(dir)
+}
+
+/// Prints a loud skip line and returns `None`.
+fn skip<T>(why: &str) -> Option<T> {
+    // Straight to the process's stderr: the test harness captures `eprintln!` of passing
+    // tests, and a skip must be seen.
+    use std::io::Write as _;
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n!!! SKIPPED MCP interoperability test: {why}\n"
+    );
+    None
+}
+
+/// Whether the tests run under CI (`CI` set to anything but `false` or `0`).
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|ci| !ci.is_empty() && ci != "false" && ci != "0")
 }
 
 fn runs(program: &str) -> bool {
@@ -63,12 +79,48 @@ fn runs(program: &str) -> bool {
 }
 
 fn installed(dir: &Path) -> bool {
-    ["sdk", "server-everything"].iter().all(|p| {
+    ["sdk", "server-everything", "conformance"].iter().all(|p| {
         dir.join("node_modules/@modelcontextprotocol")
             .join(p)
             .join("package.json")
             .is_file()
-    })
+    }) && pinned_node(dir).is_file()
+}
+
+/// The Node.js that the conformance suite runs on (it needs version 22 or later), pinned in
+/// `tests/mcp-peers` as the npm package `node`, whose install script fetches the binary for
+/// this platform from the npm registry: the system's Node.js may be older.
+pub(crate) fn pinned_node(peers: &Path) -> PathBuf {
+    peers.join("node_modules/.bin/node")
+}
+
+/// The conformance suite's command line, run as `<pinned node> <it> server|client ...`;
+/// panics, saying why, when the pinned Node.js does not run or is too old.
+pub(crate) fn conformance_suite(peers: &Path) -> PathBuf {
+    let node = pinned_node(peers);
+    let version = std::process::Command::new(&node).arg("--version").output();
+    let version = match &version {
+        Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout).trim().to_owned(),
+        _ => panic!(
+            "\n!!! {} does not run ({version:?}): the conformance suite needs the Node.js 22 \
+             pinned in tests/mcp-peers; reinstall the peers (rm -rf tests/mcp-peers/node_modules \
+             && npm ci --prefix tests/mcp-peers), with npm allowed to run the install script \
+             of the package `node`\n",
+            node.display()
+        ),
+    };
+    let major: u32 = version
+        .trim_start_matches('v')
+        .split('.')
+        .next()
+        .and_then(|major| major.parse().ok())
+        .unwrap_or(0);
+    assert!(
+        major >= 22,
+        "\n!!! the conformance suite needs Node.js 22 or later; {} is {version}\n",
+        node.display()
+    );
+    peers.join("node_modules/@modelcontextprotocol/conformance/dist/index.js")
 }
 
 /// Runs `npm ci` in `dir`, once across the test threads and processes that need it: a lock
@@ -159,7 +211,29 @@ pub(crate) async fn official_client(peers: &Path, calls: &Value, transport: &[&s
 /// The example server over streamable HTTP on a free loopback port, and its URL. The process
 /// ends when the `Child` is dropped.
 pub(crate) async fn example_server_over_http() -> (Child, String) {
-    let mut child = Command::new(example_server())
+    server_over_http(example_server()).await
+}
+
+/// The conformance example server (`examples/examples/mcp_conformance.rs`) over streamable
+/// HTTP on a free loopback port, and its URL. The process ends when the `Child` is dropped.
+pub(crate) async fn conformance_server_over_http() -> (Child, String) {
+    server_over_http(conformance_server()).await
+}
+
+/// The conformance example server's binary, to run over stdio (without arguments).
+pub(crate) fn conformance_server() -> &'static str {
+    env!("CARGO_BIN_EXE_mcp_conformance")
+}
+
+/// The example client for the conformance suite's client scenarios
+/// (`examples/examples/mcp_conformance_client.rs`).
+pub(crate) fn conformance_client() -> &'static str {
+    env!("CARGO_BIN_EXE_mcp_conformance_client")
+}
+
+/// Starts `binary --http 127.0.0.1:0` and reads the URL it prints once it serves.
+async fn server_over_http(binary: &str) -> (Child, String) {
+    let mut child = Command::new(binary)
         .args(["--http", "127.0.0.1:0"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

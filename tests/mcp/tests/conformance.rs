@@ -1,0 +1,340 @@
+//! The official MCP conformance suite (`@modelcontextprotocol/conformance`, pinned in
+//! `tests/mcp-peers` with the Node.js 22 it needs) against agentkit: every server scenario
+//! against the example server `mcp_conformance` (the tools each scenario calls, written with
+//! agentkit's public API), and the client scenarios `initialize`, `tools_call` and `sse-retry`
+//! against the example client `mcp_conformance_client` (an `McpClient`).
+//!
+//! Every tool scenario must pass. The scenarios outside a tool layer (resources, prompts,
+//! completion) are listed, with the reason, in `tests/mcp-peers/conformance-baseline.yml`;
+//! each of those must still fail, so that the list cannot go stale. The suite writes each
+//! scenario's checks to `checks.json` under the test's temporary directory in `target/`; a
+//! scenario passes when none of its checks is a failure or a warning (the suite's own rule).
+//!
+//! Needs the peers: `npm ci --prefix tests/mcp-peers` (`.ci/run` does it, and `mcp_support`
+//! on first use).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Output, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::process::Command;
+
+use crate::mcp_support::{
+    conformance_client, conformance_server_over_http, conformance_suite, peers, pinned_node,
+};
+
+/// How long one run of the suite may take: the server scenarios take a few seconds.
+const SUITE_TIMEOUT: Duration = Duration::from_secs(180);
+
+/// The scenarios that concern tools (and the transport and lifecycle they run on): all must
+/// pass, and none may be in the baseline.
+const TOOL_SCENARIOS: [&str; 19] = [
+    "server-initialize",
+    "ping",
+    "tools-list",
+    "tools-call-simple-text",
+    "tools-call-image",
+    "tools-call-audio",
+    "tools-call-embedded-resource",
+    "tools-call-mixed-content",
+    "tools-call-with-logging",
+    "tools-call-error",
+    "tools-call-with-progress",
+    "tools-call-sampling",
+    "tools-call-elicitation",
+    "json-schema-2020-12",
+    "elicitation-sep1034-defaults",
+    "elicitation-sep1330-enums",
+    "server-sse-polling",
+    "server-sse-multiple-streams",
+    "dns-rebinding-protection",
+];
+
+/// The client scenarios run against the example client; all must pass.
+const CLIENT_SCENARIOS: [&str; 3] = ["initialize", "tools_call", "sse-retry"];
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_server_passes_the_conformance_suite() {
+    let Some(peers) = peers() else { return };
+    let suite = conformance_suite(&peers);
+    let (_server, url) = conformance_server_over_http().await;
+    let results = fresh_dir("server");
+
+    // Every server scenario, the pending ones too (`--suite all`), in one run.
+    let mut command = Command::new(pinned_node(&peers));
+    command
+        .arg(&suite)
+        .args(["server", "--suite", "all", "--url", &url])
+        .arg("--expected-failures")
+        .arg(baseline_file())
+        .arg("--output-dir")
+        .arg(&results);
+    let output = run(command, &peers).await;
+
+    let scenarios = read_results(&results, "server-");
+    let baseline = baseline("server");
+    let mut problems = judge(&scenarios, &baseline);
+    for scenario in TOOL_SCENARIOS {
+        if !scenarios.contains_key(scenario) {
+            problems.push(format!("{scenario}: the suite did not run it"));
+        }
+        if baseline.contains(scenario) {
+            problems.push(format!(
+                "{scenario}: a tool scenario must pass, not be in the baseline"
+            ));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "\nthe MCP conformance suite against the example server (results in {}):\n  {}\n\n{}",
+        results.display(),
+        problems.join("\n  "),
+        printed(&output),
+    );
+    // The suite's own verdict, from the same baseline, agrees.
+    assert!(output.status.success(), "{}", printed(&output));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_client_passes_the_conformance_suite() {
+    let Some(peers) = peers() else { return };
+    let suite = conformance_suite(&peers);
+    let baseline = baseline("client");
+
+    // The suite starts a server of its own per scenario and runs the client against it: the
+    // three at once.
+    let [initialize, tools_call, sse_retry] =
+        CLIENT_SCENARIOS.map(|scenario| client_scenario(&peers, &suite, scenario));
+    let runs = tokio::join!(initialize, tools_call, sse_retry);
+
+    let mut problems = Vec::new();
+    let mut printed_runs = String::new();
+    for (scenario, (results, output)) in CLIENT_SCENARIOS.iter().zip([runs.0, runs.1, runs.2]) {
+        if baseline.contains(*scenario) {
+            problems.push(format!("{scenario}: must pass, not be in the baseline"));
+        }
+        let scenarios = read_results(&results, "");
+        match scenarios.get(*scenario) {
+            None => problems.push(format!("{scenario}: the suite wrote no results")),
+            Some(failures) if !failures.is_empty() => {
+                problems.push(format!("{scenario} fails: {}", failures.join("; ")));
+            }
+            Some(_) if !output.status.success() => {
+                problems.push(format!("{scenario}: the suite failed ({})", output.status));
+            }
+            Some(_) => {}
+        }
+        printed_runs.push_str(&format!("=== {scenario}\n{}\n", printed(&output)));
+    }
+    assert!(
+        problems.is_empty(),
+        "\nthe MCP conformance suite against the example client:\n  {}\n\n{printed_runs}",
+        problems.join("\n  "),
+    );
+}
+
+/// Runs the client scenario `scenario` against the example client; returns where the suite
+/// wrote its results, and its output.
+async fn client_scenario(peers: &Path, suite: &Path, scenario: &str) -> (PathBuf, Output) {
+    let results = fresh_dir(&format!("client-{scenario}"));
+    let mut command = Command::new(pinned_node(peers));
+    command
+        .arg(suite)
+        .args(["client", "--scenario", scenario, "--timeout", "30000"])
+        // The suite splits the command at spaces and runs it through a shell, which puts
+        // the pieces back together: quoted, a path with spaces survives.
+        .arg("--command")
+        .arg(format!("'{}'", conformance_client().replace('\'', r"'\''")))
+        .arg("--output-dir")
+        .arg(&results);
+    let output = run(command, peers).await;
+    (results, output)
+}
+
+/// Runs the suite, bounded in time.
+async fn run(mut command: Command, peers: &Path) -> Output {
+    let run = command
+        .current_dir(peers)
+        .stdin(Stdio::null())
+        .kill_on_drop(true)
+        .output();
+    tokio::time::timeout(SUITE_TIMEOUT, run)
+        .await
+        .expect("the MCP conformance suite did not finish in time")
+        .expect("the pinned Node.js runs the conformance suite")
+}
+
+/// The failed checks of each scenario the suite wrote results for, by scenario: the suite
+/// writes `<prefix><scenario>-<timestamp>/checks.json` for each, a list of checks with a
+/// `status`. A check whose status is `FAILURE` or `WARNING` fails the scenario.
+fn read_results(dir: &Path, prefix: &str) -> BTreeMap<String, Vec<String>> {
+    let mut scenarios = BTreeMap::new();
+    let entries = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("the conformance suite wrote no results in {dir:?}: {e}"));
+    for entry in entries {
+        let path = entry.expect("a readable results directory").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let scenario = scenario_name(name, prefix)
+            .unwrap_or_else(|| panic!("unexpected entry in the suite's results: {path:?}"));
+        let checks_file = path.join("checks.json");
+        let text = std::fs::read_to_string(&checks_file)
+            .unwrap_or_else(|e| panic!("{}: {e}", checks_file.display()));
+        let checks: Vec<Value> = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{}: {e}", checks_file.display()));
+        let passed = checks.iter().any(|check| check["status"] == "SUCCESS");
+        let mut failures: Vec<String> = checks
+            .iter()
+            .filter(|check| matches!(check["status"].as_str(), Some("FAILURE" | "WARNING")))
+            .map(|check| {
+                format!(
+                    "{} {}: {}",
+                    check["status"].as_str().unwrap_or_default(),
+                    check["id"].as_str().unwrap_or_default(),
+                    check["errorMessage"]
+                        .as_str()
+                        .or_else(|| check["description"].as_str())
+                        .unwrap_or_default(),
+                )
+            })
+            .collect();
+        if !passed && failures.is_empty() {
+            failures.push("no check succeeded".to_owned());
+        }
+        let previous = scenarios.insert(scenario.to_owned(), failures);
+        assert!(previous.is_none(), "{scenario} has two results in {dir:?}");
+    }
+    scenarios
+}
+
+/// `server-tools-list-2026-01-02T03-04-05-678Z` → `tools-list` (for the prefix `server-`).
+fn scenario_name<'a>(dir_name: &'a str, prefix: &str) -> Option<&'a str> {
+    const TIMESTAMP: &str = "-2026-01-02T03-04-05-678Z";
+    let name = dir_name.strip_prefix(prefix)?;
+    let split = name.len().checked_sub(TIMESTAMP.len())?;
+    let (scenario, stamp) = name.split_at_checked(split)?;
+    let shaped = stamp.len() == TIMESTAMP.len()
+        && stamp
+            .chars()
+            .zip(TIMESTAMP.chars())
+            .all(|(c, t)| c.is_ascii_digit() == t.is_ascii_digit());
+    (shaped && !scenario.is_empty()).then_some(scenario)
+}
+
+/// What is wrong with the scenarios' results, given the baseline: a scenario not in it that
+/// fails, one in it that passes, one in it that did not run.
+fn judge(scenarios: &BTreeMap<String, Vec<String>>, baseline: &BTreeSet<String>) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (scenario, failures) in scenarios {
+        match (baseline.contains(scenario), failures.is_empty()) {
+            (false, false) => {
+                problems.push(format!("{scenario} fails: {}", failures.join("; ")));
+            }
+            (true, true) => problems.push(format!(
+                "{scenario} passes, but the baseline expects it to fail: remove it from \
+                 tests/mcp-peers/conformance-baseline.yml"
+            )),
+            _ => {}
+        }
+    }
+    for scenario in baseline {
+        if !scenarios.contains_key(scenario) {
+            problems.push(format!(
+                "{scenario} is in the baseline, but the suite did not run it"
+            ));
+        }
+    }
+    problems
+}
+
+/// The expected-failures file, `tests/mcp-peers/conformance-baseline.yml`.
+fn baseline_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../mcp-peers/conformance-baseline.yml")
+}
+
+/// The scenarios the baseline lists under `section` (`server` or `client`). The file is the
+/// suite's simple YAML: a key per section, then `  - scenario` lines; `[]` for none.
+fn baseline(section: &str) -> BTreeSet<String> {
+    let file = baseline_file();
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file:?}: {e}"));
+    let mut current = None;
+    let mut scenarios = BTreeSet::new();
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or_default().trim_end();
+        if line.trim().is_empty() {
+            continue;
+        }
+        if let Some(item) = line.trim_start().strip_prefix("- ") {
+            let Some(current) = current else {
+                panic!("{file:?}: an item outside a section: {line:?}")
+            };
+            if current == section {
+                scenarios.insert(item.trim().to_owned());
+            }
+        } else if let Some((key, rest)) = line.split_once(':') {
+            assert!(
+                !line.starts_with(' ') && matches!(rest.trim(), "" | "[]"),
+                "{file:?}: unexpected line {line:?}"
+            );
+            current = Some(key.trim());
+        } else {
+            panic!("{file:?}: unexpected line {line:?}");
+        }
+    }
+    scenarios
+}
+
+/// An empty directory for the suite's results, under this test binary's directory in
+/// `target/`.
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("mcp-conformance")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{dir:?}: {e}"));
+    dir
+}
+
+/// What the suite printed.
+fn printed(output: &Output) -> String {
+    format!(
+        "the suite exited with {}; it printed:\n{}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+#[test]
+fn result_directories_name_their_scenario() {
+    let name = |dir, prefix| scenario_name(dir, prefix);
+    assert_eq!(
+        name("server-tools-list-2026-12-01T22-50-32-406Z", "server-"),
+        Some("tools-list")
+    );
+    assert_eq!(
+        name("sse-retry-2026-12-01T22-52-08-024Z", ""),
+        Some("sse-retry")
+    );
+    assert_eq!(name("server-tools-list", "server-"), None);
+    assert_eq!(name("tools-list-2026-12-01T22-50-32-406Z", "server-"), None);
+}
+
+#[test]
+fn the_baseline_lists_only_scenarios_outside_a_tool_layer() {
+    let server = baseline("server");
+    assert!(!server.is_empty());
+    for scenario in &server {
+        assert!(
+            ["resources-", "prompts-", "completion-"]
+                .iter()
+                .any(|kind| scenario.starts_with(kind)),
+            "{scenario} is not a resource, prompt or completion scenario"
+        );
+    }
+    assert!(baseline("client").is_empty());
+}

@@ -2,6 +2,7 @@
 //! [`requires_approval`](crate::ToolSpecBuilder::requires_approval) may run.
 
 use crate::model_text::{Escaped, EscapedText};
+use crate::principal::Principal;
 use crate::schema::JsonObject;
 use crate::session::ClientCapabilities;
 use crate::tool::{ToolAnnotations, ToolSpec};
@@ -44,6 +45,7 @@ pub struct ApprovalRequest<'a> {
     call_id: &'a str,
     inputs: &'a JsonObject,
     client: Option<ClientCapabilities>,
+    principal: Option<&'a Principal>,
 }
 
 impl<'a> ApprovalRequest<'a> {
@@ -53,12 +55,24 @@ impl<'a> ApprovalRequest<'a> {
             call_id,
             inputs,
             client: None,
+            principal: None,
         }
     }
 
-    pub(crate) fn with_client(mut self, client: Option<ClientCapabilities>) -> Self {
+    pub(crate) fn with_client(
+        mut self,
+        client: Option<ClientCapabilities>,
+        principal: Option<&'a Principal>,
+    ) -> Self {
         self.client = client;
+        self.principal = principal;
         self
+    }
+
+    /// Who the call is made for, when it came through a server that authenticated its
+    /// client (see [`Principal`]): a policy may let some people run what others may not.
+    pub fn principal(&self) -> Option<&'a Principal> {
+        self.principal
     }
 
     /// Whether the person at the call's client can be asked ([`Approval::Ask`]): the call

@@ -11,6 +11,7 @@ use std::task::{Context, Poll, Waker};
 
 use crate::credentials::{Credentials, Secret, UndeclaredCredential};
 use crate::model_text::cut_scrubbed;
+use crate::principal::Principal;
 use crate::session::{
     ClientCapabilities, ClientError, ClientSession, Elicitation, ElicitationRequest, LogLevel,
     LogMessage, Sampled, SamplingRequest,
@@ -238,6 +239,12 @@ impl<'a> ToolContext<'a> {
         };
         let message = LogMessage::new(level, self.clean(text.into(), REPORT_CHARS));
         sink(Report::Log(&message));
+    }
+
+    /// Who the call is made for, when it came through a server that authenticated its
+    /// client (an MCP server with bearer authentication, feature `mcp`): `None` otherwise.
+    pub fn principal(&self) -> Option<&Principal> {
+        self.client.and_then(ClientSession::principal)
     }
 
     /// What the client of this call can be asked: `None` when the tool is not being served

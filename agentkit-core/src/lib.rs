@@ -120,6 +120,7 @@ mod model_text;
 mod output;
 mod panic_hook;
 mod params;
+mod principal;
 pub mod provider;
 mod recorder;
 mod registry;
@@ -153,6 +154,7 @@ pub use executor::{DEFAULT_RETRIES, ToolExecutor, ToolExecutorBuilder, Turn};
 pub use model_text::TextLimits;
 pub use panic_hook::install_tool_panic_hook;
 pub use params::{ParamSchema, ToolParams};
+pub use principal::Principal;
 pub use recorder::{
     DEFAULT_RECORDER_CAPACITY, ExecutionRecorder, NoRecording, RecordedError, RecordedOutcome,
     Recording, Replay,

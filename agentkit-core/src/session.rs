@@ -10,6 +10,7 @@ use std::pin::Pin;
 use serde::{Deserialize, Serialize};
 
 use crate::error::BoxError;
+use crate::principal::Principal;
 use crate::schema::JsonObject;
 
 /// The severity of a log message, MCP's levels (those of syslog), lowest first.
@@ -285,4 +286,9 @@ pub(crate) trait ClientSession: Send + Sync {
 
     /// Asks the client's model.
     fn sample(&self, request: SamplingRequest) -> Answer<Sampled>;
+
+    /// Who the client's requests are made for, when the server authenticated them.
+    fn principal(&self) -> Option<&Principal> {
+        None
+    }
 }

@@ -210,10 +210,13 @@ impl ToolExecutor {
         };
         if spec.requires_approval() {
             let capabilities = client.as_ref().map(|client| client.capabilities());
+            let principal = client.as_ref().and_then(|client| client.principal());
             let decision = match decision {
                 Some(decision) => Ok(decision),
-                None => self
-                    .decide(&ApprovalRequest::new(spec, call_id, inputs).with_client(capabilities)),
+                None => self.decide(
+                    &ApprovalRequest::new(spec, call_id, inputs)
+                        .with_client(capabilities, principal),
+                ),
             };
             let decision = match decision {
                 // A person at the client decides, while the call's deadline holds.

@@ -55,20 +55,28 @@
 //! # }
 //! ```
 
+mod auth;
 mod client;
 mod convert;
 mod error;
 mod forward;
+mod origins;
 mod peer;
 mod progress;
+mod raw;
+mod serve;
 mod server;
+mod service;
+mod sessions;
 
+pub use auth::{Authenticate, BearerAuth, BearerAuthLayer, ProtectedResource, Unauthorized};
 pub use client::{McpClient, McpTool, McpToolError};
 pub use convert::{
     from_content_block, schema_from_json_schema, to_call_tool_result, to_content_block, to_mcp_tool,
 };
 pub use error::{McpError, McpErrorKind};
 pub use server::McpServer;
+pub use service::McpHttpService;
 
 /// The `rmcp` this module is built on, re-exported so that code naming its types (a custom
 /// transport, [`StreamableHttpServerConfig`](rmcp::transport::StreamableHttpServerConfig))

@@ -12,6 +12,7 @@ use rmcp::service::Peer;
 use serde_json::{Value, json};
 use tokio::runtime::Handle;
 
+use crate::principal::Principal;
 use crate::session::{
     Answer, ClientCapabilities, ClientError, ClientSession, Elicitation, ElicitationRequest,
     Sampled, SamplingRequest,
@@ -23,19 +24,27 @@ pub(super) struct PeerSession {
     /// The server's runtime: a blocking tool asks from a thread of its own, and the request
     /// runs here.
     runtime: Handle,
+    /// Who the client's request was made for, when the server authenticated it.
+    principal: Option<Principal>,
 }
 
 impl PeerSession {
-    /// The client of `peer`; made on the server's tokio runtime.
-    pub(super) fn new(peer: Peer<RoleServer>) -> Self {
+    /// The client of `peer`, whose request was made for `principal`; made on the server's
+    /// tokio runtime.
+    pub(super) fn new(peer: Peer<RoleServer>, principal: Option<Principal>) -> Self {
         PeerSession {
             peer,
             runtime: Handle::current(),
+            principal,
         }
     }
 }
 
 impl ClientSession for PeerSession {
+    fn principal(&self) -> Option<&Principal> {
+        self.principal.as_ref()
+    }
+
     fn capabilities(&self) -> ClientCapabilities {
         let declared = self.peer.peer_info().map(|info| info.capabilities.clone());
         ClientCapabilities {

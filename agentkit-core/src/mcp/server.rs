@@ -4,8 +4,6 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
 #[allow(deprecated)] // MCP's logging, which the 2026-07-28 revision deprecates.
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
@@ -13,20 +11,21 @@ use rmcp::model::{
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as McpToolInfo,
 };
 use rmcp::service::RequestContext;
-use rmcp::transport::StreamableHttpService;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
-use tokio::net::TcpListener;
 
 use super::convert::{to_call_tool_result, to_mcp_tool};
-use super::error::{McpError, McpErrorKind};
 use super::peer::PeerSession;
 use super::progress::{CallNotifier, LogThreshold, our_level};
-use crate::call::ToolCall;
-use crate::error::ErrorKind;
+use super::raw::{PendingArguments, RawArguments};
+use super::serve::CallsInFlight;
+use super::service::HttpOptions;
+use crate::call::{ToolArguments, ToolCall};
+use crate::error::{Error, ErrorKind, UnknownToolError};
 use crate::executor::ToolExecutor;
+use crate::principal::Principal;
 use crate::session::ClientSession;
+use crate::tool::ToolSpec;
 
 /// Serves the tools of a [`ToolExecutor`] to MCP clients (Claude Desktop, IDEs, agents), over
 /// stdio or streamable HTTP, on [`rmcp`].
@@ -49,7 +48,33 @@ use crate::session::ClientSession;
 ///   never make the tool wait on the connection. A client that did not ask gets none.
 ///
 /// `McpServer` is an rmcp [`ServerHandler`]: besides the two transports here, serve it on any
-/// transport rmcp has with [`ServiceExt::serve`]. Needs a tokio runtime.
+/// transport rmcp has with [`ServiceExt::serve`](rmcp::ServiceExt::serve). Needs a tokio
+/// runtime.
+///
+/// # Limits
+///
+/// Over HTTP ([`serve_http`](Self::serve_http), [`streamable_http_service`](Self::streamable_http_service)),
+/// with their defaults:
+///
+/// | limit | default | past it | set with |
+/// |---|---|---|---|
+/// | `Host` | loopback names | 403 | [`with_allowed_hosts`](Self::with_allowed_hosts) |
+/// | `Origin` (when sent) | loopback origins | 403 | [`with_allowed_origins`](Self::with_allowed_origins), [`allow_any_origin`](Self::allow_any_origin) |
+/// | authentication | none | 401 / 403 with `WWW-Authenticate` | [`with_auth`](Self::with_auth), [`with_access`](Self::with_access) |
+/// | request body | 4 MiB | 413, before it is read | [`with_max_body_bytes`](Self::with_max_body_bytes) |
+/// | request headers | 30 s to send them | connection closed | [`with_header_timeout`](Self::with_header_timeout) |
+/// | live sessions | 1 000 | 503 with `Retry-After` | [`with_max_sessions`](Self::with_max_sessions) |
+/// | idle session | 5 minutes without a request | closed, its memory freed | [`with_session_idle_timeout`](Self::with_session_idle_timeout) |
+/// | calls per session | no cap of their own: the executor's [in-flight limit](crate::ToolExecutorBuilder::max_in_flight) bounds all calls | the call waits for room | |
+/// | one call | none | `isError` timeout result | [`with_timeout`](Self::with_timeout), the tool's own timeout |
+/// | shutdown | calls in flight get 10 s | cancelled, each with its terminal event | [`with_shutdown_grace`](Self::with_shutdown_grace), [`serve_http_until`](Self::serve_http_until) |
+///
+/// Every call runs on its arguments as the client wrote them, over HTTP and stdio alike: a
+/// key given twice is an input error, as from a model (where this does not hold: a message
+/// whose own `params` or `arguments` key repeats, and transports driven through rmcp
+/// directly). What a result tells the client is bounded by the executor's
+/// [`TextLimits`](crate::TextLimits). [Stateless](Self::stateless) serving keeps no session:
+/// replicas behind a load balancer each answer any request.
 ///
 /// ```no_run
 /// use std::sync::Arc;
@@ -71,7 +96,18 @@ pub struct McpServer {
     timeout: Option<Duration>,
     /// The session's log threshold: each session (each clone a transport makes) has its own.
     log_threshold: Arc<LogThreshold>,
+    /// The HTTP service's limits.
+    pub(super) http: HttpOptions,
+    /// Which tools a principal may list and call.
+    access: Option<Access>,
+    /// A stdio session's arguments texts, by request id.
+    pub(super) raw: Option<Arc<PendingArguments>>,
+    /// The calls in flight, when serving until a shutdown.
+    calls: Option<Arc<CallsInFlight>>,
 }
+
+/// Whether a principal (none for an unauthenticated client) may list and call a tool.
+type Access = Arc<dyn Fn(Option<&Principal>, &ToolSpec) -> bool + Send + Sync>;
 
 impl fmt::Debug for McpServer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -97,11 +133,21 @@ impl McpServer {
             instructions: None,
             timeout: None,
             log_threshold: Arc::default(),
+            http: HttpOptions::default(),
+            access: None,
+            raw: None,
+            calls: None,
         }
     }
 
+    /// The server, its calls counted in `calls` and cancelled with it.
+    pub(super) fn with_calls(mut self, calls: Arc<CallsInFlight>) -> Self {
+        self.calls = Some(calls);
+        self
+    }
+
     /// The server for a new session: the same tools, a state of its own.
-    fn for_session(&self) -> Self {
+    pub(super) fn for_session(&self) -> Self {
         McpServer {
             log_threshold: Arc::default(),
             ..self.clone()
@@ -131,87 +177,41 @@ impl McpServer {
         self
     }
 
+    /// Lets a principal list and call only the tools `policy` allows: the others are not
+    /// listed, and a call of one is a call of an unknown tool. The principal is the one
+    /// [bearer authentication](Self::with_auth) found, `None` for a request without (over
+    /// stdio, or an HTTP server without authentication).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// use agentkit_core::mcp::McpServer;
+    /// # use agentkit_core::{ToolExecutor, ToolRegistry};
+    /// # let executor = Arc::new(ToolExecutor::new(ToolRegistry::new()));
+    /// // Tools tagged `admin` only for principals with the `admin` scope.
+    /// let server = McpServer::new(executor).with_access(|principal, spec| {
+    ///     spec.tag("admin").is_none() || principal.is_some_and(|p| p.has_scope("admin"))
+    /// });
+    /// ```
+    #[must_use]
+    pub fn with_access(
+        mut self,
+        policy: impl Fn(Option<&Principal>, &ToolSpec) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        self.access = Some(Arc::new(policy));
+        self
+    }
+
+    /// Whether `principal` may list and call the tool called `name`.
+    fn may_use(&self, principal: Option<&Principal>, name: &str) -> bool {
+        match (&self.access, self.executor.registry().lookup(name)) {
+            (Some(access), Some(spec)) => access(principal, spec),
+            _ => true,
+        }
+    }
+
     /// The executor the server calls tools through.
     pub fn executor(&self) -> &Arc<ToolExecutor> {
         &self.executor
-    }
-
-    /// Serves one client over this process's stdin and stdout until it disconnects.
-    ///
-    /// Stdout then carries the protocol: log to stderr.
-    pub async fn serve_stdio(self) -> Result<(), McpError> {
-        let running = self
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
-        running
-            .waiting()
-            .await
-            .map_err(|e| McpError::new(McpErrorKind::Transport, e))?;
-        Ok(())
-    }
-
-    /// The server as rmcp's streamable HTTP [`tower`](https://docs.rs/tower) service, to mount
-    /// in an HTTP server of your choice (an axum route at `/mcp`, say); one MCP session per
-    /// client, kept in memory.
-    ///
-    /// rmcp's defaults apply: requests whose `Host` is not a loopback name are refused (see
-    /// [`StreamableHttpServerConfig`](rmcp::transport::StreamableHttpServerConfig) to allow
-    /// others).
-    ///
-    /// Set `TCP_NODELAY` on the connections of the server you mount it in, as
-    /// [`serve_http`](Self::serve_http) does: without it, each response's second small write
-    /// waits for the client's delayed ACK, and every call on a reused connection takes about
-    /// 40 ms. With axum, `axum::serve(listener, app).tcp_nodelay(true)`; with hyper, call
-    /// `set_nodelay(true)` on each accepted `TcpStream`.
-    pub fn streamable_http_service(&self) -> StreamableHttpService<McpServer, LocalSessionManager> {
-        let server = self.clone();
-        StreamableHttpService::new(
-            move || Ok(server.for_session()),
-            Arc::new(LocalSessionManager::default()),
-            Default::default(),
-        )
-    }
-
-    /// Serves clients over streamable HTTP (HTTP/1.1) on `listener`, at any path, until the
-    /// returned future is dropped. Each connection runs on its own task.
-    ///
-    /// A failure to accept a connection does not stop the server (a client that hangs up
-    /// first, or running out of file descriptors under a flood of connections): as axum does,
-    /// the server goes on accepting, after a pause for errors that are not the client's.
-    ///
-    /// ```no_run
-    /// # use agentkit_core::mcp::McpServer;
-    /// # async fn run(server: McpServer) -> Result<(), Box<dyn std::error::Error>> {
-    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-    /// server.serve_http(listener).await;
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn serve_http(self, listener: TcpListener) {
-        let service = TowerToHyperService::new(self.streamable_http_service());
-        loop {
-            let stream = match listener.accept().await {
-                Ok((stream, _)) => stream,
-                Err(error) if is_connection_error(&error) => continue,
-                Err(_) => {
-                    tokio::time::sleep(Duration::from_secs(1)).await;
-                    continue;
-                }
-            };
-            // The response's second small write must not wait for the client's delayed ACK
-            // (Nagle's algorithm): with it, every call on a reused connection took 44 ms.
-            let _ = stream.set_nodelay(true);
-            let service = service.clone();
-            tokio::spawn(async move {
-                // A connection's failure (a client hanging up mid-request) is that client's;
-                // the server goes on serving the others.
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .timer(TokioTimer::new())
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
-            });
-        }
     }
 
     async fn call(
@@ -219,17 +219,47 @@ impl McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        // The arguments as the client wrote them, where the transport kept them (see
+        // `raw`): a key given twice is then an input error, as from a model.
+        let parts = context.extensions.get::<http::request::Parts>();
+        let written = parts
+            .and_then(|parts| parts.extensions.get::<RawArguments>().cloned())
+            .or_else(|| self.raw.as_ref()?.take(&context.id));
+        let arguments = match written {
+            Some(RawArguments(text)) => ToolArguments::Text(text.as_ref().into()),
+            None => ToolArguments::Value(Value::Object(request.arguments.unwrap_or_default())),
+        };
+        let principal = parts.and_then(|parts| parts.extensions.get::<Principal>().cloned());
+        if !self.may_use(principal.as_ref(), &request.name) {
+            // A tool the principal may not call is one it cannot know of.
+            let unknown = UnknownToolError::new(&request.name, Vec::new());
+            return Err(ErrorData::invalid_params(
+                Error::from(unknown).to_model_message(),
+                None,
+            ));
+        }
         let call = ToolCall::new(context.id.to_string(), request.name, arguments);
-        // The call ends when the client cancels it, or at the timeout.
+        // The call ends when the client cancels it, at the timeout, or when the server shuts
+        // down past its grace period.
+        let _in_flight = self.calls.as_ref().map(CallsInFlight::enter);
         let cancelled = context.ct.clone();
+        let shutdown = self.calls.as_ref().map(|calls| calls.cancel.clone());
         let timeout = self.timeout;
         let deadline = async move {
+            let ended = async {
+                match shutdown {
+                    Some(shutdown) => tokio::select! {
+                        () = cancelled.cancelled() => {}
+                        () = shutdown.cancelled() => {}
+                    },
+                    None => cancelled.cancelled().await,
+                }
+            };
             match timeout {
                 Some(timeout) => {
-                    let _ = tokio::time::timeout(timeout, cancelled.cancelled()).await;
+                    let _ = tokio::time::timeout(timeout, ended).await;
                 }
-                None => cancelled.cancelled().await,
+                None => ended.await,
             }
         };
         // Progress goes to the client only when it asked, with a token for the call; log
@@ -237,7 +267,8 @@ impl McpServer {
         let token = context.meta.get_progress_token();
         let (notifier, reporter) =
             CallNotifier::start(context.peer.clone(), token, Arc::clone(&self.log_threshold));
-        let client: Arc<dyn ClientSession> = Arc::new(PeerSession::new(context.peer.clone()));
+        let client: Arc<dyn ClientSession> =
+            Arc::new(PeerSession::new(context.peer.clone(), principal));
         let result = self
             .executor
             .dispatch_served(&call, deadline, Some(reporter), Some(client))
@@ -276,9 +307,24 @@ impl ServerHandler for McpServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tools.to_vec()))
+        let Some(access) = &self.access else {
+            return Ok(ListToolsResult::with_all_items(self.tools.to_vec()));
+        };
+        let principal = context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Principal>());
+        let listed = self
+            .executor
+            .registry()
+            .specs()
+            .zip(self.tools.iter())
+            .filter(|(spec, _)| access(principal, spec))
+            .map(|(_, tool)| tool.clone())
+            .collect();
+        Ok(ListToolsResult::with_all_items(listed))
     }
 
     async fn call_tool(
@@ -302,13 +348,4 @@ impl ServerHandler for McpServer {
     fn get_tool(&self, name: &str) -> Option<McpToolInfo> {
         self.tools.iter().find(|tool| tool.name == name).cloned()
     }
-}
-
-/// An error accepting a connection that concerns that connection only.
-fn is_connection_error(error: &std::io::Error) -> bool {
-    use std::io::ErrorKind::{ConnectionAborted, ConnectionRefused, ConnectionReset};
-    matches!(
-        error.kind(),
-        ConnectionRefused | ConnectionAborted | ConnectionReset
-    )
 }

@@ -12,5 +12,6 @@ mod conformance;
 mod mcp_client;
 mod mcp_client_reports;
 mod mcp_executor;
+mod mcp_limits;
 mod mcp_progress;
 mod mcp_server;

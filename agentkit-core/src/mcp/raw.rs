@@ -1,0 +1,197 @@
+//! The arguments of a `tools/call` as the client wrote them.
+//!
+//! rmcp parses a request into a JSON object before the server sees it, and a JSON object keeps
+//! one value per key: `{"city": "Paris", "city": "Lyon"}` would reach the executor as
+//! `{"city": "Lyon"}`, and "one key, one value" would not hold over MCP. So the transports
+//! agentkit serves read each message's `params.arguments` text first, and the call runs on
+//! that text, which the executor parses as it parses a model's (a key given twice is an input
+//! error, like any other).
+//!
+//! Where it holds: [`McpServer::serve_stdio`](super::McpServer::serve_stdio), and the HTTP
+//! service ([`serve_http`](super::McpServer::serve_http),
+//! [`streamable_http_service`](super::McpServer::streamable_http_service)). Where it does
+//! not: a message whose own keys repeat (`"params"` or `"arguments"` twice, which rmcp reads
+//! as its last), and transports driven through rmcp directly
+//! ([`ServiceExt::serve`](rmcp::ServiceExt::serve)); there the arguments are rmcp's object.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, VecDeque};
+use std::io;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
+
+use rmcp::model::RequestId;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use tokio::io::{AsyncRead, ReadBuf};
+
+/// The arguments text of one `tools/call` request.
+#[derive(Debug, Clone)]
+pub(super) struct RawArguments(pub(super) Arc<str>);
+
+/// The parts of a JSON-RPC message this reads; everything else is skipped unparsed.
+#[derive(Deserialize)]
+struct Message<'a> {
+    #[serde(borrow)]
+    method: Option<Cow<'a, str>>,
+    id: Option<RequestId>,
+    #[serde(borrow)]
+    params: Option<Params<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Params<'a> {
+    #[serde(borrow)]
+    arguments: Option<&'a RawValue>,
+}
+
+/// The request id and arguments text of `message`, when it is a `tools/call` with arguments.
+pub(super) fn tool_call_arguments(message: &[u8]) -> Option<(Option<RequestId>, RawArguments)> {
+    let message: Message<'_> = serde_json::from_slice(message).ok()?;
+    if message.method.as_deref() != Some("tools/call") {
+        return None;
+    }
+    let arguments = message.params?.arguments?;
+    Some((message.id, RawArguments(Arc::from(arguments.get()))))
+}
+
+/// The arguments texts of a stdio session's requests, by request id, until their calls take
+/// them.
+#[derive(Default)]
+pub(super) struct PendingArguments {
+    by_id: Mutex<(HashMap<RequestId, RawArguments>, VecDeque<RequestId>)>,
+}
+
+/// How many arguments texts a session keeps for calls that have not started: a request rmcp
+/// refuses never takes its own, and the oldest are dropped past this.
+const MAX_PENDING: usize = 1_024;
+
+impl PendingArguments {
+    fn put(&self, id: RequestId, arguments: RawArguments) {
+        let mut guard = self.by_id.lock().unwrap_or_else(PoisonError::into_inner);
+        let (by_id, order) = &mut *guard;
+        if by_id.insert(id.clone(), arguments).is_none() {
+            order.push_back(id);
+        }
+        while order.len() > MAX_PENDING {
+            if let Some(oldest) = order.pop_front() {
+                by_id.remove(&oldest);
+            }
+        }
+    }
+
+    /// The arguments text of request `id`, taken.
+    pub(super) fn take(&self, id: &RequestId) -> Option<RawArguments> {
+        let mut guard = self.by_id.lock().unwrap_or_else(PoisonError::into_inner);
+        let (by_id, order) = &mut *guard;
+        let taken = by_id.remove(id)?;
+        order.retain(|pending| pending != id);
+        Some(taken)
+    }
+}
+
+/// The longest line read for its arguments, in bytes: longer messages pass through unread
+/// (and are refused by the executor's own limits, or rmcp's).
+const MAX_LINE: usize = 16 * 1024 * 1024;
+
+/// A stdio reader that passes every byte on and, at each line's end, keeps the arguments
+/// text of the `tools/call` request on it.
+pub(super) struct Reading<R> {
+    inner: R,
+    line: Vec<u8>,
+    /// The line is past [`MAX_LINE`]: skipped to its end.
+    skipping: bool,
+    pending: Arc<PendingArguments>,
+}
+
+impl<R> Reading<R> {
+    pub(super) fn new(inner: R, pending: Arc<PendingArguments>) -> Self {
+        Reading {
+            inner,
+            line: Vec::new(),
+            skipping: false,
+            pending,
+        }
+    }
+
+    fn scan(&mut self, bytes: &[u8]) {
+        for chunk in bytes.split_inclusive(|&b| b == b'\n') {
+            let ends = chunk.last() == Some(&b'\n');
+            if !self.skipping {
+                if self.line.len() + chunk.len() > MAX_LINE {
+                    self.skipping = true;
+                    self.line = Vec::new();
+                } else {
+                    self.line.extend_from_slice(chunk);
+                }
+            }
+            if ends {
+                if !self.skipping {
+                    if let Some((Some(id), arguments)) = tool_call_arguments(&self.line) {
+                        self.pending.put(id, arguments);
+                    }
+                }
+                self.line.clear();
+                self.skipping = false;
+            }
+        }
+    }
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for Reading<R> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if let Poll::Ready(Ok(())) = polled {
+            let read = buf.filled()[before..].to_vec();
+            self.scan(&read);
+        }
+        polled
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_arguments_text_is_kept_as_written() {
+        let message = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"w","arguments":{"city":"Paris","city":"Lyon"}}}"#;
+        let (id, arguments) = tool_call_arguments(message).unwrap();
+        assert_eq!(id, Some(RequestId::Number(7)));
+        assert_eq!(&*arguments.0, r#"{"city":"Paris","city":"Lyon"}"#);
+        assert!(tool_call_arguments(br#"{"method":"tools/list","id":1}"#).is_none());
+        assert!(tool_call_arguments(b"not json").is_none());
+    }
+
+    #[test]
+    fn lines_split_across_reads_are_read_whole_and_the_pending_are_bounded() {
+        let pending = Arc::new(PendingArguments::default());
+        let mut reading = Reading::new(tokio::io::empty(), Arc::clone(&pending));
+        let line = br#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"w","arguments":{"x":1}}}
+"#;
+        let (first, second) = line.split_at(20);
+        reading.scan(first);
+        reading.scan(second);
+        let id = RequestId::String("a".into());
+        assert_eq!(&*pending.take(&id).unwrap().0, r#"{"x":1}"#);
+        assert!(pending.take(&id).is_none());
+        for n in 0..(MAX_PENDING as i64 + 10) {
+            let line = format!(
+                "{{\"id\":{n},\"method\":\"tools/call\",\"params\":{{\"arguments\":{{}}}}}}\n"
+            );
+            reading.scan(line.as_bytes());
+        }
+        assert!(pending.take(&RequestId::Number(0)).is_none());
+        assert!(
+            pending
+                .take(&RequestId::Number(MAX_PENDING as i64 + 9))
+                .is_some()
+        );
+    }
+}

@@ -1,0 +1,237 @@
+//! [`Sessions`]: rmcp's in-memory sessions, capped in number and closed when idle.
+//!
+//! rmcp's `LocalSessionManager` ends an idle session's worker but keeps its handle in its map
+//! until a client sends `DELETE`, so a flood of `initialize` requests holds memory for good,
+//! and nothing caps how many sessions live at once. This wraps it: a session past the cap is
+//! refused, and a sweeper closes (and so removes) every session idle past the timeout.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::{Duration, Instant};
+
+use futures_util::Stream;
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::WorkerTransport;
+use rmcp::transport::streamable_http_server::SessionManager;
+use rmcp::transport::streamable_http_server::session::local::{
+    LocalSessionManager, LocalSessionManagerError, LocalSessionWorker,
+};
+use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId};
+
+/// The sessions of one HTTP service.
+#[derive(Clone)]
+pub(super) struct Sessions {
+    shared: Arc<Shared>,
+}
+
+#[derive(Default)]
+struct State {
+    /// When each live session last received a request.
+    seen: HashMap<SessionId, Instant>,
+    /// Sessions being created: counted against the cap before they exist, so that a
+    /// flood's concurrent requests cannot all pass it.
+    pending: usize,
+}
+
+struct Shared {
+    inner: LocalSessionManager,
+    max: usize,
+    idle: Duration,
+    /// The live sessions and those being created.
+    state: Mutex<State>,
+    /// Whether the sweeper runs (started with the first session, on its runtime).
+    sweeping: Mutex<bool>,
+}
+
+/// Why a session could not be served.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum SessionsError {
+    /// The cap is reached.
+    #[error("the server holds its maximum of {0} sessions")]
+    Full(usize),
+    /// rmcp's session manager failed.
+    #[error(transparent)]
+    Inner(#[from] LocalSessionManagerError),
+}
+
+impl Sessions {
+    /// At most `max` sessions at once, each closed after `idle` without a request.
+    pub(super) fn new(max: usize, idle: Duration) -> Self {
+        let mut inner = LocalSessionManager::default();
+        // The worker's own timer is the fallback; the sweeper removes the handle.
+        inner.session_config.keep_alive = Some(idle);
+        Sessions {
+            shared: Arc::new(Shared {
+                inner,
+                max,
+                idle,
+                state: Mutex::default(),
+                sweeping: Mutex::new(false),
+            }),
+        }
+    }
+
+    /// How many sessions are live.
+    pub(super) fn len(&self) -> usize {
+        self.shared.state().seen.len()
+    }
+
+    /// Whether a new session would be refused.
+    pub(super) fn is_full(&self) -> bool {
+        let state = self.shared.state();
+        state.seen.len() + state.pending >= self.shared.max
+    }
+
+    /// The cap.
+    pub(super) fn max(&self) -> usize {
+        self.shared.max
+    }
+
+    fn touch(&self, id: &SessionId) {
+        if let Some(seen) = self.shared.state().seen.get_mut(id) {
+            *seen = Instant::now();
+        }
+    }
+
+    /// Starts the sweeper, once, on the runtime of the first session.
+    fn sweep_from_now_on(&self) {
+        let mut sweeping = self
+            .shared
+            .sweeping
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if !*sweeping {
+            *sweeping = true;
+            tokio::spawn(sweep(Arc::downgrade(&self.shared)));
+        }
+    }
+}
+
+impl Shared {
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// A place under the cap, held while a session is created: given back if the creation fails
+/// or its future is dropped.
+struct Reservation<'a> {
+    shared: &'a Shared,
+}
+
+impl<'a> Reservation<'a> {
+    fn take(shared: &'a Shared) -> Result<Self, SessionsError> {
+        let mut state = shared.state();
+        if state.seen.len() + state.pending >= shared.max {
+            return Err(SessionsError::Full(shared.max));
+        }
+        state.pending += 1;
+        Ok(Reservation { shared })
+    }
+
+    /// The session `id` now holds the place.
+    fn fulfil(self, id: SessionId) {
+        self.shared.state().seen.insert(id, Instant::now());
+        // Dropped here: the pending count goes down as the session is counted.
+    }
+}
+
+impl Drop for Reservation<'_> {
+    fn drop(&mut self) {
+        self.shared.state().pending -= 1;
+    }
+}
+
+/// Closes the sessions idle past the timeout, a few times per timeout, until the sessions
+/// are dropped.
+async fn sweep(shared: Weak<Shared>) {
+    let period = match shared.upgrade() {
+        Some(shared) => (shared.idle / 4).clamp(Duration::from_millis(50), Duration::from_secs(30)),
+        None => return,
+    };
+    loop {
+        tokio::time::sleep(period).await;
+        let Some(shared) = shared.upgrade() else {
+            return;
+        };
+        let now = Instant::now();
+        let idle: Vec<SessionId> = shared
+            .state()
+            .seen
+            .iter()
+            .filter(|(_, seen)| now.duration_since(**seen) >= shared.idle)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in idle {
+            shared.state().seen.remove(&id);
+            // A worker that ended on its own timer is already gone: nothing to report.
+            let _ = shared.inner.close_session(&id).await;
+        }
+    }
+}
+
+impl SessionManager for Sessions {
+    type Error = SessionsError;
+    type Transport = WorkerTransport<LocalSessionWorker>;
+
+    async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
+        let reservation = Reservation::take(&self.shared)?;
+        let (id, transport) = self.shared.inner.create_session().await?;
+        reservation.fulfil(id.clone());
+        self.sweep_from_now_on();
+        Ok((id, transport))
+    }
+
+    async fn initialize_session(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<ServerJsonRpcMessage, Self::Error> {
+        self.touch(id);
+        Ok(self.shared.inner.initialize_session(id, message).await?)
+    }
+
+    async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
+        Ok(self.shared.inner.has_session(id).await?)
+    }
+
+    async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        self.shared.state().seen.remove(id);
+        Ok(self.shared.inner.close_session(id).await?)
+    }
+
+    async fn create_stream(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.touch(id);
+        Ok(self.shared.inner.create_stream(id, message).await?)
+    }
+
+    async fn accept_message(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<(), Self::Error> {
+        self.touch(id);
+        Ok(self.shared.inner.accept_message(id, message).await?)
+    }
+
+    async fn create_standalone_stream(
+        &self,
+        id: &SessionId,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.touch(id);
+        Ok(self.shared.inner.create_standalone_stream(id).await?)
+    }
+
+    async fn resume(
+        &self,
+        id: &SessionId,
+        last_event_id: String,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.touch(id);
+        Ok(self.shared.inner.resume(id, last_event_id).await?)
+    }
+}

@@ -56,8 +56,10 @@
 //! ```
 
 mod auth;
+mod call;
 mod client;
 mod convert;
+mod deferred;
 mod error;
 mod forward;
 mod origins;
@@ -74,6 +76,7 @@ pub use client::{McpClient, McpTool, McpToolError};
 pub use convert::{
     from_content_block, schema_from_json_schema, to_call_tool_result, to_content_block, to_mcp_tool,
 };
+pub use deferred::{DEFERRED_META, DeferredStore, DirectoryStore, Lookup, RESUME_META};
 pub use error::{McpError, McpErrorKind};
 pub use server::McpServer;
 pub use service::McpHttpService;

@@ -12,19 +12,15 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
-use serde_json::Value;
 
-use super::convert::{to_call_tool_result, to_mcp_tool};
-use super::peer::PeerSession;
-use super::progress::{CallNotifier, LogThreshold, our_level};
-use super::raw::{PendingArguments, RawArguments};
+use super::convert::to_mcp_tool;
+use super::deferred::DeferredStore;
+use super::progress::{LogThreshold, our_level};
+use super::raw::PendingArguments;
 use super::serve::CallsInFlight;
 use super::service::HttpOptions;
-use crate::call::{ToolArguments, ToolCall};
-use crate::error::{Error, ErrorKind, UnknownToolError};
 use crate::executor::ToolExecutor;
 use crate::principal::Principal;
-use crate::session::ClientSession;
 use crate::tool::ToolSpec;
 
 /// Serves the tools of a [`ToolExecutor`] to MCP clients (Claude Desktop, IDEs, agents), over
@@ -89,21 +85,23 @@ use crate::tool::ToolSpec;
 /// ```
 #[derive(Clone)]
 pub struct McpServer {
-    executor: Arc<ToolExecutor>,
+    pub(super) executor: Arc<ToolExecutor>,
     tools: Arc<[McpToolInfo]>,
     info: Implementation,
     instructions: Option<String>,
-    timeout: Option<Duration>,
+    pub(super) timeout: Option<Duration>,
     /// The session's log threshold: each session (each clone a transport makes) has its own.
-    log_threshold: Arc<LogThreshold>,
+    pub(super) log_threshold: Arc<LogThreshold>,
     /// The HTTP service's limits.
     pub(super) http: HttpOptions,
     /// Which tools a principal may list and call.
-    access: Option<Access>,
+    pub(super) access: Option<Access>,
     /// A stdio session's arguments texts, by request id.
     pub(super) raw: Option<Arc<PendingArguments>>,
     /// The calls in flight, when serving until a shutdown.
-    calls: Option<Arc<CallsInFlight>>,
+    pub(super) calls: Option<Arc<CallsInFlight>>,
+    /// Where deferred calls wait for a decision, for any replica to resume.
+    pub(super) deferred: Option<Arc<dyn DeferredStore>>,
 }
 
 /// Whether a principal (none for an unauthenticated client) may list and call a tool.
@@ -137,6 +135,7 @@ impl McpServer {
             access: None,
             raw: None,
             calls: None,
+            deferred: None,
         }
     }
 
@@ -201,8 +200,21 @@ impl McpServer {
         self
     }
 
+    /// Keeps the calls the approval policy defers in `store`, for any replica of the server
+    /// to resume once a person has decided (see [`DeferredStore`]): a deferred call's result
+    /// carries its id in `_meta["io.agentkit/deferred"]`, and a `tools/call` of the same tool
+    /// with `_meta["io.agentkit/resume"]` set to it runs, ends or still defers the call, by
+    /// the decision recorded. Without a store, a deferred call's result says it waits, and
+    /// the call is the application's to keep ([`ToolResult::deferred`](crate::ToolResult::deferred)
+    /// through an observer).
+    #[must_use]
+    pub fn with_deferred_store(mut self, store: impl DeferredStore) -> Self {
+        self.deferred = Some(Arc::new(store));
+        self
+    }
+
     /// Whether `principal` may list and call the tool called `name`.
-    fn may_use(&self, principal: Option<&Principal>, name: &str) -> bool {
+    pub(super) fn may_use(&self, principal: Option<&Principal>, name: &str) -> bool {
         match (&self.access, self.executor.registry().lookup(name)) {
             (Some(access), Some(spec)) => access(principal, spec),
             _ => true,
@@ -212,81 +224,6 @@ impl McpServer {
     /// The executor the server calls tools through.
     pub fn executor(&self) -> &Arc<ToolExecutor> {
         &self.executor
-    }
-
-    async fn call(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        // The arguments as the client wrote them, where the transport kept them (see
-        // `raw`): a key given twice is then an input error, as from a model.
-        let parts = context.extensions.get::<http::request::Parts>();
-        let written = parts
-            .and_then(|parts| parts.extensions.get::<RawArguments>().cloned())
-            .or_else(|| self.raw.as_ref()?.take(&context.id));
-        let arguments = match written {
-            Some(RawArguments(text)) => ToolArguments::Text(text.as_ref().into()),
-            None => ToolArguments::Value(Value::Object(request.arguments.unwrap_or_default())),
-        };
-        let principal = parts.and_then(|parts| parts.extensions.get::<Principal>().cloned());
-        if !self.may_use(principal.as_ref(), &request.name) {
-            // A tool the principal may not call is one it cannot know of.
-            let unknown = UnknownToolError::new(&request.name, Vec::new());
-            return Err(ErrorData::invalid_params(
-                Error::from(unknown).to_model_message(),
-                None,
-            ));
-        }
-        let call = ToolCall::new(context.id.to_string(), request.name, arguments);
-        // The call ends when the client cancels it, at the timeout, or when the server shuts
-        // down past its grace period.
-        let _in_flight = self.calls.as_ref().map(CallsInFlight::enter);
-        let cancelled = context.ct.clone();
-        let shutdown = self.calls.as_ref().map(|calls| calls.cancel.clone());
-        let timeout = self.timeout;
-        let deadline = async move {
-            let ended = async {
-                match shutdown {
-                    Some(shutdown) => tokio::select! {
-                        () = cancelled.cancelled() => {}
-                        () = shutdown.cancelled() => {}
-                    },
-                    None => cancelled.cancelled().await,
-                }
-            };
-            match timeout {
-                Some(timeout) => {
-                    let _ = tokio::time::timeout(timeout, ended).await;
-                }
-                None => ended.await,
-            }
-        };
-        // Progress goes to the client only when it asked, with a token for the call; log
-        // messages at or above the level it set.
-        let token = context.meta.get_progress_token();
-        let (notifier, reporter) =
-            CallNotifier::start(context.peer.clone(), token, Arc::clone(&self.log_threshold));
-        let client: Arc<dyn ClientSession> =
-            Arc::new(PeerSession::new(context.peer.clone(), principal));
-        let result = self
-            .executor
-            .dispatch_served(&call, deadline, Some(reporter), Some(client))
-            .await;
-        notifier.finish().await;
-        if let Some(error) = result
-            .error()
-            .filter(|e| e.kind() == ErrorKind::UnknownTool)
-        {
-            // The executor's text: bounded and escaped however long or odd the name.
-            return Err(ErrorData::invalid_params(error.to_model_message(), None));
-        }
-        let structured = self
-            .executor
-            .registry()
-            .lookup(call.name())
-            .is_some_and(|spec| spec.output_schema().is_some());
-        Ok(to_call_tool_result(&result, structured).into())
     }
 }
 

@@ -33,6 +33,7 @@ mod core_spec_policy;
 mod core_timeout;
 mod core_toolset;
 mod core_validation;
+mod derive_annotations;
 mod derive_constraints;
 mod derive_crate_path;
 mod derive_doc_examples;

@@ -177,7 +177,7 @@ pub(crate) struct SearchArgs {
 #[tool(
     name = "search",
     input = SearchArgs,
-    examples = [{ query = "rust", limit = 10 }, { qurey = "rust", limit = 80 }],
+    examples = [{ query = "rust", limit = 10 }, { qurey = "rust", limit = 80 }, { limit = 5 }],
 )]
 struct BadSearch;
 
@@ -203,9 +203,9 @@ fn the_examples_of_a_typed_input_are_checked_when_registered() {
     assert_eq!(
         err.to_string(),
         "invalid tool declaration (3 problems):
-  input example 1: missing required parameter 'query'
   input example 1: parameter 'limit': the value must be at most 50, got 80
-  input example 1: unknown parameter 'qurey'; did you mean 'query'?"
+  input example 1: unknown parameter 'qurey'; did you mean 'query'?
+  input example 2: missing required parameter 'query'"
     );
     assert!(registry.lookup("search").is_none());
     registry.register(Search).unwrap();

@@ -20,6 +20,7 @@ mod core_defaults;
 mod core_dictionary_fields;
 mod core_dispatch;
 mod core_events;
+mod core_examples;
 mod core_executor;
 mod core_json_schema;
 mod core_lanes;

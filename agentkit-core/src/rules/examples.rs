@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 
+use super::detail::ExampleIssue;
 use super::problem::Problem;
 use super::types::{Literal, MAX_EXAMPLE_BYTES, MAX_EXAMPLES};
 use super::walk::{Decl, Step, Subject, Walker};
@@ -23,7 +24,8 @@ pub struct ExampleProblem {
 /// Checks input example `index` (its entries, in order) against the tool's parameters, as
 /// validation checks arguments: every declared parameter of its type and within its
 /// constraints, at any depth; no required one missing (`null` counts as absent for an
-/// optional one); no undeclared key, with the name meant suggested for a typo. Without
+/// optional one); no undeclared key, with the name meant suggested for a typo (and the
+/// parameter it leaves missing not reported again: see [`implied_by_typos`]). Without
 /// parameters (`None`: the tool has no input schema) any object is an example.
 ///
 /// Two things are refused that validation never sees, since JSON text cannot spell them but a
@@ -42,10 +44,56 @@ pub fn check_example(
         }
         None => walker.untyped_object(example),
     }
+    let problems: Vec<Problem> = walker.problems.iter().map(|(_, p)| p.clone()).collect();
+    let implied = implied_by_typos(&problems);
     walker
         .problems
         .into_iter()
-        .map(|(at, problem)| ExampleProblem { at, problem })
+        .zip(implied)
+        .filter(|(_, implied)| !implied)
+        .map(|((at, problem), _)| ExampleProblem { at, problem })
+        .collect()
+}
+
+/// Which of `problems` only follow from another: a required parameter missing from a
+/// dictionary where an unknown key of the same dictionary is a typo of it (`ctiy` for
+/// `city`) is that typo, reported once, as the unknown key with its suggestion.
+pub fn implied_by_typos(problems: &[Problem]) -> Vec<bool> {
+    // The dictionary a key is in, and the key: `stops[0].city` is `stops[0]` and `city`.
+    let split = |at: &str| -> (String, String) {
+        match at.rsplit_once('.') {
+            Some((parent, key)) => (parent.to_owned(), key.to_owned()),
+            None => (String::new(), at.to_owned()),
+        }
+    };
+    let typos: Vec<(usize, String, String)> = problems
+        .iter()
+        .filter_map(|problem| match problem {
+            Problem::InvalidExample {
+                index,
+                issue:
+                    ExampleIssue::Unknown {
+                        at,
+                        suggestion: Some(meant),
+                    },
+            } => Some((*index, split(at).0, meant.clone())),
+            _ => None,
+        })
+        .collect();
+    problems
+        .iter()
+        .map(|problem| match problem {
+            Problem::InvalidExample {
+                index,
+                issue: ExampleIssue::Missing { at },
+            } => {
+                let (parent, name) = split(at);
+                typos
+                    .iter()
+                    .any(|typo| typo.0 == *index && typo.1 == parent && typo.2 == name)
+            }
+            _ => false,
+        })
         .collect()
 }
 
@@ -190,21 +238,26 @@ mod tests {
             ("ctiy", s("Paris")),
         ]);
         let problems = check_example(2, Some(&params), &bad);
+        // `city` is missing because `ctiy` is a typo of it: one problem, the typo.
         assert_eq!(
             messages(&problems),
             [
-                "input example 2: missing required parameter 'city'",
                 "input example 2: parameter 'units': a value of type 'integer' does not fit the \
                  declared type 'string'",
                 "input example 2: parameter 'limit': the value must be at most 50, got 80",
                 "input example 2: unknown parameter 'ctiy'; did you mean 'city'?",
             ]
         );
-        // Each located where a compile error points: the example, the value, the key.
+        // Each located where a compile error points: the value, the key, the example.
         let at: Vec<&[Step]> = problems.iter().map(|p| p.at.as_slice()).collect();
-        assert_eq!(at[0], []);
-        assert_eq!(at[1], [Step::Field("units".into())]);
-        assert_eq!(at[3], [Step::Field("ctiy".into())]);
+        assert_eq!(at[0], [Step::Field("units".into())]);
+        assert_eq!(at[2], [Step::Field("ctiy".into())]);
+        let missing = check_example(0, Some(&params), &entries(&[("units", s("metric"))]));
+        assert_eq!(
+            messages(&missing),
+            ["input example 0: missing required parameter 'city'"]
+        );
+        assert_eq!(missing[0].at, []);
     }
 
     #[test]

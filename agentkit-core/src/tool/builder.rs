@@ -285,8 +285,9 @@ impl ToolSpecBuilder {
 
     /// Checks the spec, reporting every problem: name, version, timeout, duplicate
     /// credentials or tags, contradicting annotations, and input examples the input schema
-    /// refuses, each with its index and every problem validation finds in it (a spec
-    /// without an input schema takes any object), or more than
+    /// refuses, each with its index and every problem validation finds in it (but a required
+    /// parameter left missing by a misspelt key, which is the misspelling; a spec without an
+    /// input schema takes any object), or more than
     /// [`MAX_EXAMPLES`](crate::MAX_EXAMPLES) of them, or one longer than
     /// [`MAX_EXAMPLE_BYTES`](crate::MAX_EXAMPLE_BYTES) of JSON.
     ///
@@ -295,14 +296,18 @@ impl ToolSpecBuilder {
     /// use serde_json::json;
     ///
     /// let err = ToolSpec::builder("fetch_weather")
-    ///     .input(ToolSchema::new([Param::required("city", ParamType::String)])?)
-    ///     .example(json!({"ctiy": "Paris"}).as_object().unwrap().clone())
+    ///     .input(ToolSchema::new([
+    ///         Param::required("city", ParamType::String),
+    ///         Param::optional("days", ParamType::Integer).with_maximum(7),
+    ///     ])?)
+    ///     .example(json!({"city": "Paris"}).as_object().unwrap().clone())
+    ///     .example(json!({"ctiy": "Lyon", "days": 10}).as_object().unwrap().clone())
     ///     .build()
     ///     .unwrap_err();
     /// assert_eq!(err.to_string(), "\
     /// invalid tool declaration (2 problems):
-    ///   input example 0: missing required parameter 'city'
-    ///   input example 0: unknown parameter 'ctiy'; did you mean 'city'?");
+    ///   input example 1: parameter 'days': the value must be at most 7, got 10
+    ///   input example 1: unknown parameter 'ctiy'; did you mean 'city'?");
     /// # Ok::<(), agentkit_core::SemanticError>(())
     /// ```
     pub fn build(mut self) -> Result<ToolSpec, SemanticError> {

@@ -116,9 +116,17 @@ pub(super) fn problems(
         // Validated as the executor validates arguments; the example is kept as written,
         // without the defaults validation fills in.
         let mut arguments = example.clone();
-        for issue in schema.validate(&mut arguments) {
-            if let Some(issue) = example_issue(&issue) {
-                push(Problem::InvalidExample { index, issue });
+        let found: Vec<Problem> = schema
+            .validate(&mut arguments)
+            .iter()
+            .filter_map(example_issue)
+            .map(|issue| Problem::InvalidExample { index, issue })
+            .collect();
+        // As the compiler reports them: a parameter left missing by a typo is the typo.
+        let implied = rules::implied_by_typos(&found);
+        for (problem, implied) in found.into_iter().zip(implied) {
+            if !implied {
+                push(problem);
             }
         }
     }
@@ -245,7 +253,6 @@ mod tests {
         assert_eq!(
             words,
             [
-                "input example 1: missing required parameter 'city'",
                 "input example 1: parameter 'units': the value must be one of 'metric', \
                  'imperial', got 'kelvin'",
                 "input example 1: parameter 'days': the value must be at most 7, got 9",

@@ -376,8 +376,10 @@ use proc_macro::TokenStream;
 /// models that take them (Anthropic's `input_examples`; `ToolSpec::examples`). Each is
 /// checked against `input` as the executor would check the call: every parameter of its type
 /// and within its constraints, none missing, none undeclared, at any depth, every problem a
-/// compile error on its token. They are kept as written (no default filled in), at most 10,
-/// each at most 4096 bytes of JSON, since every example is sent with every request.
+/// compile error on its token. An example is written as a `default` is: a map of literals,
+/// with a name that is not an identifier in quotes (`{ "max-days" = 3 }`). They are kept as
+/// written (no default filled in), at most 10, each at most 4096 bytes of JSON, since every
+/// example is sent with every request.
 ///
 /// ```rust
 /// use agentkit_core::{BoxError, JsonObject, ToolContext, ToolHandler, tool};

@@ -379,9 +379,12 @@ fn examples(cx: &Ctxt, value: Value) -> Vec<Example> {
             invalid(cx, item.span(), EXAMPLES, EXPECTED);
             continue;
         }
+        // Whether it is read whole: without an entry that did not parse, and without an
+        // error while its values are read.
+        let whole = item.is_whole();
         let before = cx.error_count();
         if let Some(value) = default_in(cx, EXAMPLES, item) {
-            let complete = cx.error_count() == before;
+            let complete = whole && cx.error_count() == before;
             examples.push(Example {
                 index,
                 value,

@@ -429,3 +429,20 @@ fn every_mistake_in_annotations_and_examples_is_one_error() {
         );
     }
 }
+
+#[test]
+fn an_entry_that_does_not_parse_leaves_its_example_unchecked() {
+    // `zip-code` unquoted is a syntax error; the example is not then missing `zip-code` too.
+    let out = expand(quote!(
+        name = "s",
+        input = [{ name = "zip-code", type = string }],
+        examples = [{ zip-code = "75001" }]
+    ));
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    let out = expand(quote!(
+        name = "s",
+        input = [{ name = "zip-code", type = string }],
+        examples = [{ "zip-code" = "75001" }]
+    ));
+    assert!(!out.contains("compile_error"), "{out}");
+}

@@ -6,7 +6,7 @@
 use proc_macro2::Span;
 
 use super::ast::Tool;
-use crate::ast::{DefaultValue, Param, Str};
+use crate::ast::{Param, Str};
 use crate::check::{self as param_check, check_param, locate};
 use crate::ctxt::Ctxt;
 use crate::rules::{self, ExampleIssue, NameKind, Problem};
@@ -96,9 +96,7 @@ fn check_examples(cx: &Ctxt, tool: &Tool<'_>) {
     }
     let params = example_params(tool);
     for example in &tool.examples {
-        let DefaultValue::Dictionary(_) = &example.value.value else {
-            continue;
-        };
+        // Always a dictionary: `examples` keeps only the maps.
         let rules::Literal::Dictionary(entries) = example.value.to_literal() else {
             continue;
         };

@@ -161,7 +161,10 @@ pub use recorder::{
 };
 pub use registry::ToolRegistry;
 pub use result::{DeferredCall, ToolResult, ToolStatus};
-pub use rules::{NameError, NameKind, Number, ParamType, Problem, ValueKind};
+pub use rules::{
+    ExampleIssue, MAX_EXAMPLE_BYTES, MAX_EXAMPLES, NameError, NameKind, Number, ParamType, Problem,
+    ValueKind,
+};
 #[cfg(feature = "tokio")]
 pub use runtime::TokioRuntime;
 pub use runtime::{Runtime, Sleep, StdRuntime};

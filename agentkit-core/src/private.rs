@@ -28,7 +28,7 @@ pub use crate::output::{Returned, TypedOutput};
 pub use crate::params::{ParamSchema, ToolParams};
 pub use crate::rules::{Literal, Number, ParamType};
 pub use crate::schema::{JsonObject, Param, ToolSchema, UnknownArguments};
-pub use crate::tool::{Tool, ToolSpec};
+pub use crate::tool::{Tool, ToolAnnotations, ToolSpec};
 pub use crate::typed::IntoOutput;
 pub use crate::typed::{FromInputs, FromParam, IntoParam, ParamTypeError, TypedTool};
 pub use crate::typed::{execute_json, execute_typed};

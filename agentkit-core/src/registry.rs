@@ -84,6 +84,11 @@ impl ToolRegistry {
     }
 
     /// Adds a tool; refuses a second tool with a name already registered.
+    ///
+    /// It also refuses a tool declared with `#[tool(input = Args, examples = [...])]` whose
+    /// examples `Args`' parameters do not accept: the macro checks examples against the
+    /// parameters it declares itself, but cannot see those of a type, so they are checked
+    /// here, in the words it would use.
     pub fn register<T: Tool>(&mut self, tool: T) -> Result<(), SemanticError> {
         self.register_dyn(Arc::new(tool))
     }
@@ -99,6 +104,9 @@ impl ToolRegistry {
             return Err(SemanticError::single(Problem::DuplicateTool {
                 name: name.to_owned(),
             }));
+        }
+        if let Some(error) = tool.spec().unchecked_example_problems() {
+            return Err(error);
         }
         let index = self.tools.len();
         self.by_name.insert(name.to_owned(), index);

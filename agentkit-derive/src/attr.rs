@@ -78,6 +78,20 @@ pub(crate) enum Value {
 }
 
 impl Value {
+    /// Whether every entry of every map in the value could be parsed: one that could not is
+    /// reported already, and leaves a hole in what is read from the value.
+    pub(crate) fn is_whole(&self) -> bool {
+        match self {
+            Value::List(_, items) => items.iter().all(Value::is_whole),
+            Value::Map(_, entries) => entries.iter().all(|entry| match &entry.value {
+                Written::Value(value) => value.is_whole(),
+                Written::Bare => true,
+                Written::Broken => false,
+            }),
+            _ => true,
+        }
+    }
+
     /// Where the value is written; for a negative number, the `-`.
     pub(crate) fn span(&self) -> Span {
         match self {

@@ -190,25 +190,25 @@ pub(crate) fn check_default_with(
         ..decl
     };
     for rules::DefaultProblem { at, problem } in rules::check_default(&decl).problems {
-        let span = required_span(&problem).unwrap_or_else(|| locate(default, &at, &problem));
+        let on_key = matches!(
+            problem,
+            Problem::DefaultUnknownField { .. } | Problem::DefaultDuplicateField { .. }
+        );
+        let span = required_span(&problem).unwrap_or_else(|| locate(default, &at, on_key));
         cx.error(span, problem);
     }
 }
 
-/// Where the value at `at` is written inside `default`: for an undeclared or repeated key, the
-/// key itself.
-fn locate(default: &DefaultLit, at: &[rules::Step], problem: &Problem) -> Span {
-    let mut here = default;
+/// Where the value at `at` is written inside `literal` (a default, or an input example); with
+/// `on_key` (a problem with an undeclared or repeated key), the key itself.
+pub(crate) fn locate(literal: &DefaultLit, at: &[rules::Step], on_key: bool) -> Span {
+    let mut here = literal;
     for (index, step) in at.iter().enumerate() {
         let next = match (step, &here.value) {
             (rules::Step::Item(i), DefaultValue::List(items)) => items.get(*i),
             (rules::Step::Field(key), DefaultValue::Dictionary(entries)) => {
                 let entry = entries.iter().find(|(k, _)| k.value == *key);
                 let last = index + 1 == at.len();
-                let on_key = matches!(
-                    problem,
-                    Problem::DefaultUnknownField { .. } | Problem::DefaultDuplicateField { .. }
-                );
                 if let (Some((key, _)), true, true) = (entry, last, on_key) {
                     return key.span;
                 }

@@ -33,6 +33,12 @@ impl Ctxt {
         self.push(syn::Error::new_spanned(tokens.into_token_stream(), message));
     }
 
+    /// How many errors are reported so far: a stage that reads a part of the attribute can
+    /// tell whether all of it could be read.
+    pub(crate) fn error_count(&self) -> usize {
+        self.errors.borrow().as_ref().map_or(0, Vec::len)
+    }
+
     fn push(&self, error: syn::Error) {
         self.errors
             .borrow_mut()

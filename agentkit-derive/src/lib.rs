@@ -136,10 +136,16 @@ use proc_macro::TokenStream;
 /// | `sequential` | flag: the tool never runs alongside another call | may run concurrently |
 /// | `requires_approval` | flag: each call is approved before it runs | no approval |
 /// | `retries` | whole number, `0` to `u32::MAX`: how often per turn the tool may ask the model to retry | the executor's default |
+/// | `title` | string: a human title, for a host to show | no title |
+/// | `read_only`, `destructive`, `idempotent`, `open_world` | hint: what the tool's calls do (MCP's tool annotations) | unset |
+/// | `examples` | list of maps of literals, each an input a good call would send: `[{ city = "Paris" }]` | no examples |
 /// | `crate` | string: the path of agentkit-core in your crate, e.g. `"agentkit"` | `::agentkit_core` |
 ///
 /// A flag is written alone (`blocking`); `blocking = true` and `blocking = false` say the same
-/// explicitly.
+/// explicitly. So is a hint (`read_only`), but a hint has three values: written alone or
+/// `= true` it is set, `= false` says the opposite, and left out it is unset, which a host
+/// reads by MCP's defaults (`open_world` unset counts as open, so `open_world = false` is
+/// what says a tool stays in a closed world).
 ///
 /// A parameter is `{ key = value, ... }` with the Python original's keys:
 ///
@@ -362,6 +368,54 @@ use proc_macro::TokenStream;
 /// }
 /// ```
 ///
+/// # Annotations and input examples
+///
+/// `title` and the hints say what a call does, for approval policies and MCP hosts to show
+/// (`ToolSpec::annotations`); `read_only` together with `destructive` is refused, since a tool
+/// that only reads destroys nothing. `examples` are inputs a good call would send, shown to
+/// models that take them (Anthropic's `input_examples`; `ToolSpec::examples`). Each is
+/// checked against `input` as the executor would check the call: every parameter of its type
+/// and within its constraints, none missing, none undeclared, at any depth, every problem a
+/// compile error on its token. An example is written as a `default` is: a map of literals,
+/// with a name that is not an identifier in quotes (`{ "max-days" = 3 }`). They are kept as
+/// written (no default filled in), at most 10, each at most 4096 bytes of JSON, since every
+/// example is sent with every request.
+///
+/// ```rust
+/// use agentkit_core::{BoxError, JsonObject, ToolContext, ToolHandler, tool};
+///
+/// /// Look up the weather forecast for a city.
+/// #[tool(
+///     name = "forecast",
+///     title = "Weather forecast",
+///     read_only,
+///     open_world,
+///     input = [
+///         { name = "city", type = string },
+///         { name = "days", type = integer, required = false, minimum = 1, maximum = 7, default = 1 },
+///         { name = "units", type = string, required = false, enum = ["metric", "imperial"] },
+///     ],
+///     examples = [
+///         { city = "Paris" },
+///         { city = "Denver", days = 3, units = "imperial" },
+///     ],
+/// )]
+/// pub struct Forecast;
+///
+/// impl ToolHandler for Forecast {
+///     async fn run(&self, input: ForecastInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+///         let mut output = JsonObject::new();
+///         output.insert("summary".into(), format!("{} days in {}", input.days, input.city).into());
+///         Ok(output)
+///     }
+/// }
+/// ```
+///
+/// With `input = SearchArgs` (a `#[derive(ToolParams)]` struct), the macro cannot see the
+/// parameters, which another macro declares: it checks what it can (maps of literals, few and
+/// short), and `ToolRegistry::register` checks each example against `SearchArgs`'
+/// parameters, refusing the tool with the same words.
+///
 /// # Renamed dependency
 ///
 /// The generated code reaches agentkit-core only through absolute paths, by default
@@ -441,6 +495,16 @@ use proc_macro::TokenStream;
 /// | key that needs a value written alone | `timeout` | `timeout` is not a flag: it needs a value, such as `timeout = "10s"` |
 /// | retries not a `u32` | `retries = -1`, `retries = 1.5`, `retries = 5000000000` | 'retries' takes a whole number from 0 to 4294967295, such as `retries = 2` |
 /// | tag set twice | `tags = { team = "a", team = "b" }` | duplicate tag 'team' |
+/// | read-only and destructive | `read_only, destructive` (or `destructive = true`) | a tool cannot be both 'read_only' and 'destructive': a tool that only reads destroys nothing; drop one of them (on the second of the two) |
+/// | hint given a value that is not a boolean | `idempotent = "yes"` | 'idempotent' takes no value, or `true` or `false`: a hint written alone is true, ... |
+/// | MCP's name of a hint | `readOnlyHint` (`destructiveHint`, `openWorldHint`, ...) | unknown key 'readOnlyHint'; did you mean 'read_only'? |
+/// | title not a string | `title = Delete` | 'title' takes a string, e.g. `title = "Delete a file"` |
+/// | examples not a list of maps | `examples = { city = "Paris" }`, `examples = ["Paris"]` | 'examples' takes a list of maps, one per example, ... |
+/// | example with an undeclared key | `{ ctiy = "Lyon" }` | input example 0: unknown parameter 'ctiy'; did you mean 'city'? (the `city` it leaves missing is not reported again) |
+/// | example value of the wrong type | `{ city = "Lyon", days = "3" }` | input example 0: parameter 'days': a value of type 'string' does not fit the declared type 'integer' |
+/// | example without a required parameter | `{ units = "metric" }` | input example 0: missing required parameter 'city' (on the example's braces) |
+/// | example value breaking a constraint, at any depth | `{ city = "Lyon", days = 10 }` with `maximum = 7` | input example 0: parameter 'days': the value must be at most 7, got 10 |
+/// | too many examples, or one too long | eleven examples | a tool has at most 10 input examples, and this one has 11: ... (on the eleventh) |
 /// | not a struct | `#[tool] enum E {}` | #[tool] goes on a struct, not an enum: ... |
 /// | on an impl block | `#[tool] impl FetchWeather { ... }` | #[tool] goes on the struct, not on an impl block: put `#[tool(...)]` on the struct `FetchWeather` itself, where it is declared |
 /// | written twice | a second `#[tool(...)]` on the struct | #[tool] is repeated on `FetchWeather`: one #[tool(...)] declares the tool; merge the two into one |

@@ -101,7 +101,7 @@ fn stub(args: &TokenStream, name: &str) -> String {
                 &self,
                 _: &{object},
                 _: &{p}::ToolContext<'_>,
-            ) -> impl {p}::Future<Output = {p}::Result<{object}, {p}::BoxError>> + {p}::Send {{
+            ) -> impl {p}::Future<Output = {p}::Result<{p}::ToolOutput, {p}::BoxError>> + {p}::Send {{
                 ::core::future::pending()
             }}
         }}"

@@ -23,6 +23,12 @@ pub(crate) const BLOCKING: Symbol = Symbol("blocking");
 pub(crate) const SEQUENTIAL: Symbol = Symbol("sequential");
 pub(crate) const REQUIRES_APPROVAL: Symbol = Symbol("requires_approval");
 pub(crate) const RETRIES: Symbol = Symbol("retries");
+pub(crate) const TITLE: Symbol = Symbol("title");
+pub(crate) const READ_ONLY: Symbol = Symbol("read_only");
+pub(crate) const DESTRUCTIVE: Symbol = Symbol("destructive");
+pub(crate) const IDEMPOTENT: Symbol = Symbol("idempotent");
+pub(crate) const OPEN_WORLD: Symbol = Symbol("open_world");
+pub(crate) const EXAMPLES: Symbol = Symbol("examples");
 pub(crate) const CRATE: Symbol = Symbol("crate");
 
 pub(crate) const TYPE: Symbol = Symbol("type");
@@ -39,7 +45,7 @@ pub(crate) const MIN_ITEMS: Symbol = Symbol("min_items");
 pub(crate) const MAX_ITEMS: Symbol = Symbol("max_items");
 
 /// The keys of `#[tool(...)]`, in the order the documentation lists them.
-pub(crate) const TOOL_KEYS: [Symbol; 13] = [
+pub(crate) const TOOL_KEYS: [Symbol; 19] = [
     NAME,
     DESCRIPTION,
     VERSION,
@@ -52,8 +58,18 @@ pub(crate) const TOOL_KEYS: [Symbol; 13] = [
     SEQUENTIAL,
     REQUIRES_APPROVAL,
     RETRIES,
+    TITLE,
+    READ_ONLY,
+    DESTRUCTIVE,
+    IDEMPOTENT,
+    OPEN_WORLD,
+    EXAMPLES,
     CRATE,
 ];
+
+/// The annotation hints of `#[tool(...)]`: each written alone (`true`), or as `key = true` or
+/// `key = false`.
+pub(crate) const HINTS: [Symbol; 4] = [READ_ONLY, DESTRUCTIVE, IDEMPOTENT, OPEN_WORLD];
 
 /// The keys of a parameter declaration `{ name = ..., type = ... }`: the Python original's, then
 /// `items` and `fields`, then the constraints.

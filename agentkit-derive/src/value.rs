@@ -9,7 +9,7 @@ use crate::ast::{DefaultLit, DefaultValue, Str};
 use crate::attr::{Entry, Seen, Value};
 use crate::ctxt::Ctxt;
 use crate::rules::Problem;
-use crate::symbol::{CRATE, DEFAULT, Symbol};
+use crate::symbol::{CRATE, DEFAULT, EXAMPLES, Symbol};
 
 /// Reports that the value at `span` is not what `key` takes, `expected`.
 pub(crate) fn invalid(cx: &Ctxt, span: Span, key: Symbol, expected: &'static str) {
@@ -60,7 +60,8 @@ pub(crate) fn default(cx: &Ctxt, value: Value) -> Option<DefaultLit> {
     default_in(cx, DEFAULT, value)
 }
 
-/// A literal written as the value of `key` (a `default`, or an `enum` value).
+/// A literal written as the value of `key` (a `default`, an `enum` value, or a value in an
+/// input example), and every value inside it.
 pub(crate) fn default_in(cx: &Ctxt, key: Symbol, value: Value) -> Option<DefaultLit> {
     const EXPECTED: &str = "a literal: a string, a number, `true`, `false`, a list `[...]` \
                             or a dictionary `{ key = value }`";
@@ -79,6 +80,7 @@ pub(crate) fn default_in(cx: &Ctxt, key: Symbol, value: Value) -> Option<Default
                 .collect(),
         ),
         Value::Map(_, entries) => {
+            let in_key = key;
             let mut seen = Seen::default();
             DefaultValue::Dictionary(
                 entries
@@ -90,7 +92,7 @@ pub(crate) fn default_in(cx: &Ctxt, key: Symbol, value: Value) -> Option<Default
                             value: key.text,
                             span: key.span,
                         };
-                        Some((key, default_in(cx, DEFAULT, value)?))
+                        Some((key, default_in(cx, in_key, value)?))
                     })
                     .collect(),
             )
@@ -153,10 +155,16 @@ fn suffixed(cx: &Ctxt, key: Symbol, span: Span, suffix: &str, digits: &str, nega
         return;
     }
     let minus = if negative { "-" } else { "" };
+    // A value in an example is written under its parameter's name, not the key's.
+    let assign = if key == EXAMPLES {
+        String::new()
+    } else {
+        format!("{key} = ")
+    };
     cx.error(
         span,
         format_args!(
-            "{}: write `{key} = {minus}{digits}`",
+            "{}: write `{assign}{minus}{digits}`",
             Problem::InvalidKeyValue {
                 key: key.as_str(),
                 expected: "a number without a type suffix",

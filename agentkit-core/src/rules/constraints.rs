@@ -178,14 +178,14 @@ pub fn write_enum_value(f: &mut dyn fmt::Write, value: &Literal) -> fmt::Result 
     }
 }
 
-/// `must be one of 'metric', 'imperial', got 'kelvin'`, for a default.
+/// `must be one of 'metric', 'imperial', got 'kelvin'`, for a default or an example.
 pub(crate) fn write_enum_miss(
     f: &mut dyn fmt::Write,
-    c: &Constraints,
+    allowed: &[Literal],
     got: &Literal,
 ) -> fmt::Result {
     f.write_str("must be one of ")?;
-    for (index, value) in c.enum_values.iter().flat_map(|v| v.iter()).enumerate() {
+    for (index, value) in allowed.iter().enumerate() {
         if index > 0 {
             f.write_str(", ")?;
         }

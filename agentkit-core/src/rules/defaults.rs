@@ -2,42 +2,9 @@
 //! as validation would check the same value given as the argument, and normalised as
 //! validation leaves it.
 
-use std::borrow::Cow;
-
-use super::constraints::{Constraints, Measured, Violation, write_bound, write_enum_miss};
-use super::keys::find_duplicates;
 use super::problem::Problem;
-use super::types::{Literal, ParamType};
-
-/// A parameter declaration as the default rules read it: its type and shape, at any depth,
-/// and its default (a dictionary default that leaves out an optional field gets the field's
-/// default, as validation fills it).
-#[derive(Debug, Clone)]
-pub struct Decl<'a> {
-    /// The parameter's name.
-    pub name: &'a str,
-    /// Its type.
-    pub ty: ParamType,
-    /// Whether a value must have it.
-    pub required: bool,
-    /// The type of a list's items, when declared.
-    pub items: Option<ParamType>,
-    /// The declared fields of a dictionary (or of a list's dictionary items).
-    pub fields: Option<Vec<Decl<'a>>>,
-    /// The default, if any.
-    pub default: Option<&'a Literal>,
-    /// Its constraints.
-    pub constraints: &'a Constraints,
-}
-
-/// One step from a value to a value inside it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
-    /// The item at this index of a list.
-    Item(usize),
-    /// The entry with this key of a dictionary.
-    Field(String),
-}
+use super::types::Literal;
+use super::walk::{Decl, Step, Subject, Walker};
 
 /// A problem with a default, and the value inside the default it is about (for an undeclared
 /// or repeated key, the entry with that key), so a compile error can point at it.
@@ -78,272 +45,28 @@ pub fn check_default(decl: &Decl<'_>) -> DefaultCheck {
             value: None,
         };
     };
-    let mut checker = Checker {
-        name: decl.name,
-        at: Vec::new(),
-        problems: Vec::new(),
-        quiet: false,
-    };
+    let mut walker = Walker::new(Subject::Default(decl.name));
     if decl.required {
-        checker.report(Vec::new(), |name, _| Problem::RequiredWithDefault { name });
+        let name = decl.name.to_owned();
+        walker.report_problem(Vec::new(), Problem::RequiredWithDefault { name });
     }
-    let value = checker.value(decl, default);
+    let value = walker.value(decl, default);
+    let problems = walker.problems.into_iter();
     DefaultCheck {
-        problems: checker.problems,
+        problems: problems
+            .map(|(at, problem)| DefaultProblem { at, problem })
+            .collect(),
         value: Some(value),
-    }
-}
-
-/// Renders steps as validation names a nested value: `[1].city`.
-pub fn render_steps(steps: &[Step]) -> String {
-    let mut out = String::new();
-    for step in steps {
-        match step {
-            Step::Item(index) => {
-                out.push('[');
-                out.push_str(&index.to_string());
-                out.push(']');
-            }
-            Step::Field(key) => {
-                out.push('.');
-                out.push_str(key);
-            }
-        }
-    }
-    out
-}
-
-/// Walks a default as validation walks an argument, normalising as it goes.
-struct Checker<'a> {
-    name: &'a str,
-    at: Vec<Step>,
-    problems: Vec<DefaultProblem>,
-    /// Set while filling a field's own default: its problems belong to the field's
-    /// declaration, which reports them itself.
-    quiet: bool,
-}
-
-impl Checker<'_> {
-    /// Reports the problem `make(name, at)` about the value at `at + extra`; the message
-    /// locates it at the current value (for a key, the dictionary holding it).
-    fn report(&mut self, extra: Vec<Step>, make: impl FnOnce(String, String) -> Problem) {
-        if self.quiet {
-            return;
-        }
-        let problem = make(self.name.to_owned(), render_steps(&self.at));
-        let mut at = self.at.clone();
-        at.extend(extra);
-        self.problems.push(DefaultProblem { at, problem });
-    }
-
-    /// The value at the current step, checked against the declaration's type and
-    /// constraints and, below it, its `items` and `fields`.
-    fn value(&mut self, decl: &Decl<'_>, value: &Literal) -> Literal {
-        let Some(value) = self.typed(decl.ty, value) else {
-            return value.clone();
-        };
-        self.constrained(decl, &value);
-        let (items, fields) = (decl.items, decl.fields.as_deref());
-        match (&value, items, fields) {
-            (Literal::List(values), Some(items), _) => {
-                let mut out = Vec::with_capacity(values.len());
-                for (index, item) in values.iter().enumerate() {
-                    self.at.push(Step::Item(index));
-                    let item = match (self.typed(items, item), fields) {
-                        (Some(Literal::Dictionary(entries)), Some(fields)) => {
-                            self.object(fields, &entries)
-                        }
-                        (Some(item), _) => self.untyped(&item),
-                        (None, _) => item.clone(),
-                    };
-                    self.at.pop();
-                    out.push(item);
-                }
-                Literal::List(Cow::Owned(out))
-            }
-            (Literal::Dictionary(entries), _, Some(fields)) => self.object(fields, entries),
-            _ => self.untyped(&value),
-        }
-    }
-
-    /// Reports every constraint of `decl` that the (well-typed) `value` breaks.
-    fn constrained(&mut self, decl: &Decl<'_>, value: &Literal) {
-        if decl.constraints.is_empty() {
-            return;
-        }
-        let measured = match value {
-            Literal::String(s) => Measured::String(s),
-            Literal::Integer(i) => Measured::Integer(*i),
-            Literal::Float(f) => Measured::Float(*f),
-            Literal::List(items) => Measured::List(items.len()),
-            _ => return,
-        };
-        for violation in decl.constraints.violations(measured) {
-            let mut message = String::new();
-            // Writing to a `String` cannot fail.
-            let _ = if violation == Violation::NotInEnum {
-                write_enum_miss(&mut message, decl.constraints, value)
-            } else {
-                write_bound(&mut message, violation, decl.ty)
-            };
-            self.report(Vec::new(), |name, at| Problem::DefaultBreaksConstraint {
-                name,
-                at,
-                key: violation.key(decl.ty),
-                message,
-            });
-        }
-    }
-
-    /// Checks the type of one value, as validation does: an integral float is an integer (and
-    /// becomes one where an integer is declared); NaN, infinities and integers outside the
-    /// 64-bit range are refused whatever the type. `None` when refused (reported).
-    fn typed(&mut self, ty: ParamType, value: &Literal) -> Option<Literal> {
-        match value {
-            Literal::OutOfRange(_) => {
-                self.report(Vec::new(), |name, at| Problem::DefaultOutOfRange {
-                    name,
-                    at,
-                });
-                return None;
-            }
-            Literal::Float(f) if !f.is_finite() => {
-                self.report(Vec::new(), |name, at| Problem::DefaultNotFinite {
-                    name,
-                    at,
-                });
-                return None;
-            }
-            Literal::Float(f) if ty == ParamType::Integer && f.fract() == 0.0 => {
-                // i64::MIN is exactly an f64; i64::MAX rounds up to 2^63, out of range.
-                #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
-                return if *f >= i64::MIN as f64 && *f < i64::MAX as f64 {
-                    Some(Literal::Integer(*f as i64))
-                } else {
-                    self.report(Vec::new(), |name, at| Problem::DefaultOutOfRange {
-                        name,
-                        at,
-                    });
-                    None
-                };
-            }
-            _ => {}
-        }
-        let got = value.kind();
-        if ty.accepts(got) {
-            Some(value.clone())
-        } else {
-            self.report(Vec::new(), |name, at| Problem::DefaultTypeMismatch {
-                name,
-                at,
-                expected: ty,
-                got,
-            });
-            None
-        }
-    }
-
-    /// A value of no declared shape: taken as it is, but without NaN, infinities or integers
-    /// outside the 64-bit range at any depth.
-    fn untyped(&mut self, value: &Literal) -> Literal {
-        match value {
-            Literal::OutOfRange(_) => {
-                self.report(Vec::new(), |name, at| Problem::DefaultOutOfRange {
-                    name,
-                    at,
-                });
-            }
-            Literal::Float(f) if !f.is_finite() => {
-                self.report(Vec::new(), |name, at| Problem::DefaultNotFinite {
-                    name,
-                    at,
-                });
-            }
-            Literal::List(values) => {
-                for (index, item) in values.iter().enumerate() {
-                    self.at.push(Step::Item(index));
-                    self.untyped(item);
-                    self.at.pop();
-                }
-            }
-            Literal::Dictionary(entries) => {
-                self.duplicates(entries);
-                for (key, item) in entries.iter() {
-                    self.at.push(Step::Field(key.as_ref().to_owned()));
-                    self.untyped(item);
-                    self.at.pop();
-                }
-            }
-            _ => {}
-        }
-        value.clone()
-    }
-
-    fn duplicates(&mut self, entries: &[(Cow<'static, str>, Literal)]) {
-        for key in find_duplicates(entries.iter().map(|(key, _)| key.as_ref())) {
-            self.report(vec![Step::Field(key.to_owned())], |name, at| {
-                Problem::DefaultDuplicateField {
-                    name,
-                    at,
-                    field: key.to_owned(),
-                }
-            });
-        }
-    }
-
-    /// A dictionary with declared fields, as validation checks an object: each declared field
-    /// checked, `null` for an optional one removed, absent ones filled with their default or
-    /// reported when required, undeclared keys reported.
-    fn object(&mut self, fields: &[Decl<'_>], entries: &[(Cow<'static, str>, Literal)]) -> Literal {
-        self.duplicates(entries);
-        let mut out: Vec<(Cow<'static, str>, Literal)> = Vec::with_capacity(fields.len());
-        // In validation's order: the declared fields, then the undeclared keys.
-        for field in fields {
-            let given = entries.iter().find(|(key, _)| key.as_ref() == field.name);
-            match given {
-                // `null` means "not given", as for an argument.
-                Some((_, Literal::Null)) if !field.required => {}
-                Some((key, value)) => {
-                    self.at.push(Step::Field(field.name.to_owned()));
-                    let value = self.value(field, value);
-                    self.at.pop();
-                    out.push((key.clone(), value));
-                    continue;
-                }
-                None => {}
-            }
-            if field.required {
-                self.report(Vec::new(), |name, at| Problem::DefaultMissingField {
-                    name,
-                    at,
-                    field: field.name.to_owned(),
-                });
-            } else if let Some(default) = field.default {
-                let quiet = std::mem::replace(&mut self.quiet, true);
-                let value = self.value(field, default);
-                self.quiet = quiet;
-                out.push((Cow::Owned(field.name.to_owned()), value));
-            }
-        }
-        for (key, _) in entries {
-            if !fields.iter().any(|field| field.name == key.as_ref()) {
-                self.report(vec![Step::Field(key.as_ref().to_owned())], |name, at| {
-                    Problem::DefaultUnknownField {
-                        name,
-                        at,
-                        field: key.as_ref().to_owned(),
-                    }
-                });
-            }
-        }
-        Literal::Dictionary(Cow::Owned(out))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::borrow::Cow;
+
     use super::*;
-    use crate::rules::types::{Number, ValueKind};
+    use crate::rules::constraints::Constraints;
+    use crate::rules::types::{Number, ParamType, ValueKind};
 
     impl Literal {
         fn from_str(s: &'static str) -> Literal {

@@ -37,6 +37,12 @@ pub const TOOL_KEYS: &[&str] = &[
     "sequential",
     "requires_approval",
     "retries",
+    "title",
+    "read_only",
+    "destructive",
+    "idempotent",
+    "open_world",
+    "examples",
     "crate",
 ];
 
@@ -128,6 +134,12 @@ const SYNONYMS: &[(&str, &str)] = &[
     ("credentials", "credential_names"),
     ("credential_names", "credentials"),
     ("desc", "description"),
+    // MCP's names of the annotations, and Anthropic's of the examples.
+    ("readOnlyHint", "read_only"),
+    ("destructiveHint", "destructive"),
+    ("idempotentHint", "idempotent"),
+    ("openWorldHint", "open_world"),
+    ("input_examples", "examples"),
 ];
 
 /// The candidate closest to `input`, if it is close enough to be what was meant.
@@ -224,6 +236,11 @@ mod tests {
             suggest("desc", PARAM_KEYS.iter().copied()),
             Some("description")
         );
+        assert_eq!(suggest("readOnlyHint", tool_keys()), Some("read_only"));
+        assert_eq!(suggest("readonly", tool_keys()), Some("read_only"));
+        assert_eq!(suggest("openWorldHint", tool_keys()), Some("open_world"));
+        assert_eq!(suggest("input_examples", tool_keys()), Some("examples"));
+        assert_eq!(suggest("example", tool_keys()), Some("examples"));
         let spec_keys = ["name", "description", "input_schema", "output_schema"];
         assert_eq!(suggest("parameters", spec_keys), Some("input_schema"));
         assert_eq!(suggest("input", spec_keys), Some("input_schema"));

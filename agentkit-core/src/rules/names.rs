@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use super::problem::{NameError, Problem};
+use super::detail::NameError;
+use super::problem::Problem;
 use super::types::{MAX_NAME_LEN, NameKind};
 
 /// Checks a tool or parameter name: 1 to 64 ASCII letters, digits, `_` or `-`, starting with

@@ -4,7 +4,8 @@
 
 use std::fmt;
 
-use super::types::{MAX_NAME_LEN, NameKind, ParamType, ValueKind};
+use super::detail::{ExampleIssue, NameError, OUT_OF_RANGE};
+use super::types::{MAX_EXAMPLE_BYTES, MAX_EXAMPLES, NameKind, ParamType, ValueKind};
 
 /// One thing wrong with a tool declaration.
 ///
@@ -247,55 +248,32 @@ pub enum Problem {
         /// The one it contradicts (`destructive`).
         second: &'static str,
     },
+    /// An input example that the tool's parameters refuse, as validation would refuse the
+    /// same object given as a call's arguments.
+    InvalidExample {
+        /// The example's position in the tool's list, from 0.
+        index: usize,
+        /// What is wrong with it.
+        issue: ExampleIssue,
+    },
+    /// More input examples than a tool may have ([`MAX_EXAMPLES`](super::types::MAX_EXAMPLES)).
+    TooManyExamples {
+        /// How many the tool has.
+        count: usize,
+    },
+    /// An input example longer, as JSON, than an example may be
+    /// ([`MAX_EXAMPLE_BYTES`](super::types::MAX_EXAMPLE_BYTES)).
+    ExampleTooLarge {
+        /// The example's position in the tool's list, from 0.
+        index: usize,
+        /// Its length as compact JSON text, in bytes.
+        bytes: usize,
+    },
     /// A declaration given as JSON text that does not parse.
     InvalidJson {
         /// The parser's message.
         message: String,
     },
-}
-
-/// Why a name is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum NameError {
-    /// The name is empty.
-    Empty,
-    /// Longer than [`MAX_NAME_LEN`] bytes.
-    TooLong {
-        /// Its length in bytes.
-        len: usize,
-    },
-    /// Starts with something other than an ASCII letter or `_`.
-    BadStart {
-        /// The first character.
-        found: char,
-    },
-    /// Contains a character other than ASCII letters, digits, `_` and `-`.
-    BadChar {
-        /// The offending character.
-        found: char,
-        /// Its position (0-based, in characters).
-        index: usize,
-    },
-}
-
-impl fmt::Display for NameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            NameError::Empty => f.write_str("it is empty"),
-            NameError::TooLong { len } => {
-                write!(f, "it is {len} bytes long, the limit is {MAX_NAME_LEN}")
-            }
-            NameError::BadStart { found } => write!(
-                f,
-                "it starts with {found:?}; names start with an ASCII letter or '_'"
-            ),
-            NameError::BadChar { found, index } => write!(
-                f,
-                "{found:?} at position {index} is not allowed; use ASCII letters, digits, '_' and '-'"
-            ),
-        }
-    }
 }
 
 impl NameKind {
@@ -498,6 +476,20 @@ impl fmt::Display for Problem {
                 "a tool cannot be both '{first}' and '{second}': a tool that only reads destroys \
                  nothing; drop one of them"
             ),
+            Problem::InvalidExample { index, issue } => {
+                write!(f, "input example {index}: {issue}")
+            }
+            Problem::TooManyExamples { count } => write!(
+                f,
+                "a tool has at most {MAX_EXAMPLES} input examples, and this one has {count}: \
+                 each is sent with every request; keep the few that show the most"
+            ),
+            Problem::ExampleTooLarge { index, bytes } => write!(
+                f,
+                "input example {index} is {bytes} bytes as JSON, more than the \
+                 {MAX_EXAMPLE_BYTES} an example may have: it is sent with every request; \
+                 shorten its values"
+            ),
             Problem::InvalidJson { message } => write!(f, "not valid JSON: {message}"),
             Problem::NotAnObject { what, example } => {
                 write!(f, "{what} must be a JSON object, such as {example}")
@@ -507,10 +499,6 @@ impl fmt::Display for Problem {
 }
 
 impl std::error::Error for Problem {}
-
-/// How validation words an integer outside the signed 64-bit range, wherever one is refused:
-/// an argument, an output, or a default.
-pub const OUT_OF_RANGE: &str = "an integer outside the 64-bit range";
 
 fn constraint_applies_to(key: &str) -> &'static str {
     match key {

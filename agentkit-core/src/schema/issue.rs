@@ -383,6 +383,27 @@ impl ValidationIssue {
         }
     }
 
+    /// For a broken constraint, its key and what the value is told, in the shared rules'
+    /// words (`must be at most 50, got 80`): how a spec words an input example that breaks
+    /// one.
+    pub(crate) fn constraint_words(&self) -> Option<(&'static str, String)> {
+        let mut message = String::new();
+        // Writing to a `String` cannot fail.
+        let key = match (&self.detail, self.expected) {
+            (Some(Detail::Enum { allowed, got }), _) => {
+                let _ = rules::write_enum_miss(&mut message, allowed, got);
+                "enum"
+            }
+            (_, Some(ty)) => {
+                let violation = self.violation()?;
+                let _ = rules::write_bound(&mut message, violation, ty);
+                violation.key(ty)
+            }
+            _ => return None,
+        };
+        Some((key, message))
+    }
+
     /// The violation a bound issue stands for, to word it as the shared rules do.
     fn violation(&self) -> Option<Violation> {
         let Some(Detail::Limit { limit, got }) = &self.detail else {

@@ -162,7 +162,7 @@ impl ToolSchema {
 
 impl Param {
     /// The declaration as the default rules read it, with its fields at any depth.
-    fn decl(&self) -> rules::Decl<'_> {
+    pub(crate) fn decl(&self) -> rules::Decl<'_> {
         rules::Decl {
             name: &self.name,
             ty: self.ty,

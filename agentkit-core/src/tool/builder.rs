@@ -7,9 +7,10 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::annotations::ToolAnnotations;
+use super::examples::{self, Examples};
 use super::spec::{DEFAULT_VERSION, ExecutionPolicy, ToolSpec};
 use crate::rules::{self, NameKind, Problem};
-use crate::schema::{SemanticError, SemanticProblem, ToolSchema};
+use crate::schema::{JsonObject, SemanticError, SemanticProblem, ToolSchema};
 
 impl ToolSpec {
     /// Starts a spec for a tool called `name`.
@@ -25,8 +26,10 @@ impl ToolSpec {
                 credentials: Cow::Borrowed(&[]),
                 policy: ExecutionPolicy::DEFAULT,
                 annotations: ToolAnnotations::NONE,
+                examples: Examples::none(),
                 declared_input: None,
             },
+            examples: Vec::new(),
         }
     }
 
@@ -114,6 +117,7 @@ impl ToolSpec {
 #[must_use = "call `build` to get the spec"]
 pub struct ToolSpecBuilder {
     spec: ToolSpec,
+    examples: Vec<JsonObject>,
 }
 
 impl ToolSpecBuilder {
@@ -265,15 +269,62 @@ impl ToolSpecBuilder {
         self
     }
 
+    /// Adds an example of a good input, for a model to see what a good call looks like
+    /// (Anthropic's `input_examples`; see [`ToolSpec::examples`]). It is kept as written;
+    /// [`build`](Self::build) checks it against the input schema.
+    pub fn example(mut self, example: JsonObject) -> Self {
+        self.examples.push(example);
+        self
+    }
+
+    /// Adds examples of good inputs, in order (see [`example`](Self::example)).
+    pub fn examples(mut self, examples: impl IntoIterator<Item = JsonObject>) -> Self {
+        self.examples.extend(examples);
+        self
+    }
+
     /// Checks the spec, reporting every problem: name, version, timeout, duplicate
-    /// credentials or tags.
-    pub fn build(self) -> Result<ToolSpec, SemanticError> {
-        let problems = self.spec.problems();
-        if problems.is_empty() {
-            Ok(self.spec)
-        } else {
-            Err(SemanticError::new(problems))
+    /// credentials or tags, contradicting annotations, and input examples the input schema
+    /// refuses, each with its index and every problem validation finds in it (but a required
+    /// parameter left missing by a misspelt key, which is the misspelling; a spec without an
+    /// input schema takes any object), or more than
+    /// [`MAX_EXAMPLES`](crate::MAX_EXAMPLES) of them, or one longer than
+    /// [`MAX_EXAMPLE_BYTES`](crate::MAX_EXAMPLE_BYTES) of JSON.
+    ///
+    /// ```
+    /// use agentkit_core::{Param, ParamType, ToolSchema, ToolSpec};
+    /// use serde_json::json;
+    ///
+    /// let err = ToolSpec::builder("fetch_weather")
+    ///     .input(ToolSchema::new([
+    ///         Param::required("city", ParamType::String),
+    ///         Param::optional("days", ParamType::Integer).with_maximum(7),
+    ///     ])?)
+    ///     .example(json!({"city": "Paris"}).as_object().unwrap().clone())
+    ///     .example(json!({"ctiy": "Lyon", "days": 10}).as_object().unwrap().clone())
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert_eq!(err.to_string(), "\
+    /// invalid tool declaration (2 problems):
+    ///   input example 1: parameter 'days': the value must be at most 7, got 10
+    ///   input example 1: unknown parameter 'ctiy'; did you mean 'city'?");
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    pub fn build(mut self) -> Result<ToolSpec, SemanticError> {
+        let problems = self.problems();
+        if !problems.is_empty() {
+            return Err(SemanticError::new(problems));
         }
+        if !self.examples.is_empty() {
+            self.spec.examples = Examples::from_objects(self.examples);
+        }
+        Ok(self.spec)
+    }
+
+    fn problems(&self) -> Vec<SemanticProblem> {
+        let mut problems = self.spec.problems();
+        problems.extend(examples::problems(&self.examples, self.spec.input.as_ref()));
+        problems
     }
 }
 
@@ -292,6 +343,7 @@ fn spec_from_value(value: Value) -> Result<ToolSpec, SemanticError> {
         "requires_approval",
         "retries",
         "annotations",
+        "examples",
     ];
     let mut problems = Vec::new();
     let Value::Object(object) = value else {
@@ -368,6 +420,15 @@ fn spec_from_value(value: Value) -> Result<ToolSpec, SemanticError> {
                 }
             }
             ("annotations", _) => expect("annotations", "an object"),
+            ("examples", Value::Array(list)) => {
+                for example in list {
+                    match example {
+                        Value::Object(example) => builder = builder.example(example),
+                        _ => expect("examples", EXAMPLES),
+                    }
+                }
+            }
+            ("examples", _) => expect("examples", EXAMPLES),
             ("retries", value) => match value.as_u64().and_then(|n| u32::try_from(n).ok()) {
                 Some(retries) => builder = builder.retries(retries),
                 None => expect("retries", "a whole number"),
@@ -383,10 +444,11 @@ fn spec_from_value(value: Value) -> Result<ToolSpec, SemanticError> {
         }
     }
     problems.extend(schema_problems);
-    problems.extend(builder.spec.problems());
-    if problems.is_empty() {
-        Ok(builder.spec)
-    } else {
-        Err(SemanticError::new(problems))
+    if !problems.is_empty() {
+        problems.extend(builder.problems());
+        return Err(SemanticError::new(problems));
     }
+    builder.build()
 }
+
+const EXAMPLES: &str = "a list of objects, one per example, such as [{\"city\": \"Paris\"}]";

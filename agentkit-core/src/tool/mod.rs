@@ -1,8 +1,10 @@
 //! The [`Tool`] trait, and its metadata, the [`ToolSpec`] (`spec`), built at run time with a
-//! [`ToolSpecBuilder`] (`builder`).
+//! [`ToolSpecBuilder`] (`builder`), with its [`ToolAnnotations`] (`annotations`) and input
+//! examples (`examples`).
 
 mod annotations;
 mod builder;
+mod examples;
 mod spec;
 
 use std::future::Future;

@@ -7,9 +7,10 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::annotations::ToolAnnotations;
-use crate::rules;
-use crate::schema::ToolSchema;
+use super::examples::Examples;
+use crate::rules::{self, Literal};
 use crate::schema::json_schema::{Style, export};
+use crate::schema::{JsonObject, SemanticError, ToolSchema};
 
 /// The version a tool has when none is declared, as in the Python original.
 pub const DEFAULT_VERSION: &str = "1.0.0";
@@ -46,6 +47,7 @@ pub struct ToolSpec {
     pub(super) credentials: Cow<'static, [Cow<'static, str>]>,
     pub(super) policy: ExecutionPolicy,
     pub(super) annotations: ToolAnnotations,
+    pub(super) examples: Examples,
     /// The JSON Schema an MCP server declared for the tool: what the model is shown, while
     /// `input` validates only the part of it that the six types can express.
     pub(super) declared_input: Option<std::sync::Arc<Value>>,
@@ -75,6 +77,7 @@ impl ToolSpec {
             credentials: Cow::Borrowed(credentials),
             policy: ExecutionPolicy::DEFAULT,
             annotations: ToolAnnotations::NONE,
+            examples: Examples::none(),
             declared_input: None,
         }
     }
@@ -147,6 +150,11 @@ impl ToolSpec {
         }
         if let Some(annotations) = self.annotations.to_value() {
             object.insert("annotations".into(), annotations);
+        }
+        let examples = self.examples();
+        if !examples.is_empty() {
+            let examples = examples.iter().cloned().map(Value::Object).collect();
+            object.insert("examples".into(), Value::Array(examples));
         }
         Value::Object(object)
     }
@@ -241,6 +249,60 @@ impl ToolSpec {
         // owns nothing.
         std::mem::forget(std::mem::replace(&mut self.annotations, annotations));
         self
+    }
+
+    /// Examples of good inputs, as written (defaults are not filled in), for a model to see
+    /// what a good call looks like: Anthropic's `input_examples`. Each is an object the input
+    /// schema accepts, checked when the spec was built (by the compiler, for `#[tool(...)]`);
+    /// there are at most [`MAX_EXAMPLES`](crate::MAX_EXAMPLES), each at most
+    /// [`MAX_EXAMPLE_BYTES`](crate::MAX_EXAMPLE_BYTES) of JSON.
+    ///
+    /// ```
+    /// use agentkit_core::{Param, ParamType, ToolSchema, ToolSpec};
+    /// use serde_json::json;
+    ///
+    /// let example = json!({"city": "Paris"}).as_object().unwrap().clone();
+    /// let spec = ToolSpec::builder("fetch_weather")
+    ///     .input(ToolSchema::new([
+    ///         Param::required("city", ParamType::String),
+    ///         Param::optional("units", ParamType::String).with_default("metric"),
+    ///     ])?)
+    ///     .example(example.clone())
+    ///     .build()?;
+    /// assert_eq!(spec.examples(), [example]); // as written: no `units` filled in
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    pub fn examples(&self) -> &[JsonObject] {
+        self.examples.get()
+    }
+
+    /// Sets the input examples on a spec built by [`from_static`](Self::from_static), each a
+    /// dictionary literal; used by `#[tool(...)]`, which has checked them at compile time
+    /// against the parameters it declares (`checked`), or, for `input = Type`, leaves them to
+    /// the registry.
+    #[doc(hidden)]
+    pub const fn with_static_examples(
+        mut self,
+        examples: &'static [Literal],
+        checked: bool,
+    ) -> Self {
+        // A `const fn` cannot run a destructor: the replaced value is always the empty one,
+        // whose lock was never set.
+        std::mem::forget(std::mem::replace(
+            &mut self.examples,
+            Examples::from_static(examples, checked),
+        ));
+        self
+    }
+
+    /// The problems of examples the compiler could not check (`#[tool(input = Type,
+    /// examples = [...])]`), against the input schema; the registry refuses such a tool.
+    pub(crate) fn unchecked_example_problems(&self) -> Option<SemanticError> {
+        if !self.examples.unchecked() {
+            return None;
+        }
+        let problems = super::examples::problems(self.examples(), self.input.as_ref());
+        (!problems.is_empty()).then(|| SemanticError::new(problems))
     }
 
     /// The JSON Schema of the tool's arguments (see [`ToolSchema::to_json_schema`]): exactly

@@ -13,20 +13,20 @@
 
 use std::time::Duration;
 
-use proc_macro2::{Punct, Spacing, TokenStream};
+use proc_macro2::{Punct, Spacing, Span, TokenStream};
 use quote::quote;
 use syn::{Data, DeriveInput, Lit};
 
-use crate::ast::{Param, Str};
+use crate::ast::{DefaultLit, Param, Str};
 use crate::attr::{self, Entry, Seen, Value, Written};
 use crate::ctxt::Ctxt;
 use crate::decl;
 use crate::rules::{self, Problem};
 use crate::symbol::{
-    self, BLOCKING, CRATE, CREDENTIALS, DESCRIPTION, INPUT, NAME, OUTPUT, REQUIRES_APPROVAL,
-    RETRIES, SEQUENTIAL, Symbol, TAGS, TIMEOUT, VERSION,
+    self, BLOCKING, CRATE, CREDENTIALS, DESCRIPTION, EXAMPLES, HINTS, INPUT, NAME, OUTPUT,
+    REQUIRES_APPROVAL, RETRIES, SEQUENTIAL, Symbol, TAGS, TIMEOUT, TITLE, VERSION,
 };
-use crate::value::{crate_path, doc_of, invalid, string};
+use crate::value::{crate_path, default_in, doc_of, invalid, string};
 
 /// A tool declaration: `#[tool(...)]` and its struct.
 pub(crate) struct Tool<'a> {
@@ -45,8 +45,48 @@ pub(crate) struct Tool<'a> {
     pub(crate) tags: Vec<(Str, Str)>,
     pub(crate) credentials: Vec<Str>,
     pub(crate) policy: Policy,
+    pub(crate) annotations: Annotations,
+    /// `examples = [{ ... }, ...]`, each that is a map.
+    pub(crate) examples: Vec<Example>,
+    /// How many examples are written, maps or not.
+    pub(crate) examples_written: usize,
     /// The path of `agentkit_core` in the user's crate.
     pub(crate) krate: TokenStream,
+}
+
+/// One input example `{ key = value, ... }`.
+pub(crate) struct Example {
+    /// Its position in `examples`, from 0, as messages count it.
+    pub(crate) index: usize,
+    /// The example, a dictionary literal as written.
+    pub(crate) value: DefaultLit,
+    /// Whether all of it could be read: if not (already reported), it is not checked against
+    /// the parameters, where a value left out would look missing.
+    pub(crate) complete: bool,
+}
+
+/// What the tool says of its effects: `title`, and the hints `read_only`, `destructive`,
+/// `idempotent` and `open_world`.
+#[derive(Default)]
+pub(crate) struct Annotations {
+    pub(crate) title: Option<Str>,
+    /// Each hint written and read, with its value and where its key is written, in the order
+    /// they are written.
+    pub(crate) hints: Vec<(Symbol, bool, Span)>,
+}
+
+impl Annotations {
+    /// The value of the hint `key`, and where its key is written, when it is set.
+    pub(crate) fn hint(&self, key: Symbol) -> Option<(bool, Span)> {
+        self.hints
+            .iter()
+            .find(|(hint, _, _)| *hint == key)
+            .map(|(_, value, span)| (*value, *span))
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.title.is_none() && self.hints.is_empty()
+    }
 }
 
 /// How the executor runs the tool: `timeout`, the flags, `retries`.
@@ -89,6 +129,9 @@ impl<'a> Tool<'a> {
             tags: Vec::new(),
             credentials: Vec::new(),
             policy: Policy::default(),
+            annotations: Annotations::default(),
+            examples: Vec::new(),
+            examples_written: 0,
             krate: quote!(::agentkit_core),
         };
         let mut seen = Seen::default();
@@ -110,6 +153,12 @@ impl<'a> Tool<'a> {
             if let Some(flag) = tool.policy.flag_mut(symbol) {
                 if let Some(set) = flag_value(cx, symbol, value) {
                     *flag = set;
+                }
+                continue;
+            }
+            if HINTS.contains(&symbol) {
+                if let Some(set) = hint_value(cx, symbol, value) {
+                    tool.annotations.hints.push((symbol, set, key.span));
                 }
                 continue;
             }
@@ -151,6 +200,20 @@ impl<'a> Tool<'a> {
                 CREDENTIALS => tool.credentials = credentials(cx, value),
                 TIMEOUT => tool.policy.timeout = timeout(cx, value),
                 RETRIES => tool.policy.retries = retries(cx, value),
+                TITLE => {
+                    tool.annotations.title = string(
+                        cx,
+                        TITLE,
+                        value,
+                        "a string, e.g. `title = \"Delete a file\"`",
+                    );
+                }
+                EXAMPLES => {
+                    if let Value::List(_, items) = &value {
+                        tool.examples_written = items.len();
+                    }
+                    tool.examples = examples(cx, value);
+                }
                 CRATE => {
                     if let Some(path) = crate_path(cx, value) {
                         tool.krate = path;
@@ -262,6 +325,8 @@ fn example(key: Symbol) -> &'static str {
         CREDENTIALS => "credentials = [\"weather-api-key\"]",
         TIMEOUT => "timeout = \"10s\"",
         RETRIES => "retries = 2",
+        TITLE => "title = \"Delete a file\"",
+        EXAMPLES => "examples = [{ city = \"Paris\" }]",
         CRATE => "crate = \"agentkit\"",
         _ => unreachable!("every tool key that takes a value has an example"),
     }
@@ -279,6 +344,55 @@ fn flag_value(cx: &Ctxt, key: Symbol, value: Written) -> Option<bool> {
         }
         Written::Broken => None,
     }
+}
+
+/// A hint: `key` alone is `true`; `key = true` and `key = false` say it explicitly. Unlike a
+/// flag's, a hint's `false` is not its absence: MCP's hints are unset, true or false, and an
+/// unset one is read by the host's default (`open_world` unset is open).
+fn hint_value(cx: &Ctxt, key: Symbol, value: Written) -> Option<bool> {
+    const EXPECTED: &str = "no value, or `true` or `false`: a hint written alone is true, and \
+                            `= false` says it is not, where leaving it out says nothing";
+    match value {
+        Written::Bare => Some(true),
+        Written::Value(Value::Lit(Lit::Bool(b))) => Some(b.value),
+        Written::Value(other) => {
+            invalid(cx, other.span(), key, EXPECTED);
+            None
+        }
+        Written::Broken => None,
+    }
+}
+
+/// `examples = [{ city = "Paris" }, ...]`: each example a map of literals, as a `default`
+/// is written; a key written twice in one is reported by [`Seen`], as anywhere.
+fn examples(cx: &Ctxt, value: Value) -> Vec<Example> {
+    const EXPECTED: &str = "a list of maps, one per example, each giving parameters their \
+                            values: `examples = [{ city = \"Paris\" }, { city = \"Lyon\", \
+                            units = \"metric\" }]`";
+    let Value::List(_, items) = value else {
+        invalid(cx, value.span(), EXAMPLES, EXPECTED);
+        return Vec::new();
+    };
+    let mut examples = Vec::with_capacity(items.len());
+    for (index, item) in items.into_iter().enumerate() {
+        if !matches!(item, Value::Map(..)) {
+            invalid(cx, item.span(), EXAMPLES, EXPECTED);
+            continue;
+        }
+        // Whether it is read whole: without an entry that did not parse, and without an
+        // error while its values are read.
+        let whole = item.is_whole();
+        let before = cx.error_count();
+        if let Some(value) = default_in(cx, EXAMPLES, item) {
+            let complete = whole && cx.error_count() == before;
+            examples.push(Example {
+                index,
+                value,
+                complete,
+            });
+        }
+    }
+    examples
 }
 
 /// `timeout = "10s"`, read by the shared rules, so it is refused in the words a spec loaded

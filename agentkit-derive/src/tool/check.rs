@@ -1,14 +1,16 @@
 //! Stage 3: the rules that span several keys of `#[tool(...)]`, checked on the model from
 //! [`super::ast`]: the tool's name and version, every parameter and declared field by the
-//! shared rules of [`crate::check`], and repeated parameters, credentials and tags.
+//! shared rules of [`crate::check`], repeated parameters, credentials and tags, annotations
+//! that contradict each other, and every input example against the parameters.
 
 use proc_macro2::Span;
 
 use super::ast::Tool;
 use crate::ast::{Param, Str};
-use crate::check::check_param;
+use crate::check::{self as param_check, check_param, locate};
 use crate::ctxt::Ctxt;
-use crate::rules::{self, NameKind, Problem};
+use crate::rules::{self, ExampleIssue, NameKind, Problem};
+use crate::symbol::{DESTRUCTIVE, READ_ONLY};
 
 /// Reports every problem of `tool` that spans several keys.
 pub(crate) fn check(cx: &Ctxt, tool: &Tool<'_>) {
@@ -58,6 +60,88 @@ pub(crate) fn check(cx: &Ctxt, tool: &Tool<'_>) {
             },
         );
     }
+    check_annotations(cx, tool);
+    check_examples(cx, tool);
+}
+
+/// Read-only and destructive together, by the shared rule, on the second of the two keys.
+fn check_annotations(cx: &Ctxt, tool: &Tool<'_>) {
+    let annotations = &tool.annotations;
+    let (read_only, destructive) = (annotations.hint(READ_ONLY), annotations.hint(DESTRUCTIVE));
+    let value = |hint: Option<(bool, Span)>| hint.map(|(value, _)| value);
+    if let Err(problem) = rules::check_annotations(value(read_only), value(destructive)) {
+        // Both are set, and the hints are kept in the order written: the later is the second.
+        let second = annotations
+            .hints
+            .iter()
+            .rev()
+            .find(|(key, _, _)| *key == READ_ONLY || *key == DESTRUCTIVE)
+            .map_or_else(Span::call_site, |(_, _, span)| *span);
+        cx.error(second, problem);
+    }
+}
+
+/// The examples by the shared rules: few enough, each short enough, and each accepted by the
+/// parameters `input` declares, every problem on the token it is about (a key on the key, a
+/// value on the value, a missing parameter on the example's braces).
+fn check_examples(cx: &Ctxt, tool: &Tool<'_>) {
+    if let Err(problem) = rules::check_example_count(tool.examples_written) {
+        // On the first example past the limit: those before it may stay.
+        let span = tool
+            .examples
+            .iter()
+            .find(|example| example.index == rules::MAX_EXAMPLES)
+            .map_or_else(Span::call_site, |example| example.value.span);
+        cx.error(span, problem);
+    }
+    let params = example_params(tool);
+    for example in &tool.examples {
+        // Always a dictionary: `examples` keeps only the maps.
+        let rules::Literal::Dictionary(entries) = example.value.to_literal() else {
+            continue;
+        };
+        let bytes = rules::json_len(&entries, rules::MAX_EXAMPLE_BYTES);
+        if let Err(problem) = rules::check_example_size(example.index, bytes) {
+            cx.error(example.value.span, problem);
+            continue;
+        }
+        let Some(params) = &params else { continue };
+        if !example.complete {
+            continue;
+        }
+        for found in rules::check_example(example.index, params.as_deref(), &entries) {
+            let on_key = matches!(
+                found.problem,
+                Problem::InvalidExample {
+                    issue: ExampleIssue::Unknown { .. } | ExampleIssue::DuplicateKey { .. },
+                    ..
+                }
+            );
+            cx.error(locate(&example.value, &found.at, on_key), found.problem);
+        }
+    }
+}
+
+/// What the examples are checked against: `Some(None)` when the tool has no input schema
+/// (any object is an example), `None` when they cannot be checked here: the parameters are
+/// a type's (`input = Args`: the registry checks them), or one of them could not be read
+/// (already reported; checking against a guess would report a good example too).
+fn example_params<'t>(tool: &'t Tool<'_>) -> Option<Option<Vec<rules::Decl<'t>>>> {
+    if tool.input_type.is_some() {
+        return None;
+    }
+    let Some(params) = &tool.input else {
+        return Some(None);
+    };
+    let names = params.iter().filter_map(|p| p.name.as_ref());
+    if !rules::find_duplicates(names.map(|n| n.value.as_str())).is_empty() {
+        return None;
+    }
+    params
+        .iter()
+        .map(|param| param_check::decl(param).filter(|_| !param.required_unknown))
+        .collect::<Option<Vec<_>>>()
+        .map(Some)
 }
 
 /// Checks one list of parameters: the `input`, the `output`, or the `fields` of a parameter

@@ -1,14 +1,16 @@
 //! Stage 4: the body of `Tool::spec`, the spec as `static` data built with `const fn`s, so
-//! describing a tool costs no parsing and no allocation at run time.
+//! describing a tool costs no parsing and no allocation at run time (its input examples are
+//! made JSON objects once, when first asked for).
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
-use super::ast::{Policy, Tool};
+use super::ast::{Annotations, Policy, Tool};
 use crate::ast::Param;
 use crate::check;
 use crate::expand::{constraints_over, literal};
 use crate::rules::{self, ParamType};
+use crate::symbol::HINTS;
 
 /// The body of `Tool::spec`: the spec as `static` data.
 pub(crate) fn spec(tool: &Tool<'_>) -> TokenStream {
@@ -47,6 +49,8 @@ pub(crate) fn spec(tool: &Tool<'_>) -> TokenStream {
         quote!(#p::Cow::Borrowed(#c))
     });
     let policy = policy(&p, &tool.policy);
+    let annotations = annotations(&p, &tool.annotations);
+    let examples = examples(&p, tool);
     quote! {
         #(#statics)*
         static SPEC: #p::ToolSpec = #p::ToolSpec::from_static(
@@ -57,9 +61,47 @@ pub(crate) fn spec(tool: &Tool<'_>) -> TokenStream {
             #output,
             &[#(#tags),*],
             &[#(#credentials),*],
-        )#policy;
+        )#policy #annotations #examples;
         &SPEC
     }
+}
+
+/// `.with_static_annotations(..)` when the tool declares a title or a hint; nothing
+/// otherwise. A hint not written stays unset (`None`), which MCP reads otherwise than `false`.
+fn annotations(p: &Ident, annotations: &Annotations) -> Option<TokenStream> {
+    if annotations.is_empty() {
+        return None;
+    }
+    let title = match &annotations.title {
+        Some(title) => {
+            let title = &title.value;
+            quote!(#p::Some(#title))
+        }
+        None => quote!(#p::None),
+    };
+    let hints = HINTS.map(|key| match annotations.hint(key) {
+        Some((value, _)) => quote!(#p::Some(#value)),
+        None => quote!(#p::None),
+    });
+    Some(quote! {
+        .with_static_annotations(#p::ToolAnnotations::from_static(#title, #(#hints),*))
+    })
+}
+
+/// `.with_static_examples(..)` when the tool has examples: each a `const` `Literal`
+/// dictionary, as written, made a JSON object only when the spec's `examples()` are first
+/// read. They are checked already, unless the parameters are a type's (`input = Args`),
+/// which the registry checks them against.
+fn examples(p: &Ident, tool: &Tool<'_>) -> Option<TokenStream> {
+    if tool.examples.is_empty() {
+        return None;
+    }
+    let examples = tool
+        .examples
+        .iter()
+        .map(|example| literal(p, &example.value.to_literal()));
+    let checked = tool.input_type.is_none();
+    Some(quote!(.with_static_examples(&[#(#examples),*], #checked)))
 }
 
 /// `.with_static_policy(..)` when the tool declares any of it; nothing otherwise, which keeps

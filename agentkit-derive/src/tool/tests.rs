@@ -361,3 +361,88 @@ fn on_an_impl_block_the_struct_gets_what_the_attribute_would_give_it() {
     );
     assert!(!out.contains(":: Tool for S"), "{out}");
 }
+
+#[test]
+fn annotations_and_examples_are_static_data_only_when_written() {
+    let out = expand(quote!(name = "s"));
+    assert!(!out.contains("with_static_annotations"), "{out}");
+    assert!(!out.contains("with_static_examples"), "{out}");
+    let out = expand(quote!(
+        name = "s",
+        title = "Do it",
+        destructive = false,
+        open_world,
+        input = [{ name = "x", type = integer }, { name = "y", type = float, required = false }],
+        examples = [{ x = 1 }, { x = -2, y = -2.5e0 }]
+    ));
+    assert!(!out.contains("compile_error"), "{out}");
+    // Every hint in its place, the unset ones unset.
+    let annotations = "ToolAnnotations :: from_static (__agentkit_S :: Some (\"Do it\") , \
+                       __agentkit_S :: None , __agentkit_S :: Some (false) , __agentkit_S :: None , \
+                       __agentkit_S :: Some (true))";
+    assert!(out.contains(annotations), "{out}");
+    assert!(out.contains("with_static_examples"), "{out}");
+    assert!(out.contains("Literal :: Integer (1)"), "{out}");
+    assert!(out.contains("Literal :: Float (- 2.5)"), "{out}");
+    // Checked here: the registry need not check them again.
+    assert!(out.contains(", true)"), "{out}");
+}
+
+#[test]
+fn examples_of_a_typed_input_are_left_to_the_registry() {
+    let out = expand(quote!(name = "s", input = Args, examples = [{ x = 1 }]));
+    assert!(!out.contains("compile_error"), "{out}");
+    assert!(out.contains("with_static_examples"), "{out}");
+    assert!(out.contains("] , false)"), "{out}");
+}
+
+#[test]
+fn every_mistake_in_annotations_and_examples_is_one_error() {
+    for (args, errors) in [
+        (quote!(name = "s", read_only, destructive), 1),
+        (quote!(name = "s", read_only = 1, title = 2), 2),
+        (
+            quote!(name = "s", input = [{ name = "x", type = integer }], examples = [{ y = 1 }, { x = "a" }, 3]),
+            3,
+        ),
+        // A misspelt key is the one error, not also the parameter it leaves missing.
+        (
+            quote!(name = "s", input = [{ name = "city", type = string }], examples = [{ ctiy = "a" }]),
+            1,
+        ),
+        // A value that cannot be read leaves its example unchecked: no `city` missing.
+        (
+            quote!(name = "s", input = [{ name = "city", type = string }], examples = [{ city = Paris }]),
+            1,
+        ),
+        // A parameter that cannot be read leaves every example unchecked.
+        (
+            quote!(name = "s", input = [{ name = "x", type = intger }], examples = [{ x = "a" }]),
+            1,
+        ),
+    ] {
+        let out = expand(args.clone());
+        assert_eq!(
+            out.matches("compile_error").count(),
+            errors,
+            "{args}: {out}"
+        );
+    }
+}
+
+#[test]
+fn an_entry_that_does_not_parse_leaves_its_example_unchecked() {
+    // `zip-code` unquoted is a syntax error; the example is not then missing `zip-code` too.
+    let out = expand(quote!(
+        name = "s",
+        input = [{ name = "zip-code", type = string }],
+        examples = [{ zip-code = "75001" }]
+    ));
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    let out = expand(quote!(
+        name = "s",
+        input = [{ name = "zip-code", type = string }],
+        examples = [{ "zip-code" = "75001" }]
+    ));
+    assert!(!out.contains("compile_error"), "{out}");
+}

@@ -16,6 +16,8 @@ mod all_types;
 #[rustfmt::skip]
 mod dictionary_fields;
 #[rustfmt::skip]
+mod doc_annotations;
+#[rustfmt::skip]
 mod doc_defaults;
 #[rustfmt::skip]
 mod doc_description;
@@ -48,6 +50,11 @@ fn all_types() {
 #[test]
 fn dictionary_fields() {
     dictionary_fields::main();
+}
+
+#[test]
+fn doc_annotations() {
+    doc_annotations::main();
 }
 
 #[test]

@@ -78,6 +78,10 @@ fn None() {}
     timeout = "10s",
     blocking,
     retries = 2,
+    title = "Shadowed",
+    read_only,
+    open_world = false,
+    examples = [{ n = 2, r#where = { "zip-code" = "75001", rooms = [{ kind = "double" }] } }],
 )]
 pub struct Shadowed;
 
@@ -115,7 +119,9 @@ mod no_prelude {
             { name = "at", type = dictionary, fields = [{ name = "city", type = string }] },
         ],
         output = [],
-        sequential
+        sequential,
+        destructive,
+        examples = [{ flag = true, mode = "off", at = { city = "Paris" } }],
     )]
     pub struct Bare;
 

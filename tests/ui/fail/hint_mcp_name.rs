@@ -1,0 +1,15 @@
+use agentkit_core::{tool, BoxError, ToolContext, JsonObject, ToolHandler};
+
+#[tool(
+    name = "delete_file",
+    openWorldHint = false,
+)]
+pub struct DeleteFile;
+
+impl ToolHandler for DeleteFile {
+    async fn run(&self, input: JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+        Ok(input)
+    }
+}
+
+fn main() {}

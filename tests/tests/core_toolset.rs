@@ -549,3 +549,59 @@ fn deferred_tools_are_declared_where_the_api_can_defer_and_left_out_elsewhere() 
     assert_eq!(declared.as_array().unwrap().len(), 6);
     assert!(!declared.to_string().contains("defer_loading"));
 }
+
+#[test]
+fn input_examples_are_declared_in_anthropics_field_and_elsewhere_in_the_description() {
+    use agentkit_core::provider::{anthropic, gemini, mcp, openai_chat, openai_responses};
+    use agentkit_core::{Param, ParamType, ToolSchema};
+    let example = |city: &str| crate::core_fixtures::obj(json!({"city": city}));
+    let spec = ToolSpec::builder("forecast")
+        .description("Weather forecast.")
+        .input(ToolSchema::new([Param::required("city", ParamType::String)]).unwrap())
+        .examples([example("Paris"), example("Lyon")])
+        .build()
+        .unwrap();
+    let declared = anthropic::tools([&spec]);
+    assert_eq!(
+        declared[0]["input_examples"],
+        json!([{"city": "Paris"}, {"city": "Lyon"}])
+    );
+    assert_eq!(declared[0]["description"], "Weather forecast.");
+    let described =
+        "Weather forecast.\n\nExamples of arguments:\n{\"city\":\"Paris\"}\n{\"city\":\"Lyon\"}";
+    assert_eq!(
+        openai_chat::tools([&spec])[0]["function"]["description"],
+        described
+    );
+    assert_eq!(
+        openai_responses::tools([&spec])[0]["description"],
+        described
+    );
+    assert_eq!(
+        gemini::tools([&spec])[0]["functionDeclarations"][0]["description"],
+        described
+    );
+    assert_eq!(mcp::tools([&spec])[0]["description"], described);
+
+    // The examples a description carries are bounded: those that fit, in order.
+    let long =
+        |n: usize| crate::core_fixtures::obj(json!({"city": format!("{n}{}", "x".repeat(400))}));
+    let spec = ToolSpec::builder("forecast")
+        .input(ToolSchema::new([Param::required("city", ParamType::String)]).unwrap())
+        .examples((0..5).map(long))
+        .build()
+        .unwrap();
+    let description = openai_chat::tools([&spec])[0]["function"]["description"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(description.len() <= 1_100, "{}", description.len());
+    assert_eq!(description.matches("\"city\"").count(), 2);
+    assert_eq!(
+        anthropic::tools([&spec])[0]["input_examples"]
+            .as_array()
+            .unwrap()
+            .len(),
+        5
+    );
+}

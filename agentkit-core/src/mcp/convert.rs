@@ -42,7 +42,8 @@ pub(crate) const TAGS_META_KEY: &str = "agentkit/tags";
 pub fn to_mcp_tool(spec: &ToolSpec) -> McpToolInfo {
     let mut tool = McpToolInfo::new(
         spec.name().to_owned(),
-        spec.description().to_owned(),
+        // MCP has no field for input examples: they follow the description.
+        crate::provider::description_with_examples(spec).into_owned(),
         into_object(spec.input_schema_in(Style::Declaration)),
     );
     if let Some(output) = spec.output_schema_in(Style::Declaration) {

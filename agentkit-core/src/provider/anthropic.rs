@@ -37,7 +37,7 @@ use serde_json::{Map, Value, json};
 
 use super::parse::{At, ParseError, value_arguments};
 use super::parts::{self, Kind};
-use super::{Declare, declare, describe};
+use super::{Declare, declare};
 use crate::call::ToolCall;
 use crate::content::{Content, ResourceContents};
 use crate::result::{ToolResult, ToolStatus};
@@ -115,7 +115,10 @@ fn tool(item: &impl Declare, strict: bool) -> Value {
     let spec = item.declared_spec();
     let mut tool = Map::new();
     tool.insert("name".into(), Value::from(item.declared_name()));
-    describe(&mut tool, spec);
+    // Anthropic takes examples in a field of their own.
+    if !spec.description().is_empty() {
+        tool.insert("description".into(), Value::from(spec.description()));
+    }
     let style = if strict {
         Style::AnthropicStrict
     } else {
@@ -124,6 +127,10 @@ fn tool(item: &impl Declare, strict: bool) -> Value {
     tool.insert("input_schema".into(), spec.input_schema_in(style));
     if strict {
         tool.insert("strict".into(), Value::from(true));
+    }
+    if !spec.examples().is_empty() {
+        let examples = spec.examples().iter().cloned().map(Value::Object).collect();
+        tool.insert("input_examples".into(), Value::Array(examples));
     }
     if item.is_deferred() {
         tool.insert("defer_loading".into(), Value::from(true));

@@ -74,7 +74,7 @@ use serde_json::{Map, Value, json};
 
 use super::parse::{At, ParseError, value_arguments};
 use super::parts::{self, Kind};
-use super::{Declare, declare};
+use super::{Declare, declare, description_with_examples};
 use crate::call::ToolCall;
 use crate::result::{ToolResult, ToolStatus};
 use crate::schema::json_schema::Style;
@@ -123,7 +123,10 @@ pub fn tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
         let mut function = Map::new();
         function.insert("name".into(), Value::from(item.declared_name()));
         // Gemini documents the description as required.
-        function.insert("description".into(), Value::from(spec.description()));
+        function.insert(
+            "description".into(),
+            Value::from(description_with_examples(spec)),
+        );
         function.insert(
             "parametersJsonSchema".into(),
             spec.input_schema_in(Style::Declaration),

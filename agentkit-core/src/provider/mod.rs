@@ -234,7 +234,41 @@ fn declare<D: Declare>(
 /// Adds the tool's description under `description`, unless it has none: OpenAI, Anthropic
 /// and MCP take the field as optional, and an empty one costs tokens for nothing.
 fn describe(object: &mut Map<String, Value>, spec: &ToolSpec) {
-    if !spec.description().is_empty() {
-        object.insert("description".into(), Value::from(spec.description()));
+    let description = description_with_examples(spec);
+    if !description.is_empty() {
+        object.insert("description".into(), Value::from(description));
     }
+}
+
+/// The most bytes of a description that the examples add, where an API has no field for
+/// them: the examples that fit, in order.
+const EXAMPLES_IN_DESCRIPTION: usize = 1_024;
+
+/// The tool's description, followed, where the API has no field for [input
+/// examples](ToolSpec::examples), by the examples that fit in
+/// [`EXAMPLES_IN_DESCRIPTION`] bytes, one JSON object a line.
+pub(crate) fn description_with_examples(spec: &ToolSpec) -> Cow<'_, str> {
+    let examples = spec.examples();
+    if examples.is_empty() {
+        return Cow::Borrowed(spec.description());
+    }
+    let mut lines = String::new();
+    for example in examples {
+        let line = serde_json::to_string(example).unwrap_or_default();
+        if lines.len() + line.len() + 1 > EXAMPLES_IN_DESCRIPTION {
+            break;
+        }
+        lines.push('\n');
+        lines.push_str(&line);
+    }
+    if lines.is_empty() {
+        return Cow::Borrowed(spec.description());
+    }
+    let mut description = spec.description().to_owned();
+    if !description.is_empty() {
+        description.push_str("\n\n");
+    }
+    description.push_str("Examples of arguments:");
+    description.push_str(&lines);
+    Cow::Owned(description)
 }

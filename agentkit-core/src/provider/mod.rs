@@ -138,6 +138,7 @@ pub mod openai_chat;
 pub mod openai_responses;
 mod parse;
 mod parts;
+mod stream;
 
 pub use parse::ParseError;
 

@@ -59,4 +59,5 @@ mod provider_mcp;
 mod provider_openai_chat;
 mod provider_openai_responses;
 mod provider_round_trip;
+mod provider_stream;
 mod typed_fast_path;

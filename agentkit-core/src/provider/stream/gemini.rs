@@ -373,13 +373,20 @@ enum Segment {
     Index(usize),
 }
 
+/// The most steps a path may have: serde_json's nesting limit, so that the arguments built
+/// can be written out and read back (and dropped without deep recursion).
+const MAX_DEPTH: usize = 128;
+
 /// The steps of a JSON path of names and indexes (RFC 9535's `$.name`, `$['name']`,
-/// `$[0]`, combined); `None` for any other path, or for `$` alone (the arguments stay an
-/// object).
+/// `$[0]`, combined); `None` for any other path, for `$` alone (the arguments stay an
+/// object), or past [`MAX_DEPTH`] steps.
 fn segments(path: &str) -> Option<Vec<Segment>> {
     let mut rest = path.strip_prefix('$')?;
     let mut segments = Vec::new();
     while !rest.is_empty() {
+        if segments.len() == MAX_DEPTH {
+            return None;
+        }
         if let Some(after) = rest.strip_prefix('.') {
             let end = after.find(['.', '[']).unwrap_or(after.len());
             if end == 0 {

@@ -30,6 +30,7 @@ mod core_schema;
 mod core_send;
 mod core_session;
 mod core_spec_policy;
+mod core_stream_turn;
 mod core_timeout;
 mod core_toolset;
 mod core_validation;

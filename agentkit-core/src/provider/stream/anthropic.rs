@@ -28,11 +28,11 @@ const API: &str = "Anthropic Messages";
 /// | `error` | a [`ParseError`]: the stream failed |
 ///
 /// Other blocks (text, thinking, server tools' `server_tool_use` and their results) and
-/// their deltas are skipped, as [`calls`](super::calls) skips them; events of a type it does
+/// their deltas are skipped, as [`calls`](crate::provider::anthropic::calls) skips them; events of a type it does
 /// not know are skipped too, as the API asks of clients.
 ///
 /// A call's arguments are its input text parsed: the `input` of the finished message's
-/// `tool_use` block, which [`calls`](super::calls) reads. A block with no text (a tool
+/// `tool_use` block, which [`calls`](crate::provider::anthropic::calls) reads. A block with no text (a tool
 /// without parameters) has the `input` it started with, `{}`. Text that is not JSON (with
 /// fine-grained tool streaming, which does not check the model's JSON) is handed on as
 /// text, for the executor to refuse as an input validation failure that goes back to the
@@ -145,7 +145,7 @@ impl CallStream {
         self.done.iter()
     }
 
-    /// Every call of the message, in block order: what [`calls`](super::calls) reads from
+    /// Every call of the message, in block order: what [`calls`](crate::provider::anthropic::calls) reads from
     /// the finished message.
     ///
     /// # Errors

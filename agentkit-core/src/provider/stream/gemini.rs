@@ -16,7 +16,7 @@ const API: &str = "Google Gemini";
 ///
 /// Feed it each chunk, a `GenerateContentResponse`, in order, with [`push`](Self::push) or
 /// [`push_str`](Self::push_str) (an event's `data:` text). Only the first candidate
-/// (`"index": 0`) is read, as [`calls`](super::calls) reads `candidates[0]`; its content's
+/// (`"index": 0`) is read, as [`calls`](crate::provider::gemini::calls) reads `candidates[0]`; its content's
 /// parts over all chunks are the finished reply's parts, and its `functionCall` parts are the
 /// calls. Text, thoughts and the other candidates are skipped.
 ///
@@ -35,7 +35,7 @@ const API: &str = "Google Gemini";
 /// it. The call is complete there, its `args` built from the pieces: what the finished call's
 /// `args` holds.
 ///
-/// A call without an `id` gets the [generated one](super#call-ids) `calls` gives it, from its
+/// A call without an `id` gets the [generated one](crate::provider::gemini#call-ids) `calls` gives it, from its
 /// place among the reply's calls.
 ///
 /// # Errors
@@ -154,7 +154,7 @@ impl CallStream {
         self.done.iter()
     }
 
-    /// Every call of the reply, in order: what [`calls`](super::calls) reads from the
+    /// Every call of the reply, in order: what [`calls`](crate::provider::gemini::calls) reads from the
     /// finished reply (the first candidate's parts of every chunk).
     ///
     /// # Errors

@@ -17,7 +17,7 @@ const API: &str = "OpenAI Chat Completions";
 ///
 /// Feed it each `chat.completion.chunk` of the stream, in order, with [`push`](Self::push)
 /// (the parsed JSON) or [`push_str`](Self::push_str) (an event's `data:` text; `[DONE]` is
-/// skipped). Only the first choice (`"index": 0`) is read, as [`calls`](super::calls) reads
+/// skipped). Only the first choice (`"index": 0`) is read, as [`calls`](crate::provider::openai_chat::calls) reads
 /// `choices[0]` of a finished reply; text, refusals, usage chunks and the other choices are
 /// skipped.
 ///
@@ -171,7 +171,7 @@ impl CallStream {
         self.done.iter()
     }
 
-    /// Every call of the reply, in reply order: what [`calls`](super::calls) reads from the
+    /// Every call of the reply, in reply order: what [`calls`](crate::provider::openai_chat::calls) reads from the
     /// finished message.
     ///
     /// # Errors

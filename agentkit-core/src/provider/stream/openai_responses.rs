@@ -28,7 +28,7 @@ const API: &str = "OpenAI Responses";
 /// | `response.failed`, `error` | a [`ParseError`]: the response failed |
 ///
 /// Other items (messages, reasoning, built-in tools' calls) and events (text deltas, the
-/// response's progress) are skipped, as [`calls`](super::calls) skips them; so are event
+/// response's progress) are skipped, as [`calls`](crate::provider::openai_responses::calls) skips them; so are event
 /// types it does not know. A call's id is the item's `call_id` (not its `id`, `fc_...`), and
 /// its arguments the JSON text as sent, as `calls` reads them from the finished response.
 /// Calls come in `output_index` order, the order of the response's `output`.
@@ -128,7 +128,7 @@ impl CallStream {
         self.done.iter()
     }
 
-    /// Every call of the response, in output order: what [`calls`](super::calls) reads from
+    /// Every call of the response, in output order: what [`calls`](crate::provider::openai_responses::calls) reads from
     /// the finished response.
     ///
     /// # Errors

@@ -35,7 +35,8 @@ const PAUSE: Duration = Duration::from_millis(40);
 /// How long each tool takes.
 const WORK: Duration = Duration::from_millis(150);
 
-const APIS: [&str; 4] = ["openai-chat", "openai-responses", "anthropic", "gemini"];
+/// The APIs whose streams this example replays, by the names `declarations` uses.
+pub const APIS: [&str; 4] = ["openai-chat", "openai-responses", "anthropic", "gemini"];
 
 /// A tool that notes when each of its calls started, then takes [`WORK`] to answer.
 struct Weather {
@@ -65,7 +66,7 @@ impl Tool for Weather {
 }
 
 /// Reads one API's events: its `CallStream` behind one face.
-enum Reply {
+pub enum Reply {
     Chat(openai_chat::CallStream),
     Responses(openai_responses::CallStream),
     Anthropic(anthropic::CallStream),
@@ -73,7 +74,8 @@ enum Reply {
 }
 
 impl Reply {
-    fn new(api: &str) -> Option<Self> {
+    /// The reader of `api`'s events; `None` for an API this example does not know.
+    pub fn new(api: &str) -> Option<Self> {
         Some(match api {
             "openai-chat" => Reply::Chat(openai_chat::CallStream::new()),
             "openai-responses" => Reply::Responses(openai_responses::CallStream::new()),
@@ -83,7 +85,8 @@ impl Reply {
         })
     }
 
-    fn push_str(&mut self, data: &str) -> Result<Vec<ToolCall>, ParseError> {
+    /// Reads one event's `data:`; returns the calls it completed.
+    pub fn push_str(&mut self, data: &str) -> Result<Vec<ToolCall>, ParseError> {
         match self {
             Reply::Chat(stream) => stream.push_str(data),
             Reply::Responses(stream) => stream.push_str(data),
@@ -198,7 +201,7 @@ fn main() -> ExitCode {
 
 /// The `data:` of each event of a reply calling `fetch_weather` for Paris, Oslo and Lima,
 /// as `api` streams it.
-fn events(api: &str) -> Option<Vec<&'static str>> {
+pub fn events(api: &str) -> Option<Vec<&'static str>> {
     Some(match api {
         "openai-chat" => vec![
             r#"{"id":"chatcmpl-B9","object":"chat.completion.chunk","created":1767225600,"model":"gpt-4.1","choices":[{"index":0,"delta":{"role":"assistant","content":null,"refusal":null},"finish_reason":null}]}"#,

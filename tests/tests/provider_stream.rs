@@ -543,3 +543,39 @@ fn malformed_json_text_is_refused() {
 
 #[path = "provider_stream_props.rs"]
 mod props;
+
+/// The `streaming_turn` example's code, compiled into this test: its recorded streams are
+/// checked here as `cargo run --example streaming_turn -- <api>` replays them.
+#[allow(dead_code, unreachable_pub)]
+#[path = "../../examples/examples/streaming_turn.rs"]
+mod example;
+
+#[test]
+fn the_streaming_examples_streams_hand_out_each_call_before_they_end() {
+    for api in example::APIS {
+        let events = example::events(api).expect(api);
+        let mut reply = example::Reply::new(api).expect(api);
+        let mut handed = Vec::new();
+        for (n, data) in events.iter().enumerate() {
+            for call in reply
+                .push_str(data)
+                .unwrap_or_else(|e| panic!("{api}: {e}"))
+            {
+                handed.push((n, call));
+            }
+        }
+        assert_eq!(handed.len(), 3, "{api}");
+        assert!(
+            handed[0].0 + 2 < events.len(),
+            "{api}: the first call came at the end"
+        );
+        assert!(
+            handed
+                .iter()
+                .all(|(_, call)| call.name() == "fetch_weather"),
+            "{api}"
+        );
+    }
+    assert!(example::events("openai").is_none());
+    assert!(example::Reply::new("").is_none());
+}

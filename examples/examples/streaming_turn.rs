@@ -67,9 +67,13 @@ impl Tool for Weather {
 
 /// Reads one API's events: its `CallStream` behind one face.
 pub enum Reply {
+    /// OpenAI Chat Completions.
     Chat(openai_chat::CallStream),
+    /// OpenAI Responses.
     Responses(openai_responses::CallStream),
+    /// Anthropic Messages.
     Anthropic(anthropic::CallStream),
+    /// Google Gemini.
     Gemini(gemini::CallStream),
 }
 

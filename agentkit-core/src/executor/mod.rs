@@ -16,6 +16,7 @@ mod dispatch;
 mod gates;
 mod lifecycle;
 mod run;
+mod stream;
 mod trace;
 mod turn;
 

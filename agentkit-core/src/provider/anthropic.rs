@@ -353,3 +353,5 @@ pub fn results(results: &[ToolResult]) -> Vec<Value> {
     let blocks: Vec<Value> = results.iter().map(result).collect();
     vec![json!({"role": "user", "content": blocks})]
 }
+
+pub use super::stream::anthropic::CallStream;

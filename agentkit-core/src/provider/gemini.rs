@@ -337,3 +337,5 @@ pub fn results(results: &[ToolResult]) -> Vec<Value> {
     let parts: Vec<Value> = results.iter().map(result).collect();
     vec![json!({"role": "user", "parts": parts})]
 }
+
+pub use super::stream::gemini::CallStream;

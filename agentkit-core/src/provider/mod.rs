@@ -22,6 +22,15 @@
 //! [model text](crate::ToolResult::to_model_content), its output where the API takes
 //! structured data, and its [content parts](crate::Content) where the API takes them.
 //!
+//! # Streamed replies
+//!
+//! With `"stream": true`, each API sends a call in fragments. Each module's `CallStream`
+//! ([`openai_chat::CallStream`], [`openai_responses::CallStream`],
+//! [`anthropic::CallStream`], [`gemini::CallStream`]) takes the events as they arrive and
+//! hands out each call the moment its arguments are complete, equal to what `calls` reads
+//! from the finished reply; [`ToolExecutor::dispatch_stream`](crate::ToolExecutor::dispatch_stream)
+//! runs them as they come. A malformed stream is a [`ParseError`] naming the event.
+//!
 //! # Content parts
 //!
 //! A tool may return text, images, audio, links and embedded resources beside or instead of
@@ -151,6 +160,7 @@ pub mod openai_chat;
 pub mod openai_responses;
 mod parse;
 mod parts;
+mod stream;
 
 pub use parse::ParseError;
 

@@ -350,3 +350,5 @@ fn attachment(part: &Content) -> Option<Value> {
         }),
     })
 }
+
+pub use super::stream::openai_chat::CallStream;

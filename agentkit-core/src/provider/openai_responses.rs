@@ -305,3 +305,5 @@ fn input_text(text: String) -> Value {
 pub fn results(results: &[ToolResult]) -> Vec<Value> {
     results.iter().map(result).collect()
 }
+
+pub use super::stream::openai_responses::CallStream;

@@ -1,5 +1,6 @@
 //! Reading a provider's reply: a cursor over the JSON that knows where it is, so that a
-//! malformed reply is a [`ParseError`] naming the place, never a panic.
+//! malformed reply (or a malformed event of a streamed one) is a [`ParseError`] naming the
+//! place, never a panic.
 
 use std::fmt;
 
@@ -10,6 +11,12 @@ use serde_json::Value;
 /// Names the API, the place in the JSON given (such as
 /// `choices[0].message.tool_calls[1].function.name`) and what was expected there. The
 /// message quotes no value from the reply, so it stays short whatever the reply holds.
+///
+/// In a streamed reply (a `CallStream` of each API, such as
+/// [`openai_chat::CallStream`](super::openai_chat::CallStream)) the place is an event,
+/// numbered from 1 in the order the events were pushed (`event 7:
+/// choices[0].delta.tool_calls[0].index`), or a call the stream never finished, named by its
+/// id (cut to 64 characters and escaped).
 ///
 /// ```
 /// use agentkit_core::provider::openai_chat;
@@ -43,22 +50,52 @@ impl ParseError {
         self.api
     }
 
-    /// Where in the given JSON the problem is; empty for the value itself.
+    /// Where in the given JSON the problem is; empty for the value itself. In a stream:
+    /// `event N: ` and the path in that event (`event N` for the event itself), or `call
+    /// '<id>'` for a call the stream left unfinished.
     pub fn path(&self) -> &str {
         &self.path
     }
+
+    /// The error for a call the stream never finished: `call '<id>' should be <expected>,
+    /// found <found>`.
+    pub(crate) fn unfinished(
+        api: &'static str,
+        id: &str,
+        expected: &'static str,
+        found: &'static str,
+    ) -> Self {
+        let id: String = id.chars().take(64).flat_map(char::escape_default).collect();
+        let path = format!("call '{id}'");
+        ParseError {
+            api,
+            place: Place::Call(path.clone()),
+            path,
+            expected,
+            found,
+        }
+    }
 }
 
-/// How the error message names the place: the path in backquotes, or "the reply".
+/// How the error message names the place.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Place(String);
+enum Place {
+    /// A path in a whole reply, in backquotes, or "the reply" for the root.
+    Reply(String),
+    /// A path in one event of a stream.
+    Event(usize, String),
+    /// A call of a stream, already worded (`call '<id>'`).
+    Call(String),
+}
 
 impl fmt::Display for Place {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_empty() {
-            f.write_str("the reply")
-        } else {
-            write!(f, "`{}`", self.0)
+        match self {
+            Place::Reply(path) if path.is_empty() => f.write_str("the reply"),
+            Place::Reply(path) => write!(f, "`{path}`"),
+            Place::Event(number, path) if path.is_empty() => write!(f, "event {number}"),
+            Place::Event(number, path) => write!(f, "event {number}: `{path}`"),
+            Place::Call(call) => f.write_str(call),
         }
     }
 }
@@ -80,6 +117,8 @@ fn kind(value: Option<&Value>) -> &'static str {
 #[derive(Debug, Clone)]
 pub(crate) struct At<'a> {
     api: &'static str,
+    // The number of the streamed event this is in, if it is in one.
+    event: Option<usize>,
     path: String,
     value: Option<&'a Value>,
 }
@@ -89,8 +128,19 @@ impl<'a> At<'a> {
     pub(crate) fn root(api: &'static str, reply: &'a Value) -> Self {
         At {
             api,
+            event: None,
             path: String::new(),
             value: Some(reply),
+        }
+    }
+
+    /// The root of `event`, the `number`th event of a streamed reply of `api`.
+    pub(crate) fn event(api: &'static str, number: usize, event: &'a Value) -> Self {
+        At {
+            api,
+            event: Some(number),
+            path: String::new(),
+            value: Some(event),
         }
     }
 
@@ -113,6 +163,7 @@ impl<'a> At<'a> {
         };
         At {
             api: self.api,
+            event: self.event,
             path,
             value: self.value.and_then(|v| v.get(key)),
         }
@@ -120,12 +171,29 @@ impl<'a> At<'a> {
 
     /// The error "should be `expected`" at this place.
     pub(crate) fn error(&self, expected: &'static str) -> ParseError {
+        self.error_found(expected, kind(self.value))
+    }
+
+    /// The error "should be `expected`, found `found`" at this place, for what the kind of
+    /// the value does not say (a duplicate id, an event out of order).
+    pub(crate) fn error_found(&self, expected: &'static str, found: &'static str) -> ParseError {
+        let (path, place) = match self.event {
+            None => (self.path.clone(), Place::Reply(self.path.clone())),
+            Some(number) if self.path.is_empty() => (
+                format!("event {number}"),
+                Place::Event(number, String::new()),
+            ),
+            Some(number) => (
+                format!("event {number}: {}", self.path),
+                Place::Event(number, self.path.clone()),
+            ),
+        };
         ParseError {
             api: self.api,
-            path: self.path.clone(),
-            place: Place(self.path.clone()),
+            path,
+            place,
             expected,
-            found: kind(self.value),
+            found,
         }
     }
 
@@ -153,6 +221,7 @@ impl<'a> At<'a> {
             .ok_or_else(|| self.error("an array"))?;
         Ok(items.iter().enumerate().map(|(index, item)| At {
             api: self.api,
+            event: self.event,
             path: format!("{}[{index}]", self.path),
             value: Some(item),
         }))

@@ -203,3 +203,4 @@ pub fn subschemas(schema: &Value) -> Vec<&Value> {
     }
     found
 }
+pub mod streams;

@@ -3,7 +3,7 @@
 //! Replays a recorded-shaped stream of one API (the `data:` of each server-sent event, in
 //! order) with a pause between events, as a model's reply arrives: a thread sends the events
 //! into a channel, the API's `CallStream` turns them into calls the moment each call's
-//! arguments are complete, and `ToolExecutor::dispatch_stream` runs each call as soon as it
+//! arguments are complete, and `Turn::dispatch_stream` runs each call as soon as it
 //! arrives, while the model is still writing the next one. Each tool takes a while (an async
 //! wait). Prints, per call, when it started and when the stream ended, in milliseconds since
 //! the stream began:
@@ -164,7 +164,7 @@ fn main() -> ExitCode {
         });
 
     let turn = executor.turn();
-    let results = block_on(executor.dispatch_stream(&turn, calls));
+    let results = block_on(turn.dispatch_stream(calls));
     let _ = producer.join();
     if let Some(error) = failed.lock().unwrap_or_else(PoisonError::into_inner).take() {
         eprintln!("error: {error}");

@@ -1,4 +1,4 @@
-//! `ToolExecutor::dispatch_stream`: the calls of a streamed reply run in a turn as they
+//! `Turn::dispatch_stream`: the calls of a streamed reply run in a turn as they
 //! arrive. A call starts while the stream goes on; results come in call order; a sequential
 //! tool's call runs alone; the in-flight limit, the turn's deadline and its toolset hold.
 //! Ordering is shown by signals and logs, never by the clock.
@@ -170,7 +170,7 @@ fn a_call_starts_and_runs_while_the_stream_goes_on() {
     let log = Log::default();
     let executor = executor(&log, &[], &["work"], None);
     let turn = executor.turn();
-    let results = block_on(executor.dispatch_stream(&turn, streamed(&log, &["work"; 3], "{}")));
+    let results = block_on(turn.dispatch_stream(streamed(&log, &["work"; 3], "{}")));
     assert!(results.iter().all(|r| r.is_success()), "{results:?}");
     // The first call started before the second arrived, and the stream handed over more
     // calls while it ran.
@@ -210,7 +210,7 @@ fn a_stream_waiting_on_the_first_tool_gets_its_signal() {
     .take(1);
     let calls = stream::iter([ToolCall::new("first", "work", "{}")]).chain(signal);
     let turn = executor.turn();
-    let results = block_on(executor.dispatch_stream(&turn, calls));
+    let results = block_on(turn.dispatch_stream(calls));
     assert!(started.load(Ordering::SeqCst));
     assert_eq!(ids(&results), ["first", "second"]);
 }
@@ -225,7 +225,7 @@ fn results_come_in_call_order_when_later_calls_end_first() {
         ToolCall::new("quicker", "work", r#"{"turns": 0}"#),
     ];
     let turn = executor.turn();
-    let results = block_on(executor.dispatch_stream(&turn, stream::iter(calls)));
+    let results = block_on(turn.dispatch_stream(stream::iter(calls)));
     assert!(log.at("end quicker") < log.at("end slow"));
     assert!(log.at("end quick") < log.at("end slow"));
     assert_eq!(ids(&results), ["slow", "quick", "quicker"]);
@@ -237,7 +237,7 @@ fn a_sequential_call_runs_alone_between_the_calls_before_and_after_it() {
     let executor = executor(&log, &["migrate"], &["read"], None);
     let names = ["read", "read", "migrate", "read", "read", "migrate", "read"];
     let turn = executor.turn();
-    let results = block_on(executor.dispatch_stream(&turn, streamed(&log, &names, "{}")));
+    let results = block_on(turn.dispatch_stream(streamed(&log, &names, "{}")));
     assert!(results.iter().all(|r| r.is_success()), "{results:?}");
     for (sequential, before, after) in [(2, &[0, 1][..], &[3, 4][..]), (5, &[3, 4], &[6])] {
         assert_eq!(results[sequential].output().unwrap()["alone"], true);
@@ -264,7 +264,7 @@ fn the_in_flight_limit_holds() {
         .map(|n| ToolCall::new(format!("c{n}"), "work", r#"{"turns": 5}"#))
         .collect();
     let turn = executor.turn();
-    let results = block_on(executor.dispatch_stream(&turn, stream::iter(calls)));
+    let results = block_on(turn.dispatch_stream(stream::iter(calls)));
     assert!(results.iter().all(|r| r.is_success()), "{results:?}");
     assert_eq!(log.most.load(Ordering::SeqCst), 2);
     assert_eq!(ids(&results), ["c0", "c1", "c2", "c3", "c4", "c5"]);
@@ -302,7 +302,7 @@ fn the_turns_deadline_ends_calls_that_arrived_in_it() {
         ToolCall::new("a", "stuck", "{}"),
         ToolCall::new("b", "work", "{}"),
     ];
-    let results = block_on(executor.dispatch_stream(&turn, stream::iter(calls)));
+    let results = block_on(turn.dispatch_stream(stream::iter(calls)));
     assert_eq!(
         results[0].error().map(|e| e.kind()),
         Some(ErrorKind::Timeout)
@@ -311,8 +311,7 @@ fn the_turns_deadline_ends_calls_that_arrived_in_it() {
 
     // A call arriving once the deadline has passed does not run.
     let turn = executor.turn().with_deadline(std::time::Instant::now());
-    let results =
-        block_on(executor.dispatch_stream(&turn, stream::iter([ToolCall::new("c", "work", "{}")])));
+    let results = block_on(turn.dispatch_stream(stream::iter([ToolCall::new("c", "work", "{}")])));
     assert_eq!(
         results[0].error().map(|e| e.kind()),
         Some(ErrorKind::Timeout)
@@ -331,7 +330,7 @@ fn the_turns_toolset_holds() {
         ToolCall::new("a", "read", "{}"),
         ToolCall::new("b", "write", "{}"),
     ];
-    let results = block_on(executor.dispatch_stream(&turn, stream::iter(calls)));
+    let results = block_on(turn.dispatch_stream(stream::iter(calls)));
     assert!(results[0].is_success());
     assert_eq!(
         results[1].error().map(|e| e.kind()),
@@ -343,5 +342,5 @@ fn the_turns_toolset_holds() {
 fn an_empty_stream_is_no_results() {
     let executor = ToolExecutor::new(ToolRegistry::new());
     let turn = executor.turn();
-    assert!(block_on(executor.dispatch_stream(&turn, stream::empty())).is_empty());
+    assert!(block_on(turn.dispatch_stream(stream::empty())).is_empty());
 }

@@ -6,14 +6,13 @@ use std::task::Poll;
 
 use futures_util::stream::{FusedStream, FuturesUnordered, Stream, StreamExt};
 
-use super::dispatch::ToolExecutor;
 use super::turn::Turn;
 use crate::call::ToolCall;
 use crate::result::ToolResult;
 use crate::tool::ToolSpec;
 
-impl ToolExecutor {
-    /// Runs the calls of a streamed model reply as part of `turn`, each as soon as it
+impl Turn<'_> {
+    /// Runs the calls of a streamed model reply in the turn, each as soon as it
     /// arrives: a call starts while later ones are still streaming. Results come back in
     /// call order once the stream has ended and every call has.
     ///
@@ -34,11 +33,6 @@ impl ToolExecutor {
     ///
     /// The stream itself is awaited as it is: the turn's deadline ends calls, not the wait for
     /// the model. A call that arrives after the deadline fails at once with a timeout.
-    /// `turn` must be one of this executor's turns ([`ToolExecutor::turn`]): its calls run
-    /// in it, and which tools are sequential is read from its toolset or this registry.
-    ///
-    /// It lives on the executor rather than on [`Turn`] because it reads the executor's
-    /// registry, which a turn does not show.
     ///
     /// ```
     /// use agentkit_core::provider::anthropic;
@@ -78,23 +72,21 @@ impl ToolExecutor {
     ///     .flat_map(stream::iter);
     ///
     /// let turn = executor.turn();
-    /// let results = block_on(executor.dispatch_stream(&turn, calls));
+    /// let results = block_on(turn.dispatch_stream(calls));
     /// let ids: Vec<&str> = results.iter().map(|result| result.call_id()).collect();
     /// assert_eq!(ids, ["toolu_1", "toolu_2"]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub async fn dispatch_stream(
-        &self,
-        turn: &Turn<'_>,
-        calls: impl Stream<Item = ToolCall>,
-    ) -> Vec<ToolResult> {
+    pub async fn dispatch_stream(&self, calls: impl Stream<Item = ToolCall>) -> Vec<ToolResult> {
+        let turn = self;
+        let executor = self.executor();
         // Only an executor with a sequential tool has one to look for.
-        let any_sequential = self.exclusive.is_some();
+        let any_sequential = executor.exclusive.is_some();
         let sequential = |call: &ToolCall| {
             any_sequential
                 && match turn.toolset() {
                     Some(view) => view.lookup(call.name()),
-                    None => self.registry.lookup(call.name()),
+                    None => executor.registry.lookup(call.name()),
                 }
                 .is_some_and(ToolSpec::is_sequential)
         };

@@ -92,6 +92,11 @@ impl<'e> Turn<'e> {
         self
     }
 
+    /// The executor the turn's calls run in.
+    pub(super) fn executor(&self) -> &'e ToolExecutor {
+        self.executor
+    }
+
     /// The view the turn's calls go through, if any.
     pub fn toolset(&self) -> Option<&Toolset<'e>> {
         self.view.as_ref()

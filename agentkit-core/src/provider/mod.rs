@@ -28,7 +28,7 @@
 //! ([`openai_chat::CallStream`], [`openai_responses::CallStream`],
 //! [`anthropic::CallStream`], [`gemini::CallStream`]) takes the events as they arrive and
 //! hands out each call the moment its arguments are complete, equal to what `calls` reads
-//! from the finished reply; [`ToolExecutor::dispatch_stream`](crate::ToolExecutor::dispatch_stream)
+//! from the finished reply; [`Turn::dispatch_stream`](crate::Turn::dispatch_stream)
 //! runs them as they come. A malformed stream is a [`ParseError`] naming the event.
 //!
 //! # Content parts

@@ -10,7 +10,7 @@ use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, MetaO
 use rmcp::service::RequestContext;
 use serde_json::{Map, Value};
 
-use super::convert::to_call_tool_result;
+use super::convert::into_call_tool_result;
 use super::deferred::{DEFERRED_META, Lookup, RESUME_META, new_id};
 use super::peer::PeerSession;
 use super::progress::CallNotifier;
@@ -79,7 +79,7 @@ impl McpServer {
             .registry()
             .lookup(call.name())
             .is_some_and(|spec| spec.output_schema().is_some());
-        let mut answer = to_call_tool_result(&result, structured);
+        let mut answer = into_call_tool_result(result, structured);
         if let Some(id) = deferred_id {
             with_deferred_id(&mut answer, id);
         }

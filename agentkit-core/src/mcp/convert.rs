@@ -132,6 +132,32 @@ pub fn to_call_tool_result(result: &ToolResult, structured: bool) -> CallToolRes
     answer
 }
 
+/// [`to_call_tool_result`], taking the result: on the common success (structured output, no
+/// content parts), the output goes into `structuredContent` as it is, not copied (a served
+/// call's output is otherwise copied key by key, string by string, for nothing). The same
+/// answer in every case.
+pub(crate) fn into_call_tool_result(result: ToolResult, structured: bool) -> CallToolResult {
+    if !structured || result.status() != ToolStatus::Success || !result.content().is_empty() {
+        return to_call_tool_result(&result, structured);
+    }
+    // A `#[tool]` output's text is written from its fields, and only then are they moved
+    // into the object.
+    let text = result.to_model_content();
+    match result
+        .into_result()
+        .ok()
+        .and_then(ToolOutput::into_structured)
+    {
+        Some(output) => {
+            let mut answer = CallToolResult::success(vec![ContentBlock::text(text)]);
+            answer.structured_content = Some(Value::Object(output));
+            answer
+        }
+        // No output and no parts: no blocks, as `to_call_tool_result` answers it.
+        None => CallToolResult::success(Vec::new()),
+    }
+}
+
 /// A content part as an MCP content block.
 pub fn to_content_block(part: &Content) -> ContentBlock {
     match part {
@@ -260,5 +286,68 @@ fn into_object(schema: Value) -> JsonObject {
         Value::Object(object) => object,
         // A tool's JSON Schema is always an object; this keeps the type total.
         _ => JsonObject::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BoxError, ParamType, ToolCall, ToolContext, ToolExecutor, ToolRegistry, block_on};
+    use crate::{Param, Tool};
+
+    /// Answers as its `kind` argument says: structured output, output and a part, nothing,
+    /// or a failure.
+    struct Shapes(ToolSpec);
+
+    impl Tool for Shapes {
+        fn spec(&self) -> &ToolSpec {
+            &self.0
+        }
+
+        async fn execute(
+            &self,
+            arguments: &JsonObject,
+            _: &ToolContext<'_>,
+        ) -> Result<ToolOutput, BoxError> {
+            let structured: JsonObject = serde_json::from_str(r#"{"n":1,"s":"x"}"#)?;
+            match arguments["kind"].as_str() {
+                Some("json") => Ok(ToolOutput::structured_only(structured)),
+                Some("parts") => {
+                    Ok(ToolOutput::from(Content::text("a part")).with_structured(structured))
+                }
+                Some("none") => Ok(ToolOutput::content_only([])),
+                _ => Err("it failed".into()),
+            }
+        }
+    }
+
+    #[test]
+    fn taking_the_result_answers_as_borrowing_it() {
+        let output = ToolSchema::new([
+            Param::optional("n", ParamType::Integer),
+            Param::optional("s", ParamType::String),
+        ])
+        .expect("schema");
+        let spec = ToolSpec::builder("shapes")
+            .input(ToolSchema::new([Param::required("kind", ParamType::String)]).expect("schema"))
+            .output(output)
+            .build()
+            .expect("spec");
+        let mut registry = ToolRegistry::new();
+        registry.register(Shapes(spec)).expect("registers");
+        let executor = ToolExecutor::new(registry);
+        for kind in ["json", "parts", "none", "fail"] {
+            for structured in [true, false] {
+                let arguments = format!(r#"{{"kind":"{kind}"}}"#);
+                let result = block_on(executor.dispatch(&ToolCall::new("1", "shapes", arguments)));
+                let borrowed = serde_json::to_value(to_call_tool_result(&result, structured));
+                let taken = serde_json::to_value(into_call_tool_result(result, structured));
+                assert_eq!(
+                    taken.expect("json"),
+                    borrowed.expect("json"),
+                    "{kind}, {structured}"
+                );
+            }
+        }
     }
 }

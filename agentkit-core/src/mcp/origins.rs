@@ -96,13 +96,13 @@ impl Allowed {
 
 /// `host` (`name` or `name:port`) against an allowed `name` (any port) or `name:port`.
 fn host_matches(allowed: &str, host: &str) -> bool {
-    let host = host.trim().to_ascii_lowercase();
-    let allowed = allowed.to_ascii_lowercase();
-    if host == allowed {
+    // Compared without lowercased copies: this runs for every request, against each name.
+    let host = host.trim();
+    if host.eq_ignore_ascii_case(allowed) {
         return true;
     }
-    let (name, port) = split_port(&host);
-    port.is_some() && name == allowed
+    let (name, port) = split_port(host);
+    port.is_some() && name.eq_ignore_ascii_case(allowed)
 }
 
 /// `origin` (`scheme://host[:port]`, or `null`) against an allowed one (`:*` for any port).

@@ -215,9 +215,13 @@ impl McpServer {
 
     /// Whether `principal` may list and call the tool called `name`.
     pub(super) fn may_use(&self, principal: Option<&Principal>, name: &str) -> bool {
-        match (&self.access, self.executor.registry().lookup(name)) {
-            (Some(access), Some(spec)) => access(principal, spec),
-            _ => true,
+        // Without a policy, no lookup: this runs before every call.
+        let Some(access) = &self.access else {
+            return true;
+        };
+        match self.executor.registry().lookup(name) {
+            Some(spec) => access(principal, spec),
+            None => true,
         }
     }
 
@@ -269,7 +273,9 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(request, context).await
+        // Boxed: a served call is a future of some kilobytes (the executor's call inside),
+        // which rmcp would otherwise move, whole, into its request task and out again.
+        Box::pin(self.call(request, context)).await
     }
 
     #[allow(deprecated)] // MCP's logging, which the 2026-07-28 revision deprecates.

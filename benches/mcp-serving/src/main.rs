@@ -103,6 +103,10 @@ fn parse(args: &[String]) -> Result<Options, Error> {
                     .collect::<Result<_, _>>()?
             }
             "--no-nagle" => options.nagle = false,
+            "--help" | "-h" => {
+                println!("{USAGE}");
+                std::process::exit(0);
+            }
             "--wrap" => options.wrap = value()?.split_whitespace().map(str::to_owned).collect(),
             _ => return Err(format!("unknown argument {flag:?}\n{USAGE}").into()),
         }

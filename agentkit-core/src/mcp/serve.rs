@@ -88,9 +88,12 @@ impl McpServer {
     /// # use agentkit_core::mcp::McpServer;
     /// # async fn run(server: McpServer) -> Result<(), Box<dyn std::error::Error>> {
     /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+    /// // Sent from a signal handler, an admin endpoint, a test.
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// # drop(stop);
     /// server
     ///     .serve_http_until(listener, async {
-    ///         let _ = tokio::signal::ctrl_c().await;
+    ///         let _ = stopped.await;
     ///     })
     ///     .await;
     /// # Ok(())

@@ -169,7 +169,7 @@ impl McpServer {
     }
 
     /// Ends every call that runs longer than `timeout`: it fails with
-    /// [`ErrorKind::Timeout`] (an `isError` result), and the tool's future is dropped.
+    /// [`ErrorKind::Timeout`](crate::ErrorKind::Timeout) (an `isError` result), and the tool's future is dropped.
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);

@@ -62,6 +62,8 @@ mod convert;
 mod deferred;
 mod error;
 mod forward;
+mod inflight;
+mod options;
 mod origins;
 mod peer;
 mod progress;

@@ -91,6 +91,9 @@
 //! - `mcp`: the `mcp` module, an MCP server for any executor and MCP servers' tools as
 //!   agentkit tools, on `rmcp` (stdio and streamable HTTP). Needs Rust 1.88 and a tokio
 //!   runtime.
+//! - `mcp-oauth`: `mcp`, plus `McpClient::connect_http_with_oauth` and `McpOAuth`, to use the
+//!   tools of MCP servers that want OAuth, through rmcp's OAuth client (which brings the
+//!   `oauth2` crate).
 //! - `tracing`: a span per call (`execute_tool {name}`, with `gen_ai.tool.name` and
 //!   `gen_ai.tool.call.id`, per the OpenTelemetry GenAI conventions) and the
 //!   `agent.tool.execution.duration` histogram as a `histogram.`-prefixed event field, for

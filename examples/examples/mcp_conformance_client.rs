@@ -1,23 +1,35 @@
 //! An MCP client written with agentkit, for the client scenarios of the official MCP
 //! conformance suite (`@modelcontextprotocol/conformance`): the suite starts a server of its
-//! own for a scenario, then runs this program with the server's URL as the last argument and
-//! the scenario's name in `MCP_CONFORMANCE_SCENARIO`.
+//! own for a scenario, then runs this program with the server's URL as the last argument, the
+//! scenario's name in `MCP_CONFORMANCE_SCENARIO`, and for some scenarios what the client is
+//! given beforehand (such as a pre-registered client id and secret) as JSON in
+//! `MCP_CONFORMANCE_CONTEXT`.
 //!
 //! ```sh
 //! npx @modelcontextprotocol/conformance client --scenario tools_call \
-//!     --command "cargo run -q --example mcp_conformance_client --features mcp --"
+//!     --command "cargo run -q --example mcp_conformance_client --features mcp-oauth --"
 //! ```
 //!
-//! (`cargo test --workspace` runs the scenarios `initialize`, `tools_call` and `sse-retry`
-//! this way; see `tests/mcp/tests/conformance.rs`.)
+//! (`cargo test --workspace` runs the scenarios `initialize`, `tools_call`, `sse-retry` and
+//! the authorization ones, `auth/*`, this way; see `tests/mcp/tests/conformance.rs`.)
 //!
 //! It is how an agent uses a remote server's tools: [`McpClient`] connects and registers
 //! them in a [`ToolRegistry`], and the [`ToolExecutor`] over it validates and calls them
-//! like any other tool.
+//! like any other tool. In the `auth/*` scenarios the server wants OAuth: the client connects
+//! with [`McpOAuth`], and a person's approval is stood in for by
+//! [`approve_without_a_person`], as the suite's authorization server approves every request.
 
-use agentkit_core::mcp::McpClient;
-use agentkit_core::serde_json::json;
+use agentkit_core::mcp::{McpClient, McpOAuth};
+use agentkit_core::serde_json::{self, Value, json};
 use agentkit_core::{BoxError, ToolCall, ToolExecutor, ToolRegistry};
+
+/// Where the authorization server sends the browser back to. Nothing listens there: the
+/// redirect is read, not followed (see [`approve_without_a_person`]).
+const REDIRECT_URI: &str = "http://localhost:3000/callback";
+
+/// The client's metadata document, its client id where the authorization server takes those
+/// (the suite's `auth/basic-cimd` scenario); the suite does not fetch it.
+const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
 
 #[tokio::main]
 async fn main() -> Result<(), BoxError> {
@@ -28,7 +40,11 @@ async fn main() -> Result<(), BoxError> {
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
 
     // Connecting is the `initialize` handshake; listing the tools follows it.
-    let client = McpClient::connect_http(&url).await?;
+    let client = if scenario.starts_with("auth/") {
+        McpClient::connect_http_with_oauth(&url, oauth(&scenario)?).await?
+    } else {
+        McpClient::connect_http(&url).await?
+    };
     let mut registry = ToolRegistry::new();
     let tools = client.register_tools(&mut registry, None).await?;
     println!("connected to {url}; tools: {tools:?}");
@@ -46,6 +62,9 @@ async fn main() -> Result<(), BoxError> {
         // The server closes the call's SSE stream before it answers; the answer comes on the
         // stream the client reopens after the `retry` delay the server gave (SEP-1699).
         "sse-retry" => Some(ToolCall::new("call_1", "test_reconnection", json!({}))),
+        // Authorized, the client lists the tools and calls the one there is (which may need
+        // more scopes than listing: `auth/scope-step-up`).
+        auth if auth.starts_with("auth/") => Some(ToolCall::new("call_1", "test-tool", json!({}))),
         other => return Err(format!("no steps for the scenario '{other}'").into()),
     };
     if let Some(call) = call {
@@ -56,4 +75,51 @@ async fn main() -> Result<(), BoxError> {
         }
     }
     Ok(())
+}
+
+/// How the client authorizes in the `auth/*` scenario `scenario`: with the client credentials
+/// grant where the scenario is about it, with the authorization code grant otherwise; with the
+/// client id and secret of `MCP_CONFORMANCE_CONTEXT` when it has them (`auth/pre-registration`),
+/// else with a client metadata document where the authorization server takes one, else with
+/// a client registered on the spot.
+fn oauth(scenario: &str) -> Result<McpOAuth, BoxError> {
+    let context: Value = match std::env::var("MCP_CONFORMANCE_CONTEXT") {
+        Ok(context) => serde_json::from_str(&context)?,
+        Err(_) => Value::Null,
+    };
+    let client_id = context["client_id"].as_str();
+    let client_secret = context["client_secret"].as_str();
+    if scenario.starts_with("auth/client-credentials") {
+        let (Some(id), Some(secret)) = (client_id, client_secret) else {
+            return Err("MCP_CONFORMANCE_CONTEXT has no client_id and client_secret".into());
+        };
+        return Ok(McpOAuth::client_credentials(id, secret));
+    }
+    let mut oauth = McpOAuth::authorization_code(REDIRECT_URI, approve_without_a_person)
+        .client_name("agentkit conformance client")
+        .client_metadata_url(CLIENT_METADATA_URL);
+    if let Some(id) = client_id {
+        oauth = oauth.client_id(id);
+    }
+    if let Some(secret) = client_secret {
+        oauth = oauth.client_secret(secret);
+    }
+    Ok(oauth)
+}
+
+/// Stands in for the person and their browser. The suite's authorization server approves every
+/// authorization request at once, answering it with its redirect to the redirect URI
+/// (`?code=...&state=...`); that redirect is the authorization response, returned without
+/// being followed. A real host opens `url` in the person's browser instead, and returns the
+/// URL the browser is sent to, as received by a listener at the redirect URI.
+async fn approve_without_a_person(url: String) -> Result<String, BoxError> {
+    let browser = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()?;
+    let response = browser.get(url).send().await?;
+    let location = response
+        .headers()
+        .get(reqwest::header::LOCATION)
+        .ok_or_else(|| format!("the authorization server answered {}", response.status()))?;
+    Ok(location.to_str()?.to_owned())
 }

@@ -36,12 +36,11 @@ pub(super) enum Outcome {
 }
 
 impl Outcome {
-    /// The outcome, its error naming the tool `name` (the name a view gives it).
-    pub(super) fn renamed(mut self, name: &str) -> Self {
-        if let Outcome::Failed(error) | Outcome::Late { error, .. } = &mut self {
+    /// Makes the outcome's error name the tool `name` (the name a view gives it).
+    pub(super) fn rename(&mut self, name: &str) {
+        if let Outcome::Failed(error) | Outcome::Late { error, .. } = self {
             error.rename_tool(name);
         }
-        self
     }
 }
 

@@ -168,10 +168,10 @@ impl ToolExecutor {
         } else {
             self.run_tool(run, &inputs, typed, options).await
         };
-        let outcome = match call.own_name {
-            Some(_) => outcome.renamed(&name),
-            None => outcome,
-        };
+        let mut outcome = outcome;
+        if call.own_name.is_some() {
+            cold(|| outcome.rename(&name));
+        }
         call.finish(name, Some(&inputs), outcome)
     }
 

@@ -12,10 +12,10 @@ use serde_json::{Map, Value};
 
 use super::convert::into_call_tool_result;
 use super::deferred::{DEFERRED_META, Lookup, RESUME_META, new_id};
+use super::inflight::CallsInFlight;
 use super::peer::PeerSession;
 use super::progress::CallNotifier;
 use super::raw::RawArguments;
-use super::serve::CallsInFlight;
 use super::server::McpServer;
 use crate::approval::Approval;
 use crate::call::{ToolArguments, ToolCall};

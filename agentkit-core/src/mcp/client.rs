@@ -70,6 +70,64 @@ const SERVER_TAG: &str = "mcp_server";
 /// # Ok(())
 /// # }
 /// ```
+#[cfg_attr(
+    feature = "mcp-oauth",
+    doc = r#"
+# OAuth
+
+With the `mcp-oauth` feature, [`connect_http_with_oauth`](Self::connect_http_with_oauth)
+connects to a server that wants OAuth (MCP's authorization, revision 2025-11-25), through
+rmcp's OAuth client. An [`McpOAuth`](super::McpOAuth) says how the client gets its tokens:
+with the authorization code grant and PKCE, a person approving through the host
+([`McpOAuth::authorization_code`](super::McpOAuth::authorization_code): the host opens the
+authorization URL, and hands back the URL the browser was redirected to), or with the client
+credentials grant, the client on its own ([`McpOAuth::client_credentials`](super::McpOAuth::client_credentials)).
+
+The client authorizes when the server first answers `401`: it finds the authorization server
+from the challenge (or the well-known URLs), registers (unless it has a pre-registered client
+id, or a client metadata document the authorization server takes), asks for the scopes the
+server names, and sends the request again with the token. It refreshes the token when it
+expires, and steps up to more scopes when the server answers `403 insufficient_scope`. Tokens
+and the client secret never appear in `Debug`, errors, events or logs.
+
+```no_run
+use agentkit_core::mcp::{McpClient, McpOAuth};
+use agentkit_core::{BoxError, ToolExecutor, ToolRegistry};
+
+// The host's part of the authorization code grant: show `url` to the person (open their
+// browser at it), and return the URL the authorization server redirected the browser to,
+// as received by a listener at the redirect URI.
+async fn ask_the_person(url: String) -> Result<String, BoxError> {
+    # let _ = url;
+    # todo!()
+}
+
+# async fn run() -> Result<(), BoxError> {
+let mut registry = ToolRegistry::new();
+
+// A person authorizes the agent to use their tickets.
+let oauth = McpOAuth::authorization_code("http://127.0.0.1:8976/callback", ask_the_person)
+    .client_name("my-agent");
+McpClient::connect_http_with_oauth("https://tickets.example.com/mcp", oauth)
+    .await?
+    .register_tools(&mut registry, Some("tickets_"))
+    .await?;
+
+// The agent authorizes itself, with the client id and secret it was registered with.
+let secret = std::env::var("REPORTS_CLIENT_SECRET")?;
+let oauth = McpOAuth::client_credentials("my-agent", secret);
+McpClient::connect_http_with_oauth("https://reports.example.com/mcp", oauth)
+    .await?
+    .register_tools(&mut registry, Some("reports_"))
+    .await?;
+
+let executor = ToolExecutor::new(registry);
+# let _ = executor;
+# Ok(())
+# }
+```
+"#
+)]
 #[derive(Clone)]
 pub struct McpClient {
     connection: Arc<Connection>,
@@ -101,6 +159,34 @@ impl McpClient {
     pub async fn connect_http(url: &str) -> Result<Self, McpError> {
         let transport = StreamableHttpClientTransport::from_uri(url);
         McpClient::connect(transport).await
+    }
+
+    /// Connects to the MCP server at `url` over streamable HTTP, getting authorized as `oauth`
+    /// says when the server asks for it (see the [OAuth](Self#oauth) section). Feature
+    /// `mcp-oauth`.
+    ///
+    /// When the server refuses the handshake and authorizing fails, the error's source is the
+    /// [`McpAuthError`](super::McpAuthError) saying which step failed. Later, a request the
+    /// server refuses is authorized and sent again the same way; when that fails, the request
+    /// fails with [`McpErrorKind::Request`], and a tool call with it.
+    #[cfg(feature = "mcp-oauth")]
+    pub async fn connect_http_with_oauth(
+        url: &str,
+        oauth: super::McpOAuth,
+    ) -> Result<Self, McpError> {
+        use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+
+        let client = super::oauth::authorizing(url, oauth)
+            .await
+            .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
+        let config = StreamableHttpClientTransportConfig::with_uri(url);
+        let transport = StreamableHttpClientTransport::with_client(client.clone(), config);
+        McpClient::connect(transport)
+            .await
+            .map_err(|error| match client.take_failure() {
+                Some(failure) => McpError::new(McpErrorKind::Connect, failure),
+                None => error,
+            })
     }
 
     /// Connects over `transport`, routing the server's progress and log messages to the calls

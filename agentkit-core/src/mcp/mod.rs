@@ -62,6 +62,10 @@ mod convert;
 mod deferred;
 mod error;
 mod forward;
+mod inflight;
+#[cfg(feature = "mcp-oauth")]
+mod oauth;
+mod options;
 mod origins;
 mod peer;
 mod progress;
@@ -78,6 +82,8 @@ pub use convert::{
 };
 pub use deferred::{DEFERRED_META, DeferredStore, DirectoryStore, Lookup, RESUME_META};
 pub use error::{McpError, McpErrorKind};
+#[cfg(feature = "mcp-oauth")]
+pub use oauth::{McpAuthError, McpOAuth};
 pub use server::McpServer;
 pub use service::McpHttpService;
 

@@ -4,7 +4,6 @@
 use std::future::Future;
 use std::pin::pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -12,11 +11,11 @@ use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use rmcp::ServiceExt;
 use tokio::net::TcpListener;
-use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::auth::{Authenticate, BearerAuthLayer, ProtectedResource};
 use super::error::{McpError, McpErrorKind};
+use super::inflight::CallsInFlight;
 use super::raw::{PendingArguments, Reading};
 use super::server::McpServer;
 use super::service::McpHttpService;
@@ -88,9 +87,12 @@ impl McpServer {
     /// # use agentkit_core::mcp::McpServer;
     /// # async fn run(server: McpServer) -> Result<(), Box<dyn std::error::Error>> {
     /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+    /// // Sent from a signal handler, an admin endpoint, a test.
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// # drop(stop);
     /// server
     ///     .serve_http_until(listener, async {
-    ///         let _ = tokio::signal::ctrl_c().await;
+    ///         let _ = stopped.await;
     ///     })
     ///     .await;
     /// # Ok(())
@@ -252,45 +254,6 @@ impl McpServer {
     ) -> Self {
         self.http.auth = Some(BearerAuthLayer::new(authenticate).with_metadata(metadata));
         self
-    }
-}
-
-/// The calls a server runs, to wait for and to cancel when it shuts down.
-#[derive(Default)]
-pub(super) struct CallsInFlight {
-    count: AtomicUsize,
-    ended: Notify,
-    /// Set at the end of the grace period: every call's deadline.
-    pub(super) cancel: CancellationToken,
-}
-
-impl CallsInFlight {
-    /// Counts a call until the guard is dropped.
-    pub(super) fn enter(self: &Arc<Self>) -> InFlight {
-        self.count.fetch_add(1, Ordering::SeqCst);
-        InFlight(Arc::clone(self))
-    }
-
-    /// Waits until no call is in flight.
-    async fn idle(&self) {
-        loop {
-            let ended = self.ended.notified();
-            if self.count.load(Ordering::SeqCst) == 0 {
-                return;
-            }
-            ended.await;
-        }
-    }
-}
-
-/// A call in flight.
-pub(super) struct InFlight(Arc<CallsInFlight>);
-
-impl Drop for InFlight {
-    fn drop(&mut self) {
-        if self.0.count.fetch_sub(1, Ordering::SeqCst) == 1 {
-            self.0.ended.notify_waiters();
-        }
     }
 }
 

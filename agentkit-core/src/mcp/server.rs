@@ -15,10 +15,10 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::convert::to_mcp_tool;
 use super::deferred::DeferredStore;
+use super::inflight::CallsInFlight;
+use super::options::HttpOptions;
 use super::progress::{LogThreshold, our_level};
 use super::raw::PendingArguments;
-use super::serve::CallsInFlight;
-use super::service::HttpOptions;
 use crate::executor::ToolExecutor;
 use crate::principal::Principal;
 use crate::tool::ToolSpec;
@@ -169,7 +169,7 @@ impl McpServer {
     }
 
     /// Ends every call that runs longer than `timeout`: it fails with
-    /// [`ErrorKind::Timeout`] (an `isError` result), and the tool's future is dropped.
+    /// [`ErrorKind::Timeout`](crate::ErrorKind::Timeout) (an `isError` result), and the tool's future is dropped.
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);

@@ -1,10 +1,12 @@
 //! The official MCP conformance suite (`@modelcontextprotocol/conformance`, pinned in
 //! `tests/mcp-peers` with the Node.js 22 it needs) against agentkit: every server scenario
 //! against the example server `mcp_conformance` (the tools each scenario calls, written with
-//! agentkit's public API), and the client scenarios `initialize`, `tools_call` and `sse-retry`
-//! against the example client `mcp_conformance_client` (an `McpClient`).
+//! agentkit's public API), and the client scenarios `initialize`, `tools_call` and `sse-retry`,
+//! and the authorization scenarios (`auth/*`) of the current revision, against the example
+//! client `mcp_conformance_client` (an `McpClient`, with `McpOAuth` where the server wants
+//! OAuth).
 //!
-//! Every tool scenario must pass. The scenarios outside a tool layer (resources, prompts,
+//! Every tool scenario and every authorization scenario must pass. The scenarios outside a tool layer (resources, prompts,
 //! completion) are listed, with the reason, in `tests/mcp-peers/conformance-baseline.yml`;
 //! each of those must still fail, so that the list cannot go stale. The suite writes each
 //! scenario's checks to `checks.json` under the test's temporary directory in `target/`; a
@@ -54,6 +56,35 @@ const TOOL_SCENARIOS: [&str; 19] = [
 
 /// The client scenarios run against the example client; all must pass.
 const CLIENT_SCENARIOS: [&str; 3] = ["initialize", "tools_call", "sse-retry"];
+
+/// The revision whose authorization scenarios the client must pass.
+const AUTH_REVISION: &str = "2025-11-25";
+
+/// The suite's authorization scenarios for a client of that revision (`--suite auth
+/// --spec-version 2025-11-25`): metadata discovery, client id metadata documents, scope
+/// selection and step-up, token endpoint authentication, pre-registration. All must pass,
+/// and the suite must run no other (a new one is added here, to pass or be baselined).
+const AUTH_SCENARIOS: [&str; 14] = [
+    "auth/metadata-default",
+    "auth/metadata-var1",
+    "auth/metadata-var2",
+    "auth/metadata-var3",
+    "auth/basic-cimd",
+    "auth/scope-from-www-authenticate",
+    "auth/scope-from-scopes-supported",
+    "auth/scope-omitted-when-undefined",
+    "auth/scope-step-up",
+    "auth/scope-retry-limit",
+    "auth/token-endpoint-auth-basic",
+    "auth/token-endpoint-auth-post",
+    "auth/token-endpoint-auth-none",
+    "auth/pre-registration",
+];
+
+/// An extension scenario run beside them, as the one that exercises
+/// `McpOAuth::client_credentials`: the client credentials grant (SEP-1046) with a client
+/// secret. It must pass too.
+const AUTH_EXTENSION_SCENARIO: &str = "auth/client-credentials-basic";
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_server_passes_the_conformance_suite() {
@@ -135,22 +166,93 @@ async fn the_client_passes_the_conformance_suite() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn the_client_passes_the_auth_scenarios() {
+    let Some(peers) = peers() else { return };
+    let suite = conformance_suite(&peers);
+    let baseline: BTreeSet<String> = baseline("client")
+        .into_iter()
+        .filter(|scenario| scenario.starts_with("auth/"))
+        .collect();
+
+    // The revision's authorization scenarios, in parallel in one run of the suite (each with
+    // an authorization server and an MCP server of its own), and the extension beside them.
+    let results = fresh_dir("client-auth");
+    let mut command = Command::new(pinned_node(&peers));
+    command
+        .arg(&suite)
+        .args(["client", "--suite", "auth", "--spec-version", AUTH_REVISION])
+        .args(["--timeout", "30000", "--command", &client_command()])
+        .arg("--expected-failures")
+        .arg(baseline_file())
+        .arg("--output-dir")
+        .arg(&results);
+    let (output, (extension_results, extension_output)) = tokio::join!(
+        run(command, &peers),
+        client_scenario(&peers, &suite, AUTH_EXTENSION_SCENARIO)
+    );
+
+    let scenarios = read_results(&results, "");
+    let mut problems = judge(&scenarios, &baseline);
+    for scenario in AUTH_SCENARIOS {
+        if !scenarios.contains_key(scenario) {
+            problems.push(format!("{scenario}: the suite did not run it"));
+        }
+    }
+    for scenario in scenarios.keys() {
+        if !AUTH_SCENARIOS.contains(&scenario.as_str()) {
+            problems.push(format!(
+                "{scenario}: the suite runs it for {AUTH_REVISION}, and AUTH_SCENARIOS does not \
+                 list it"
+            ));
+        }
+    }
+    let extension = read_results(&extension_results, "");
+    match extension.get(AUTH_EXTENSION_SCENARIO) {
+        None => problems.push(format!("{AUTH_EXTENSION_SCENARIO}: no results")),
+        Some(failures) if !failures.is_empty() => problems.push(format!(
+            "{AUTH_EXTENSION_SCENARIO} fails: {}",
+            failures.join("; ")
+        )),
+        Some(_) if !extension_output.status.success() => problems.push(format!(
+            "{AUTH_EXTENSION_SCENARIO}: the suite failed ({})",
+            extension_output.status
+        )),
+        Some(_) => {}
+    }
+    assert!(
+        problems.is_empty(),
+        "\nthe MCP conformance suite's auth scenarios against the example client (results in \
+         {}):\n  {}\n\n{}\n=== {AUTH_EXTENSION_SCENARIO}\n{}",
+        results.display(),
+        problems.join("\n  "),
+        printed(&output),
+        printed(&extension_output),
+    );
+    // The suite's own verdict, from the same baseline, agrees.
+    assert!(output.status.success(), "{}", printed(&output));
+}
+
 /// Runs the client scenario `scenario` against the example client; returns where the suite
 /// wrote its results, and its output.
 async fn client_scenario(peers: &Path, suite: &Path, scenario: &str) -> (PathBuf, Output) {
-    let results = fresh_dir(&format!("client-{scenario}"));
+    let results = fresh_dir(&format!("client-{}", scenario.replace('/', "-")));
     let mut command = Command::new(pinned_node(peers));
     command
         .arg(suite)
         .args(["client", "--scenario", scenario, "--timeout", "30000"])
-        // The suite splits the command at spaces and runs it through a shell, which puts
-        // the pieces back together: quoted, a path with spaces survives.
-        .arg("--command")
-        .arg(format!("'{}'", conformance_client().replace('\'', r"'\''")))
+        .args(["--command", &client_command()])
         .arg("--output-dir")
         .arg(&results);
     let output = run(command, peers).await;
     (results, output)
+}
+
+/// The example client, as the suite's `--command`. The suite splits the command at spaces and
+/// runs it through a shell, which puts the pieces back together: quoted, a path with spaces
+/// survives.
+fn client_command() -> String {
+    format!("'{}'", conformance_client().replace('\'', r"'\''"))
 }
 
 /// Runs the suite, bounded in time.
@@ -167,8 +269,9 @@ async fn run(mut command: Command, peers: &Path) -> Output {
 }
 
 /// The failed checks of each scenario the suite wrote results for, by scenario: the suite
-/// writes `<prefix><scenario>-<timestamp>/checks.json` for each, a list of checks with a
-/// `status`. A check whose status is `FAILURE` or `WARNING` fails the scenario.
+/// writes `<prefix><scenario>-<timestamp>/checks.json` for each (in a directory `auth` for a
+/// scenario `auth/<name>`), a list of checks with a `status`. A check whose status is
+/// `FAILURE` or `WARNING` fails the scenario.
 fn read_results(dir: &Path, prefix: &str) -> BTreeMap<String, Vec<String>> {
     let mut scenarios = BTreeMap::new();
     let entries = std::fs::read_dir(dir)
@@ -179,6 +282,12 @@ fn read_results(dir: &Path, prefix: &str) -> BTreeMap<String, Vec<String>> {
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or_default();
+        if name == "auth" && prefix.is_empty() {
+            for (scenario, failures) in read_results(&path, "") {
+                scenarios.insert(format!("auth/{scenario}"), failures);
+            }
+            continue;
+        }
         let scenario = scenario_name(name, prefix)
             .unwrap_or_else(|| panic!("unexpected entry in the suite's results: {path:?}"));
         let checks_file = path.join("checks.json");

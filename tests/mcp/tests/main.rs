@@ -13,5 +13,6 @@ mod mcp_client;
 mod mcp_client_reports;
 mod mcp_executor;
 mod mcp_limits;
+mod mcp_oauth;
 mod mcp_progress;
 mod mcp_server;

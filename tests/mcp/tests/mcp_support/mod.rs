@@ -168,6 +168,37 @@ fn install(dir: &Path) {
     }
 }
 
+/// The conformance suite's servers for the client scenario `scenario`, started by the suite in
+/// its interactive mode (no client command: it serves until stopped), and their URL, for a
+/// test to connect its own client to. The suite ends when the `Child` is dropped.
+pub(crate) async fn conformance_scenario_servers(peers: &Path, scenario: &str) -> (Child, String) {
+    let mut child = Command::new(pinned_node(peers))
+        .arg(conformance_suite(peers))
+        .args(["client", "--scenario", scenario])
+        .current_dir(peers)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the conformance suite starts");
+    let mut lines = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
+    let url = tokio::time::timeout(PEER_TIMEOUT, async {
+        while let Some(line) = lines
+            .next_line()
+            .await
+            .expect("the suite's stdout is readable")
+        {
+            if let Some(url) = line.strip_prefix("Server URL: ") {
+                return url.trim().to_owned();
+            }
+        }
+        panic!("the conformance suite ended without printing its server's URL")
+    })
+    .await
+    .expect("the conformance suite did not print its server's URL in time");
+    (child, url)
+}
+
 /// The example MCP server (`examples/examples/mcp_server.rs`), built as a binary of this crate.
 pub(crate) fn example_server() -> &'static str {
     env!("CARGO_BIN_EXE_mcp_server")

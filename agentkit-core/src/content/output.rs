@@ -1,0 +1,240 @@
+//! [`ToolOutput`]: what a tool returns, and how the executor settles its parts.
+
+use std::borrow::Cow;
+
+use super::{Content, EmbeddedResource, ResourceContents, ResourceLink};
+use crate::error::ContentTooLarge;
+use crate::model_text::{TextLimits, escape_text_part, scrub, truncate_content};
+use crate::schema::JsonObject;
+
+/// What a tool returns: structured output, content parts, or both.
+///
+/// Converts from what a tool has to return: a [`JsonObject`] (structured output, as a tool
+/// without content parts always returned), a `String` or `&str` (a text result: the model is
+/// sent the text itself), a [`Content`] or a `Vec<Content>`.
+///
+/// ```
+/// use agentkit_core::{Content, JsonObject, ToolOutput};
+/// use serde_json::json;
+///
+/// let text: ToolOutput = "It is sunny in Paris.".into();
+/// assert_eq!(text.structured(), None);
+///
+/// let mut totals = JsonObject::new();
+/// totals.insert("total".into(), json!(9.5));
+/// let both = ToolOutput::from(totals).with(Content::image(vec![1, 2, 3], "image/png"));
+/// assert_eq!(both.structured().unwrap()["total"], 9.5);
+/// assert_eq!(both.content().len(), 1);
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolOutput {
+    structured: Option<JsonObject>,
+    content: Vec<Content>,
+}
+
+impl ToolOutput {
+    /// Structured output only.
+    pub fn structured_only(output: JsonObject) -> Self {
+        ToolOutput {
+            structured: Some(output),
+            content: Vec::new(),
+        }
+    }
+
+    /// Content parts only.
+    pub fn content_only(content: impl IntoIterator<Item = Content>) -> Self {
+        ToolOutput {
+            structured: None,
+            content: content.into_iter().collect(),
+        }
+    }
+
+    /// Adds a content part.
+    #[must_use]
+    pub fn with(mut self, part: impl Into<Content>) -> Self {
+        self.content.push(part.into());
+        self
+    }
+
+    /// Sets the structured output.
+    #[must_use]
+    pub fn with_structured(mut self, output: JsonObject) -> Self {
+        self.structured = Some(output);
+        self
+    }
+
+    /// The structured output, when there is one.
+    pub fn structured(&self) -> Option<&JsonObject> {
+        self.structured.as_ref()
+    }
+
+    /// The content parts, in order.
+    pub fn content(&self) -> &[Content] {
+        &self.content
+    }
+
+    /// The structured output, taking it (the parts are dropped).
+    pub fn into_structured(self) -> Option<JsonObject> {
+        self.structured
+    }
+
+    /// The structured output and the parts, taken apart.
+    pub fn into_parts(self) -> (Option<JsonObject>, Vec<Content>) {
+        (self.structured, self.content)
+    }
+}
+
+impl ToolOutput {
+    /// Makes the parts fit to hand on, as the executor does when a call concludes: refused
+    /// when their binary data is over the limit; otherwise their text (text parts, embedded
+    /// text, links' names and descriptions) escaped, free of `secrets`, and cut to the
+    /// limits' [`max_content_bytes`](TextLimits::max_content_bytes) in all.
+    pub(crate) fn settle(
+        &mut self,
+        limits: &TextLimits,
+        secrets: &[&str],
+    ) -> Result<(), ContentTooLarge> {
+        let binary: usize = self.content.iter().map(Content::binary_len).sum();
+        if binary > limits.max_binary_bytes() {
+            return Err(ContentTooLarge::new(binary, limits.max_binary_bytes()));
+        }
+        let clean = |text: &mut String| {
+            let scrubbed = scrub(text, secrets).unwrap_or_else(|| std::mem::take(text));
+            *text = escape_text_part(scrubbed);
+        };
+        // A part's names, URIs and media types are the tool's text too: scrubbed, escaped
+        // and cut like the rest, wherever they are shown.
+        let meta = |text: &mut String, max_chars: usize| {
+            clean(text);
+            if let Some((end, _)) = text.char_indices().nth(max_chars) {
+                text.truncate(end);
+                text.push('…');
+            }
+        };
+        let mut left = limits.max_content_bytes();
+        self.content.retain_mut(|part| {
+            let text = match part {
+                Content::Text(text) => text,
+                Content::Image(media) | Content::Audio(media) => {
+                    if !is_media_type(&media.mime_type) {
+                        media.mime_type = Cow::Borrowed(UNKNOWN_MEDIA_TYPE);
+                    }
+                    return true;
+                }
+                Content::ResourceLink(link) => {
+                    meta(&mut link.name, MAX_NAME_CHARS);
+                    meta(&mut link.uri, MAX_URI_CHARS);
+                    if let Some(description) = &mut link.description {
+                        meta(description, MAX_DESCRIPTION_CHARS);
+                    }
+                    settle_media_type(&mut link.mime_type);
+                    return true;
+                }
+                Content::Resource(resource) => {
+                    meta(&mut resource.uri, MAX_URI_CHARS);
+                    settle_media_type(&mut resource.mime_type);
+                    match &mut resource.contents {
+                        ResourceContents::Text(text) => text,
+                        ResourceContents::Blob(_) => return true,
+                    }
+                }
+            };
+            if left == 0 {
+                // Text past the bound: left out, as a long output's tail is.
+                return false;
+            }
+            clean(text);
+            if text.len() > left {
+                *text = truncate_content(std::mem::take(text), left);
+                left = 0;
+            } else {
+                left -= text.len();
+            }
+            true
+        });
+        Ok(())
+    }
+}
+
+/// The longest name of a resource link, in characters (past it, cut with `…`).
+const MAX_NAME_CHARS: usize = 256;
+
+/// The longest URI of a resource, in characters.
+const MAX_URI_CHARS: usize = 2_048;
+
+/// The longest description of a resource link, in characters.
+const MAX_DESCRIPTION_CHARS: usize = 1_024;
+
+/// The longest media type kept, in bytes (RFC 6838 allows 127 for each half).
+const MAX_MEDIA_TYPE_BYTES: usize = 255;
+
+/// What a part's media type becomes where it is not one: the media type goes into data URLs
+/// and headers of the model APIs, where anything else could break the shape around it.
+const UNKNOWN_MEDIA_TYPE: &str = "application/octet-stream";
+
+/// Replaces a media type that is not one.
+fn settle_media_type(mime_type: &mut Option<String>) {
+    if let Some(text) = mime_type.as_mut().filter(|text| !is_media_type(text)) {
+        *text = UNKNOWN_MEDIA_TYPE.to_owned();
+    }
+}
+
+/// Whether `mime_type` is a media type: `type/subtype` in RFC 6838's characters, with
+/// optional `; parameters` in printable ASCII.
+fn is_media_type(mime_type: &str) -> bool {
+    let restricted = |name: &str| {
+        !name.is_empty()
+            && name.len() <= 127
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$&^_.+-".contains(&b))
+    };
+    let (essence, parameters) = mime_type.split_once(';').unwrap_or((mime_type, ""));
+    mime_type.len() <= MAX_MEDIA_TYPE_BYTES
+        && essence
+            .split_once('/')
+            .is_some_and(|(kind, sub)| restricted(kind) && restricted(sub))
+        && parameters.bytes().all(|b| (b' '..=b'~').contains(&b))
+}
+
+impl From<JsonObject> for ToolOutput {
+    fn from(output: JsonObject) -> Self {
+        ToolOutput::structured_only(output)
+    }
+}
+
+impl From<String> for ToolOutput {
+    fn from(text: String) -> Self {
+        ToolOutput::content_only([Content::Text(text)])
+    }
+}
+
+impl From<&str> for ToolOutput {
+    fn from(text: &str) -> Self {
+        ToolOutput::from(text.to_owned())
+    }
+}
+
+impl From<Content> for ToolOutput {
+    fn from(part: Content) -> Self {
+        ToolOutput::content_only([part])
+    }
+}
+
+impl From<ResourceLink> for ToolOutput {
+    fn from(link: ResourceLink) -> Self {
+        ToolOutput::content_only([Content::ResourceLink(link)])
+    }
+}
+
+impl From<EmbeddedResource> for ToolOutput {
+    fn from(resource: EmbeddedResource) -> Self {
+        ToolOutput::content_only([Content::Resource(resource)])
+    }
+}
+
+impl From<Vec<Content>> for ToolOutput {
+    fn from(parts: Vec<Content>) -> Self {
+        ToolOutput::content_only(parts)
+    }
+}

@@ -1,0 +1,248 @@
+//! `McpClient::connect_http_with_oauth` and what it is entrusted with: the client secret and
+//! the tokens it gets appear in no `Debug` or `Display`, no error, no event and no log line;
+//! and a failed authorization says which step failed. Against the servers of the conformance
+//! suite's `auth/pre-registration` scenario (an authorization server that knows one
+//! pre-registered client, authenticated with `client_secret_basic`, and approves every
+//! authorization request at once; an MCP server that wants its tokens), run by the suite in its
+//! interactive mode. (Each authorization scenario is run in `conformance.rs`.)
+//!
+//! Needs the peers: `npm ci --prefix tests/mcp-peers` (`.ci/run` does it).
+
+use std::fmt::{self, Write as _};
+use std::future::Future;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use agentkit_core::mcp::{McpAuthError, McpClient, McpErrorKind, McpOAuth};
+use agentkit_core::{BoxError, ToolCall, ToolEvent, ToolExecutor, ToolObserver, ToolRegistry};
+use serde_json::json;
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Metadata, Subscriber};
+
+use crate::mcp_support::{PEER_TIMEOUT, conformance_scenario_servers, peers};
+
+/// The scenario's pre-registered client (fixed by the suite).
+const CLIENT_ID: &str = "pre-registered-client";
+const CLIENT_SECRET: &str = "pre-registered-secret";
+/// How every access token the scenario's authorization server issues begins.
+const TOKEN_PREFIX: &str = "test-token";
+/// Never contacted: the authorization server's redirect is read, not followed.
+const REDIRECT_URI: &str = "http://localhost:3000/callback";
+
+async fn bounded<T>(future: impl Future<Output = T>) -> T {
+    tokio::time::timeout(PEER_TIMEOUT, future)
+        .await
+        .expect("the MCP peer did not answer in time")
+}
+
+/// Stands in for the person and their browser: the authorization server approves at once,
+/// with a redirect to the redirect URI, which is the authorization response.
+async fn approve(url: String) -> Result<String, BoxError> {
+    let browser = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()?;
+    let response = browser.get(url).send().await?;
+    let location = response
+        .headers()
+        .get(reqwest::header::LOCATION)
+        .ok_or("no redirect")?;
+    Ok(location.to_str()?.to_owned())
+}
+
+/// Every event, as its `Debug`.
+#[derive(Clone, Default)]
+struct Events(Arc<Mutex<Vec<String>>>);
+
+impl ToolObserver for Events {
+    fn on_event(&self, event: &ToolEvent<'_>) {
+        let mut events = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        events.push(format!("{event:?}"));
+    }
+}
+
+/// Every log line and span of this thread, at every level, with all their fields.
+#[derive(Clone, Default)]
+struct Logs(Arc<Mutex<String>>);
+
+impl Logs {
+    fn text(&self) -> String {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn write(&self, what: &Metadata<'_>, record: impl FnOnce(&mut dyn Visit)) {
+        let mut text = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let _ = write!(text, "{} {}:", what.level(), what.target());
+        record(&mut Line(&mut text));
+        text.push('\n');
+    }
+}
+
+struct Line<'a>(&'a mut String);
+
+impl Visit for Line<'_> {
+    fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
+        let _ = write!(self.0, " {}={value:?}", field.name());
+    }
+}
+
+impl Subscriber for Logs {
+    fn enabled(&self, _: &Metadata<'_>) -> bool {
+        true
+    }
+
+    fn new_span(&self, span: &Attributes<'_>) -> Id {
+        self.write(span.metadata(), |line| span.record(line));
+        Id::from_u64(1)
+    }
+
+    fn record(&self, _: &Id, values: &Record<'_>) {
+        let mut text = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        values.record(&mut Line(&mut text));
+        text.push('\n');
+    }
+
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+
+    fn event(&self, event: &Event<'_>) {
+        self.write(event.metadata(), |line| event.record(line));
+    }
+
+    fn enter(&self, _: &Id) {}
+
+    fn exit(&self, _: &Id) {}
+}
+
+// On the test's one thread (tokio's default for tests), where the log capture is installed.
+#[tokio::test]
+async fn tokens_and_the_client_secret_stay_out_of_everything_shown() {
+    let Some(peers) = peers() else { return };
+    let (_suite, url) = conformance_scenario_servers(&peers, "auth/pre-registration").await;
+    let logs = Logs::default();
+    let _capture = tracing::subscriber::set_default(logs.clone());
+
+    let oauth = McpOAuth::authorization_code(REDIRECT_URI, approve)
+        .client_id(CLIENT_ID)
+        .client_secret(CLIENT_SECRET);
+    let mut shown = vec![("the configuration", format!("{oauth:?}"))];
+    let client = bounded(McpClient::connect_http_with_oauth(&url, oauth))
+        .await
+        .expect("authorized as the pre-registered client");
+    let mut registry = ToolRegistry::new();
+    bounded(client.register_tools(&mut registry, None))
+        .await
+        .expect("the authorized client lists the tools");
+    let tool = registry.lookup("test-tool").expect("the scenario's tool");
+    shown.push(("the tool", format!("{tool:?}")));
+    shown.push(("the client", format!("{client:?}")));
+
+    let events = Events::default();
+    let executor = ToolExecutor::builder(registry)
+        .observer(events.clone())
+        .build();
+    let result = bounded(executor.dispatch(&ToolCall::new("call_1", "test-tool", json!({})))).await;
+    // The call went through: a token was sent.
+    assert!(result.error().is_none(), "{result:?}");
+    shown.push(("the result", format!("{result:?}")));
+    shown.push(("the model's text", result.to_model_content().to_string()));
+    for event in events
+        .0
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .iter()
+    {
+        shown.push(("an event", event.clone()));
+    }
+    let logs = logs.text();
+    // The capture works: it saw rmcp's OAuth client log the token response (at `debug`, with
+    // the token itself redacted).
+    assert!(logs.contains("AccessToken("), "{logs}");
+    shown.push(("the logs", logs));
+
+    for (what, text) in &shown {
+        assert!(
+            !text.contains(CLIENT_SECRET),
+            "{what} shows the secret: {text}"
+        );
+        assert!(!text.contains(TOKEN_PREFIX), "{what} shows a token: {text}");
+    }
+}
+
+/// What `connect_http_with_oauth` shows when authorizing with `oauth` fails: the error's
+/// `Display` and `Debug`; its source is an [`McpAuthError`].
+async fn failed(url: &str, oauth: McpOAuth) -> String {
+    let error = bounded(McpClient::connect_http_with_oauth(url, oauth))
+        .await
+        .expect_err("the authorization fails");
+    assert_eq!(error.kind(), McpErrorKind::Connect, "{error:?}");
+    let source = std::error::Error::source(&error);
+    assert!(
+        source.is_some_and(|source| source.is::<McpAuthError>()),
+        "an McpAuthError as source: {error:?}"
+    );
+    format!("{error}\n{error:?}")
+}
+
+#[tokio::test]
+async fn a_failed_authorization_says_which_step_failed() {
+    let Some(peers) = peers() else { return };
+    let (_suite, url) = conformance_scenario_servers(&peers, "auth/pre-registration").await;
+
+    // The token endpoint refuses the client: the secret given is not the one it knows.
+    let wrong_secret = "not-the-pre-registered-secret";
+    let oauth = McpOAuth::authorization_code(REDIRECT_URI, approve)
+        .client_id(CLIENT_ID)
+        .client_secret(wrong_secret);
+    let shown = failed(&url, oauth).await;
+    assert!(
+        shown.contains("exchanging the authorization code for a token"),
+        "{shown}"
+    );
+    assert!(shown.contains("invalid_client"), "{shown}");
+    assert!(
+        !shown.contains(wrong_secret),
+        "the error shows the secret: {shown}"
+    );
+
+    // The host could not get the person's approval.
+    let oauth = McpOAuth::authorization_code(REDIRECT_URI, |_url| async {
+        Err::<String, BoxError>("the person closed the browser".into())
+    })
+    .client_id(CLIENT_ID)
+    .client_secret(CLIENT_SECRET);
+    let shown = failed(&url, oauth).await;
+    assert!(
+        shown.contains("in the host's authorize function"),
+        "{shown}"
+    );
+    assert!(shown.contains("the person closed the browser"), "{shown}");
+
+    // The person said no: the authorization server redirects with an error (RFC 6749).
+    let oauth = McpOAuth::authorization_code(REDIRECT_URI, |_url| async {
+        Ok::<_, BoxError>(format!(
+            "{REDIRECT_URI}?error=access_denied&error_description=not%20today&state=s"
+        ))
+    })
+    .client_id(CLIENT_ID)
+    .client_secret(CLIENT_SECRET);
+    let shown = failed(&url, oauth).await;
+    assert!(
+        shown.contains("at the authorization server: access_denied not today"),
+        "{shown}"
+    );
+    assert!(
+        !shown.contains(CLIENT_SECRET),
+        "the error shows the secret: {shown}"
+    );
+}
+
+#[tokio::test]
+async fn a_client_secret_needs_its_client_id() {
+    let oauth = McpOAuth::authorization_code(REDIRECT_URI, approve).client_secret("lonely-secret");
+    // Refused before anything is sent: no server is needed.
+    let shown = failed("http://127.0.0.1:9/mcp", oauth).await;
+    assert!(shown.contains("without the client id"), "{shown}");
+    assert!(!shown.contains("lonely-secret"), "{shown}");
+}

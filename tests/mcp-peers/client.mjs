@@ -8,16 +8,22 @@
 // Usage:
 //   node client.mjs stdio '<calls JSON>' <command> [args...]
 //   node client.mjs http  '<calls JSON>' <url>
-// where <calls JSON> is [{"name": "...", "arguments": {...}, "progress"?: true}, ...].
+// where <calls JSON> is [{"name": "...", "arguments": {...}, "_meta"?: {...}, "progress"?: true}
+// | {"pause": true}, ...].
 //
 // A call with "progress": true asks for progress (the SDK's `onprogress`, which sends a
 // `progressToken`); its entry lists the `params` of each notification the SDK handed to it, in
 // order. "progressNotifications" lists every `notifications/progress` that reached the client,
 // asked for or not, in arrival order; "errors" what the SDK reported (such as a progress
 // notification for a token it does not know, one arriving after its call's result).
+//
+// A {"pause": true} step is no call: the client prints "paused" on stderr and waits for a line
+// on stdin before it goes on, so that a test can act between two calls (stop a server behind
+// a load balancer, say) while the client stays connected.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createInterface } from "node:readline";
 
 const [mode, callsJson, ...target] = process.argv.slice(2);
 const calls = JSON.parse(callsJson);
@@ -50,7 +56,16 @@ transport.onmessage = (message, extra) => {
 };
 const { tools } = await client.listTools(undefined, options);
 const results = [];
-for (const { progress: asks, ...call } of calls) {
+let pauses;
+let lines;
+for (const { progress: asks, pause, ...call } of calls) {
+  if (pause) {
+    pauses ??= createInterface({ input: process.stdin });
+    lines ??= pauses[Symbol.asyncIterator]();
+    console.error("paused");
+    await lines.next();
+    continue;
+  }
   const progress = [];
   const callOptions = asks ? { ...options, onprogress: (p) => progress.push(p) } : options;
   try {
@@ -70,3 +85,8 @@ console.log(
   }),
 );
 await client.close();
+if (pauses) {
+  // A stdin still open (the test's end of the pipe) would keep node running.
+  pauses.close();
+  process.stdin.destroy();
+}

@@ -15,4 +15,5 @@ mod mcp_executor;
 mod mcp_limits;
 mod mcp_oauth;
 mod mcp_progress;
+mod mcp_replicas;
 mod mcp_server;

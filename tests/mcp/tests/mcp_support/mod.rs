@@ -292,3 +292,21 @@ pub(crate) fn first_text(result: &Value) -> &str {
         .as_str()
         .unwrap_or_else(|| panic!("no text content in {result}"))
 }
+
+/// The program `name`, from `PATH` or else from `/usr/sbin` and `/usr/local/sbin` (where
+/// servers such as nginx are installed, often off a user's `PATH`). When it is missing, this
+/// prints a loud skip line saying `why` the test needs it and returns `None`; under CI
+/// (`CI=true`), it fails the test instead: `.ci/run` installs it.
+pub(crate) fn system_program(name: &str, why: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&path)
+        .chain(["/usr/sbin", "/usr/local/sbin"].map(PathBuf::from))
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file());
+    if found.is_none() {
+        let why = format!("`{name}` is not installed ({why}); install it to run this test");
+        assert!(!in_ci(), "\n!!! test cannot run under CI: {why}\n");
+        return skip(&why);
+    }
+    found
+}

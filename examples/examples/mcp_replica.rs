@@ -1,0 +1,131 @@
+//! One replica of a stateless MCP server, to run several of behind a load balancer: every
+//! request carries what it needs, so any replica answers it, and a call that needs approval,
+//! deferred by one replica, is resumed by whichever the client reaches next.
+//!
+//! ```sh
+//! mkdir -p /tmp/deferred
+//! cargo run --example mcp_replica --features mcp -- --name a --store /tmp/deferred --http 127.0.0.1:8081
+//! cargo run --example mcp_replica --features mcp -- --name b --store /tmp/deferred --http 127.0.0.1:8082
+//! # then a load balancer in front of both: an nginx `upstream` of the two, with
+//! # `proxy_http_version 1.1`, `proxy_buffering off` (server-sent events) and
+//! # `proxy_set_header Host $http_host`
+//! ```
+//!
+//! The replica prints `listening on http://ADDRESS/mcp` once it serves (port 0 picks a free
+//! port), then one line per event of its executor, such as `a tool.execution.deferred deploy`.
+//! Its tools:
+//!
+//! - `replica`: says which replica answered;
+//! - `deploy`: needs a person's approval, and the replica has no approval policy, so every
+//!   call is deferred: its result carries an id in `_meta["io.agentkit/deferred"]`, and the
+//!   call waits as a file in the `--store` directory the replicas share. Once a decision is
+//!   recorded there ([`DirectoryStore::decide`]), a call of `deploy` with
+//!   `_meta["io.agentkit/resume"]` set to the id runs it, on whichever replica answers; its
+//!   output (`{"service", "replica"}`, as JSON text: the tool declares no output schema, since
+//!   a deferred call's result has no output to match one) names that replica.
+//!
+//! It accepts loopback `Host` names only (the default): a public deployment sets the names it
+//! is reached by with [`McpServer::with_allowed_hosts`], and [authentication](McpServer::with_auth).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use agentkit_core::mcp::{DirectoryStore, McpServer};
+use agentkit_core::{
+    BoxError, JsonObject, ToolContext, ToolEvent, ToolExecutor, ToolHandler, ToolRegistry, tool,
+};
+
+/// Say which replica of the server answered.
+#[tool(name = "replica", input = [], output = [{ name = "replica", type = string }])]
+struct Replica {
+    name: Arc<str>,
+}
+
+impl ToolHandler for Replica {
+    async fn run(&self, _: ReplicaInput, _: &ToolContext<'_>) -> Result<ReplicaOutput, BoxError> {
+        Ok(ReplicaOutput {
+            replica: self.name.to_string(),
+        })
+    }
+}
+
+/// Deploy a service (each call needs a person's approval).
+// No output schema: a deferred call's result has no output to give as `structuredContent`,
+// which MCP clients (the official SDK's) demand of a successful call of a tool with one.
+#[tool(
+    name = "deploy",
+    requires_approval,
+    input = [{ name = "service", type = string }]
+)]
+struct Deploy {
+    name: Arc<str>,
+}
+
+impl ToolHandler for Deploy {
+    async fn run(&self, input: DeployInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+        let mut output = JsonObject::new();
+        output.insert("service".into(), input.service.into());
+        output.insert("replica".into(), self.name.to_string().into());
+        Ok(output)
+    }
+}
+
+/// The command line: `--name NAME --store DIR --http ADDRESS`.
+struct Options {
+    name: String,
+    store: PathBuf,
+    address: String,
+}
+
+fn options() -> Result<Options, BoxError> {
+    const USAGE: &str = "usage: mcp_replica --name NAME --store DIR --http ADDRESS:PORT";
+    let (mut name, mut store, mut address) = (None, None, None);
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let slot = match flag.as_str() {
+            "--name" => &mut name,
+            "--store" => &mut store,
+            "--http" => &mut address,
+            _ => return Err(USAGE.into()),
+        };
+        *slot = Some(args.next().ok_or(USAGE)?);
+    }
+    match (name, store, address) {
+        (Some(name), Some(store), Some(address)) => Ok(Options {
+            name,
+            store: store.into(),
+            address,
+        }),
+        _ => Err(USAGE.into()),
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<(), BoxError> {
+    let options = options()?;
+    let name: Arc<str> = options.name.into();
+    let mut registry = ToolRegistry::new();
+    registry.register(Replica {
+        name: Arc::clone(&name),
+    })?;
+    registry.register(Deploy {
+        name: Arc::clone(&name),
+    })?;
+    let logged = Arc::clone(&name);
+    // No approval policy: every call that needs approval is deferred.
+    let executor = ToolExecutor::builder(registry)
+        .observer(move |event: &ToolEvent<'_>| {
+            println!("{logged} {} {}", event.name(), event.tool_name());
+        })
+        .build();
+    let server = McpServer::new(Arc::new(executor))
+        .with_name("agentkit-replica", env!("CARGO_PKG_VERSION"))
+        .stateless()
+        .with_deferred_store(DirectoryStore::new(&options.store)?);
+
+    let listener = tokio::net::TcpListener::bind(options.address.as_str()).await?;
+    // The bound address (port 0 picks one), for whoever started us.
+    println!("listening on http://{}/mcp", listener.local_addr()?);
+    server.serve_http(listener).await;
+    Ok(())
+}

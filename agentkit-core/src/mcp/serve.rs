@@ -48,8 +48,10 @@ impl McpServer {
     /// Set `TCP_NODELAY` on the connections of the server you mount it in, as
     /// [`serve_http`](Self::serve_http) does: without it, each response's second small write
     /// waits for the client's delayed ACK, and every call on a reused connection takes about
-    /// 40 ms. With axum, `axum::serve(listener, app).tcp_nodelay(true)`; with hyper, call
-    /// `set_nodelay(true)` on each accepted `TcpStream`. With
+    /// 40 ms. With axum 0.8, wrap the listener:
+    /// `listener.tap_io(|tcp| { let _ = tcp.set_nodelay(true); })` (`axum::serve::ListenerExt`),
+    /// as the repository's `mcp_axum` example does; with hyper, call `set_nodelay(true)` on
+    /// each accepted `TcpStream`. With
     /// [authentication](Self::with_auth), route the protected resource metadata's path
     /// (`/.well-known/oauth-protected-resource...`) to this service too.
     pub fn streamable_http_service(&self) -> McpHttpService {

@@ -21,8 +21,8 @@
 //!   call waits as a file in the `--store` directory the replicas share. Once a decision is
 //!   recorded there ([`DirectoryStore::decide`]), a call of `deploy` with
 //!   `_meta["io.agentkit/resume"]` set to the id runs it, on whichever replica answers; its
-//!   output (`{"service", "replica"}`, as JSON text: the tool declares no output schema, since
-//!   a deferred call's result has no output to match one) names that replica.
+//!   output (`{"service", "replica"}`) names that replica. (The deferred answer has
+//!   `isError: true`: it cannot carry the structured content the output schema asks for.)
 //!
 //! It accepts loopback `Host` names only (the default): a public deployment sets the names it
 //! is reached by with [`McpServer::with_allowed_hosts`], and [authentication](McpServer::with_auth).
@@ -32,7 +32,7 @@ use std::sync::Arc;
 
 use agentkit_core::mcp::{DirectoryStore, McpServer};
 use agentkit_core::{
-    BoxError, JsonObject, ToolContext, ToolEvent, ToolExecutor, ToolHandler, ToolRegistry, tool,
+    BoxError, ToolContext, ToolEvent, ToolExecutor, ToolHandler, ToolRegistry, tool,
 };
 
 /// Say which replica of the server answered.
@@ -50,23 +50,22 @@ impl ToolHandler for Replica {
 }
 
 /// Deploy a service (each call needs a person's approval).
-// No output schema: a deferred call's result has no output to give as `structuredContent`,
-// which MCP clients (the official SDK's) demand of a successful call of a tool with one.
 #[tool(
     name = "deploy",
     requires_approval,
-    input = [{ name = "service", type = string }]
+    input = [{ name = "service", type = string }],
+    output = [{ name = "service", type = string }, { name = "replica", type = string }]
 )]
 struct Deploy {
     name: Arc<str>,
 }
 
 impl ToolHandler for Deploy {
-    async fn run(&self, input: DeployInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
-        let mut output = JsonObject::new();
-        output.insert("service".into(), input.service.into());
-        output.insert("replica".into(), self.name.to_string().into());
-        Ok(output)
+    async fn run(&self, input: DeployInput, _: &ToolContext<'_>) -> Result<DeployOutput, BoxError> {
+        Ok(DeployOutput {
+            service: input.service,
+            replica: self.name.to_string(),
+        })
     }
 }
 

@@ -81,7 +81,10 @@ pub fn to_mcp_tool(spec: &ToolSpec) -> McpToolInfo {
 /// failure of any kind (invalid arguments, a tool error, a retry asked for, a denial, a
 /// timeout): `isError: true` with the model-facing text, so that the model reads what went
 /// wrong and can correct its call. A call [awaiting approval](crate::ToolStatus::Deferred)
-/// has not failed: `isError: false`, and the text says that its result will follow.
+/// has not failed, and the text says that its result will follow: `isError: false`, unless
+/// the tool declares an output schema (`structured`). MCP asks a result that is not an error
+/// to carry `structuredContent` matching that schema, which a call that has not run cannot;
+/// the official clients refuse such a result, so it is answered with `isError: true`.
 ///
 /// ```
 /// use agentkit_core::mcp::to_call_tool_result;
@@ -99,8 +102,16 @@ pub fn to_call_tool_result(result: &ToolResult, structured: bool) -> CallToolRes
         ToolStatus::Failure => {
             return CallToolResult::error(vec![ContentBlock::text(result.to_model_content())]);
         }
-        // Deferred: not an error, and no output to give as structured content.
-        _ => return CallToolResult::success(vec![ContentBlock::text(result.to_model_content())]),
+        // Deferred: no output to give as structured content. Not an error, but where a
+        // success would have to carry structured content (see above).
+        _ => {
+            let text = vec![ContentBlock::text(result.to_model_content())];
+            return if structured {
+                CallToolResult::error(text)
+            } else {
+                CallToolResult::success(text)
+            };
+        }
     }
     let parts = result.content();
     let mut blocks = Vec::with_capacity(parts.len() + 1);

@@ -205,9 +205,12 @@ pub fn call(message: &Value) -> Result<ToolCall, ParseError> {
 /// | link | `{"type": "resource_link", "uri", "name", "mimeType"?, "description"?}` |
 /// | embedded resource | `{"type": "resource", "resource": {"uri", "mimeType"?, "text" or "blob": <base64>}}` |
 ///
-/// `isError` is true for a failure of any kind, and only then: a call
+/// `isError` is true for a failure of any kind: a call
 /// [awaiting approval](crate::ToolStatus::Deferred) has not failed, and its text says that its
-/// result will follow. A validation failure is a result with `isError: true` whose text lists
+/// result will follow; but when its tool declares an output schema it has `isError: true`
+/// too, since MCP asks a result that is not an error to carry `structuredContent` matching
+/// the schema, which a call that has not run cannot (and the official clients refuse one
+/// without). A validation failure is a result with `isError: true` whose text lists
 /// every problem, so that the model can correct its call. (An MCP server answers a call of an unknown tool
 /// with a protocol error instead; the result here, `isError` with the text naming the
 /// nearest tools, suits a host relaying calls.)
@@ -267,13 +270,16 @@ pub fn result(result: &ToolResult, registry: &ToolRegistry) -> Value {
         }
     };
     object.insert("content".into(), Value::Array(blocks));
-    object.insert(
-        "isError".into(),
-        Value::from(result.status() == ToolStatus::Failure),
-    );
     let declares_output = registry
         .lookup(result.tool_name())
         .is_some_and(|spec| spec.output_schema().is_some());
+    let is_error = match result.status() {
+        ToolStatus::Success => false,
+        ToolStatus::Failure => true,
+        // Deferred: see above.
+        _ => declares_output,
+    };
+    object.insert("isError".into(), Value::from(is_error));
     if let (Some(output), true) = (result.output(), declares_output) {
         object.insert("structuredContent".into(), Value::Object(output.clone()));
     }

@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use agentkit_core::mcp::McpServer;
 use agentkit_core::{
-    BoxError, InMemoryCredentials, JsonObject, Progress, Tool, ToolContext, ToolEvent,
-    ToolExecutor, ToolOutput, ToolRegistry, ToolSpec,
+    BoxError, InMemoryCredentials, JsonObject, Param, ParamType, Progress, Tool, ToolContext,
+    ToolEvent, ToolExecutor, ToolOutput, ToolRegistry, ToolSchema, ToolSpec,
 };
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
@@ -100,6 +100,17 @@ async fn serve() -> (String, tokio::task::JoinHandle<()>, Arc<Mutex<Vec<String>>
             crawl("deploy").requires_approval().build().expect("spec"),
         ))
         .expect("registers");
+    // With an output schema, which a deferred call's answer cannot match.
+    let pages = ToolSchema::new([Param::required("pages", ParamType::Integer)]).expect("schema");
+    registry
+        .register(Crawl(
+            crawl("deploy_typed")
+                .requires_approval()
+                .output(pages)
+                .build()
+                .expect("spec"),
+        ))
+        .expect("registers");
     let events: Arc<Mutex<Vec<String>>> = Arc::default();
     let sink = Arc::clone(&events);
     let executor = ToolExecutor::builder(registry)
@@ -176,7 +187,10 @@ async fn a_client_that_asks_gets_every_report_in_order_and_one_that_does_not_get
 async fn a_call_awaiting_approval_is_not_an_error() {
     let Some(peers) = peers() else { return };
     let (url, server, events) = serve().await;
-    let calls = json!([{"name": "deploy", "arguments": {}, "progress": true}]);
+    let calls = json!([
+        {"name": "deploy", "arguments": {}, "progress": true},
+        {"name": "deploy_typed", "arguments": {}},
+    ]);
     let seen = official_client(&peers, &calls, &["http", &url]).await;
     server.abort();
 
@@ -187,6 +201,15 @@ async fn a_call_awaiting_approval_is_not_an_error() {
         "The call to tool 'deploy' awaits approval; its result will follow."
     );
     assert!(deferred.get("structuredContent").is_none(), "{deferred}");
+    // A tool with an output schema: the official client takes the answer (it refuses a
+    // success without structured content), which says the same.
+    let typed = &seen["calls"][1]["result"];
+    assert_eq!(typed["isError"], true, "{seen}");
+    assert_eq!(
+        first_text(typed),
+        "The call to tool 'deploy_typed' awaits approval; its result will follow."
+    );
+    assert!(typed.get("structuredContent").is_none(), "{typed}");
     // The tool did not run: no progress.
     assert_eq!(seen["calls"][0]["progress"], json!([]), "{seen}");
     let events = events
@@ -197,7 +220,9 @@ async fn a_call_awaiting_approval_is_not_an_error() {
         events,
         [
             "tool.execution.started deploy",
-            "tool.execution.deferred deploy"
+            "tool.execution.deferred deploy",
+            "tool.execution.started deploy_typed",
+            "tool.execution.deferred deploy_typed",
         ]
     );
 }
@@ -257,9 +282,11 @@ async fn is_error_is_set_exactly_for_failures() {
     };
 
     let deferred = executor.dispatch(&deploy).await;
+    // The tool declares an output schema, which an answer without isError would have to
+    // match with its structured content.
     assert_eq!(
         rendered(&deferred),
-        (ToolStatus::Deferred, Some(false), json!(false))
+        (ToolStatus::Deferred, Some(true), json!(true))
     );
     // A deferred call has no output to give as structured content, though the tool declares one.
     assert!(

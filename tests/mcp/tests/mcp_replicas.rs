@@ -324,8 +324,10 @@ async fn stateless_replicas_behind_nginx_answer_every_call_and_resume_deferred_c
             replica.name
         );
     }
+    // `isError`: deploy declares an output schema, which a call that has not run cannot match.
     let deferred = &results[9]["result"];
-    assert_eq!(deferred["isError"], false, "{deferred}");
+    assert_eq!(deferred["isError"], true, "{deferred}");
+    assert!(deferred.get("structuredContent").is_none(), "{deferred}");
     let id = deferred["_meta"][DEFERRED_META]
         .as_str()
         .unwrap_or_else(|| panic!("a deferred call's id: {deferred}"))
@@ -371,12 +373,13 @@ async fn stateless_replicas_behind_nginx_answer_every_call_and_resume_deferred_c
     assert_eq!(results.len(), 35, "{seen}");
     replicas_named(&results[..3]);
     let waiting = &results[3]["result"];
-    assert_eq!(waiting["isError"], false, "{waiting}");
+    assert_eq!(waiting["isError"], true, "{waiting}");
     assert_eq!(waiting["_meta"][DEFERRED_META], id.as_str(), "{waiting}");
 
     let resumed = &results[4]["result"];
     assert_eq!(resumed["isError"], false, "{resumed}");
     let output: Value = serde_json::from_str(first_text(resumed)).unwrap();
+    assert_eq!(output, resumed["structuredContent"], "{resumed}");
     assert_eq!(output["service"], "web", "{resumed}");
     let ran_on = output["replica"].as_str().unwrap();
     assert_ne!(ran_on, killed, "{resumed}");

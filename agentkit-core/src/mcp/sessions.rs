@@ -5,7 +5,9 @@
 //! and nothing caps how many sessions live at once. This wraps it: a session past the cap is
 //! refused, and a sweeper closes (and so removes) every session idle past the timeout.
 
+use std::cell::Cell;
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
@@ -17,6 +19,11 @@ use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError, LocalSessionWorker,
 };
 use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId};
+
+tokio::task_local! {
+    /// Whether the cap refused the session the request being served asked for.
+    static REFUSED: Cell<bool>;
+}
 
 /// The sessions of one HTTP service.
 #[derive(Clone)]
@@ -85,6 +92,18 @@ impl Sessions {
     /// The cap.
     pub(super) fn max(&self) -> usize {
         self.shared.max
+    }
+
+    /// Serves a request through `serving`, and tells whether the cap refused the session it
+    /// asked for: a refusal rmcp would answer 500, once another request took the last place
+    /// between [`is_full`](Self::is_full) and the session's creation.
+    pub(super) async fn refusing<F: Future>(serving: F) -> (F::Output, bool) {
+        REFUSED
+            .scope(Cell::new(false), async move {
+                let output = serving.await;
+                (output, REFUSED.with(Cell::get))
+            })
+            .await
     }
 
     fn touch(&self, id: &SessionId) {
@@ -175,7 +194,10 @@ impl SessionManager for Sessions {
     type Transport = WorkerTransport<LocalSessionWorker>;
 
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
-        let reservation = Reservation::take(&self.shared)?;
+        let reservation = Reservation::take(&self.shared).inspect_err(|_| {
+            // For `refusing`: answered 503 then, not rmcp's 500.
+            let _ = REFUSED.try_with(|refused| refused.set(true));
+        })?;
         let (id, transport) = self.shared.inner.create_session().await?;
         reservation.fulfil(id.clone());
         self.sweep_from_now_on();

@@ -16,3 +16,4 @@ mod mcp_limits;
 mod mcp_oauth;
 mod mcp_progress;
 mod mcp_server;
+mod mcp_session_memory;

@@ -149,9 +149,11 @@ impl McpHttpService {
             }
         }
         let request = Request::from_parts(parts, Full::new(bytes));
-        match self.inner.call(request).await {
-            Ok(response) => response,
-            Err(never) => match never {},
+        match Sessions::refusing(self.inner.call(request)).await {
+            // The last place went to another request since the check above.
+            (_, true) => full_up(self.sessions.max(), options.session_idle),
+            (Ok(response), false) => response,
+            (Err(never), _) => match never {},
         }
     }
 }

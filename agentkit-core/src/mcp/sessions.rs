@@ -4,8 +4,15 @@
 //! until a client sends `DELETE`, so a flood of `initialize` requests holds memory for good,
 //! and nothing caps how many sessions live at once. This wraps it: a session past the cap is
 //! refused, and a sweeper closes (and so removes) every session idle past the timeout.
+//!
+//! The maps of sessions are made up front for twice the cap (up to a bound): a map grown
+//! during a flood is allocated late in it and outlives the flood's sessions, high in the
+//! allocator's heap, where it keeps all the free memory below it from being given back to the
+//! system (`tests/mcp/tests/mcp_session_memory.rs` measures it).
 
+use std::cell::Cell;
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
@@ -17,6 +24,14 @@ use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError, LocalSessionWorker,
 };
 use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId};
+
+/// The most sessions the maps are made for up front; past it they grow as needed.
+const PREALLOCATED_MAX: usize = 16_384;
+
+tokio::task_local! {
+    /// Whether the cap refused the session the request being served asked for.
+    static REFUSED: Cell<bool>;
+}
 
 /// The sessions of one HTTP service.
 #[derive(Clone)]
@@ -60,12 +75,19 @@ impl Sessions {
         let mut inner = LocalSessionManager::default();
         // The worker's own timer is the fallback; the sweeper removes the handle.
         inner.session_config.keep_alive = Some(idle);
+        // Room for twice the cap, so that neither map ever grows: the tombstones that removals
+        // leave are then cleared in place rather than by a larger table.
+        let room = 2 * max.min(PREALLOCATED_MAX);
+        inner.sessions = tokio::sync::RwLock::new(HashMap::with_capacity(room));
         Sessions {
             shared: Arc::new(Shared {
                 inner,
                 max,
                 idle,
-                state: Mutex::default(),
+                state: Mutex::new(State {
+                    seen: HashMap::with_capacity(room),
+                    pending: 0,
+                }),
                 sweeping: Mutex::new(false),
             }),
         }
@@ -85,6 +107,18 @@ impl Sessions {
     /// The cap.
     pub(super) fn max(&self) -> usize {
         self.shared.max
+    }
+
+    /// Serves a request through `serving`, and tells whether the cap refused the session it
+    /// asked for: a refusal rmcp would answer 500, once another request took the last place
+    /// between [`is_full`](Self::is_full) and the session's creation.
+    pub(super) async fn refusing<F: Future>(serving: F) -> (F::Output, bool) {
+        REFUSED
+            .scope(Cell::new(false), async move {
+                let output = serving.await;
+                (output, REFUSED.with(Cell::get))
+            })
+            .await
     }
 
     fn touch(&self, id: &SessionId) {
@@ -175,7 +209,10 @@ impl SessionManager for Sessions {
     type Transport = WorkerTransport<LocalSessionWorker>;
 
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
-        let reservation = Reservation::take(&self.shared)?;
+        let reservation = Reservation::take(&self.shared).inspect_err(|_| {
+            // For `refusing`: answered 503 then, not rmcp's 500.
+            let _ = REFUSED.try_with(|refused| refused.set(true));
+        })?;
         let (id, transport) = self.shared.inner.create_session().await?;
         reservation.fulfil(id.clone());
         self.sweep_from_now_on();

@@ -17,3 +17,4 @@ mod mcp_oauth;
 mod mcp_progress;
 mod mcp_replicas;
 mod mcp_server;
+mod mcp_session_memory;

@@ -1,6 +1,6 @@
 //! Lists with declared items (`"items": "string"`, `items = string`): each item is validated,
 //! the JSON Schema carries `items` (OpenAI's strict mode requires it of every array), the
-//! seed's JSON shape round-trips it, and the macro and the run-time path agree.
+//! Python original's JSON shape round-trips it, and the macro and the run-time path agree.
 
 use agentkit_core::Problem;
 use agentkit_core::{

@@ -1,6 +1,6 @@
 //! Behaviour of `ToolSchema::validate`: every problem reported, defaults filled in place, the
-//! seed's message wording with machine-readable fields, and the decisions of the design brief
-//! (unknown arguments, `null`, booleans, integers as floats, `1.0` as an integer).
+//! Python original's message wording with machine-readable fields, and the decisions of the
+//! design brief (unknown arguments, `null`, booleans, integers as floats, `1.0` as an integer).
 
 use agentkit_core::{
     IssueKind, Param, ParamType, ToolSchema, UnknownArguments, ValidationIssue, ValueKind,

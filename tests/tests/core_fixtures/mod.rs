@@ -59,11 +59,11 @@ pub(crate) fn weather_output_value() -> Value {
 pub(crate) fn weather_spec() -> ToolSpec {
     ToolSpec::builder("fetch_weather")
         .description("Look up the current weather for a city.")
-        .input(ToolSchema::from_value(weather_input_value()).expect("seed input schema"))
-        .output(ToolSchema::from_value(weather_output_value()).expect("seed output schema"))
+        .input(ToolSchema::from_value(weather_input_value()).expect("input schema"))
+        .output(ToolSchema::from_value(weather_output_value()).expect("output schema"))
         .credential(WEATHER_KEY)
         .build()
-        .expect("seed spec")
+        .expect("spec")
 }
 
 /// What a [`FnTool`] received on one run.

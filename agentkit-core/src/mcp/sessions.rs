@@ -272,3 +272,26 @@ impl SessionManager for Sessions {
         Ok(self.shared.inner.resume(id, last_event_id).await?)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A request that passed the service's check while another took the last place is
+    /// refused by the session manager: `refusing` tells the service so (to answer 503).
+    #[tokio::test]
+    async fn a_session_refused_past_the_cap_is_told_to_the_request_that_asked() {
+        let sessions = Sessions::new(1, Duration::from_secs(60));
+        let (first, refused) = Sessions::refusing(sessions.create_session()).await;
+        assert!(first.is_ok() && !refused);
+        assert!(sessions.is_full());
+        let (second, refused) = Sessions::refusing(sessions.create_session()).await;
+        assert!(matches!(second, Err(SessionsError::Full(1))));
+        assert!(refused);
+        // Outside a request's scope the refusal is only the error.
+        assert!(matches!(
+            sessions.create_session().await,
+            Err(SessionsError::Full(1))
+        ));
+    }
+}

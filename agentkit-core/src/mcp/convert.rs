@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use crate::content::{Content, EmbeddedResource, ResourceContents, ResourceLink, ToolOutput};
 use crate::model_text::{escape_json_text, truncate_content};
 
+use crate::provider::mcp::is_error;
 use crate::result::{ToolResult, ToolStatus};
 use crate::schema::json_schema::Style;
 use crate::schema::{JsonObject, ToolSchema};
@@ -99,14 +100,11 @@ pub fn to_mcp_tool(spec: &ToolSpec) -> McpToolInfo {
 pub fn to_call_tool_result(result: &ToolResult, structured: bool) -> CallToolResult {
     match result.status() {
         ToolStatus::Success => {}
-        ToolStatus::Failure => {
-            return CallToolResult::error(vec![ContentBlock::text(result.to_model_content())]);
-        }
-        // Deferred: no output to give as structured content. Not an error, but where a
-        // success would have to carry structured content (see above).
-        _ => {
+        // A failure, or a call awaiting approval: its text alone (no output to give as
+        // structured content), `isError` by the rule `provider::mcp` answers by too.
+        status => {
             let text = vec![ContentBlock::text(result.to_model_content())];
-            return if structured {
+            return if is_error(status, structured) {
                 CallToolResult::error(text)
             } else {
                 CallToolResult::success(text)

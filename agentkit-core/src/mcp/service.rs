@@ -139,21 +139,32 @@ impl McpHttpService {
                 );
             }
         };
+        let opens_session = parts.method == Method::POST
+            && !options.stateless
+            && !parts.headers.contains_key("mcp-session-id");
+        if opens_session && self.sessions.is_full() {
+            return full_up(self.sessions.max(), options.session_idle);
+        }
         if parts.method == Method::POST {
-            let opens_session = !options.stateless && !parts.headers.contains_key("mcp-session-id");
-            if opens_session && self.sessions.is_full() {
-                return full_up(self.sessions.max(), options.session_idle);
-            }
             if let Some((_, arguments)) = tool_call_arguments(&bytes) {
                 parts.extensions.insert(arguments);
             }
         }
-        let request = Request::from_parts(parts, Full::new(bytes));
-        match Sessions::refusing(self.inner.call(request)).await {
+        let serving = self
+            .inner
+            .call(Request::from_parts(parts, Full::new(bytes)));
+        // Only a request that may open a session can be refused by the cap past the check
+        // above; the others are served without the scope that would tell it.
+        let (served, refused) = if opens_session {
+            Sessions::refusing(serving).await
+        } else {
+            (serving.await, false)
+        };
+        match served {
             // The last place went to another request since the check above.
-            (_, true) => full_up(self.sessions.max(), options.session_idle),
-            (Ok(response), false) => response,
-            (Err(never), _) => match never {},
+            _ if refused => full_up(self.sessions.max(), options.session_idle),
+            Ok(response) => response,
+            Err(never) => match never {},
         }
     }
 }

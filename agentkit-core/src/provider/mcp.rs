@@ -273,17 +273,27 @@ pub fn result(result: &ToolResult, registry: &ToolRegistry) -> Value {
     let declares_output = registry
         .lookup(result.tool_name())
         .is_some_and(|spec| spec.output_schema().is_some());
-    let is_error = match result.status() {
-        ToolStatus::Success => false,
-        ToolStatus::Failure => true,
-        // Deferred: see above.
-        _ => declares_output,
-    };
-    object.insert("isError".into(), Value::from(is_error));
+    object.insert(
+        "isError".into(),
+        Value::from(is_error(result.status(), declares_output)),
+    );
     if let (Some(output), true) = (result.output(), declares_output) {
         object.insert("structuredContent".into(), Value::Object(output.clone()));
     }
     Value::Object(object)
+}
+
+/// Whether the MCP answer of a call in `status` has `isError`, for a tool that declares an
+/// output schema or not: a failure, and a call awaiting approval of a tool with an output
+/// schema (see [`result`]). The one rule of both answers, this module's and the `mcp`
+/// feature's server's.
+pub(crate) fn is_error(status: ToolStatus, declares_output: bool) -> bool {
+    match status {
+        ToolStatus::Success => false,
+        ToolStatus::Failure => true,
+        // Deferred: a success would have to carry structured content it does not have.
+        _ => declares_output,
+    }
 }
 
 /// The MCP content block of a part.

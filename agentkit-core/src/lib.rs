@@ -172,8 +172,9 @@ pub use rules::{
 pub use runtime::TokioRuntime;
 pub use runtime::{Runtime, Sleep, StdRuntime};
 pub use schema::{
-    IssueKind, JsonObject, Literal, Param, SemanticError, SemanticProblem, ToolSchema,
-    UnknownArguments, ValidationIssue,
+    Draft, IssueKind, JsonObject, JsonSchema, JsonSchemaOptions, Literal, Param, SchemaError,
+    SchemaLimits, SchemaProblem, SemanticError, SemanticProblem, ToolSchema, UnknownArguments,
+    ValidationIssue,
 };
 pub use session::{
     ClientCapabilities, ClientError, Elicitation, ElicitationRequest, LogLevel, LogMessage,

@@ -104,6 +104,12 @@ impl ToolExecutor {
         let validate = |mut inputs: JsonObject, mut found: Issues| {
             if let Some(schema) = spec.input_schema() {
                 schema.validate_into(&mut inputs, self.unknown_arguments, &mut found);
+            } else if let Some(schema) = spec.input_json() {
+                let mut value = Value::Object(std::mem::take(&mut inputs));
+                schema.validate_into(&mut value, self.unknown_arguments, &mut found);
+                if let Value::Object(object) = value {
+                    inputs = object;
+                }
             }
             if found.is_empty() {
                 Ok((inputs, None))

@@ -305,14 +305,15 @@ impl McpClient {
 /// Its spec has the server's name (prefixed if asked), description and input schema, the tags
 /// an agentkit server sent (under `_meta["agentkit/tags"]`), and the tag `mcp_server` = the
 /// server's name. The model is shown the server's `inputSchema` as declared, in every
-/// [`provider`](crate::provider) declaration but OpenAI's strict ones and when served again
-/// over MCP; the executor validates the part of it that fits
-/// agentkit's six types and their nesting (see
-/// [`schema_from_json_schema`](super::schema_from_json_schema)): types, required and optional
-/// parameters, nested fields and typed items, and (by the executor's
-/// [`UnknownArguments`](crate::UnknownArguments) policy) undeclared arguments. When the schema
-/// does not fit at all ([`has_input_schema`](Self::has_input_schema) is `false`), the tool has
-/// no input schema: the executor passes any object, and the server validates it.
+/// [`provider`](crate::provider) declaration (without a strict mode) and when served again
+/// over MCP; the executor validates the arguments against it in full
+/// ([`ToolSpec::input_json`](crate::ToolSpec::input_json), a [`JsonSchema`](crate::JsonSchema)):
+/// every JSON Schema keyword, pydantic's `anyOf` with `null`, `$ref`s into `$defs`, zod's type
+/// arrays, with the policies for models (`null` for an optional parameter reads as absent,
+/// defaults filled, and, by the executor's [`UnknownArguments`](crate::UnknownArguments)
+/// policy, undeclared arguments refused). A tool whose schema the validator cannot take (a
+/// `$ref` to another document, which is never fetched, a `pattern` it cannot compile) is
+/// refused when the tools are registered, with the reason, never registered unvalidated.
 ///
 /// `execute` sends `tools/call` with the validated arguments. The output is the result's
 /// `structuredContent` when it is an object, else `{"content": [...]}` with the content blocks
@@ -363,11 +364,11 @@ impl McpTool {
         server: Option<&str>,
     ) -> Result<Self, SemanticError> {
         let declared = Value::Object(info.input_schema.as_ref().clone());
+        // The server's schema, validated in full; one the validator cannot take makes the
+        // tool fail to build, saying why, rather than go unvalidated.
         let mut builder = ToolSpec::builder(format!("{}{}", prefix.unwrap_or(""), info.name))
-            .description(info.description.clone().unwrap_or_default());
-        if let Some(schema) = crate::schema::ToolSchema::from_json_schema(&declared) {
-            builder = builder.input(schema);
-        }
+            .description(info.description.clone().unwrap_or_default())
+            .input_json_schema(declared);
         // The server's annotations are what it says of its tool: kept, for policies to show a
         // person, never to rely on. Hints that contradict each other are dropped, rather than
         // the tool.
@@ -407,7 +408,7 @@ impl McpTool {
         if let Some(server) = server {
             builder = builder.tag(SERVER_TAG, server.to_owned());
         }
-        let spec = builder.build()?.with_declared_input(declared);
+        let spec = builder.build()?;
         Ok(McpTool {
             spec,
             remote_name: info.name.into_owned(),
@@ -418,12 +419,6 @@ impl McpTool {
     /// The tool's name on the server (without the prefix).
     pub fn remote_name(&self) -> &str {
         &self.remote_name
-    }
-
-    /// Whether the executor validates the tool's arguments: the server's schema fit
-    /// agentkit's types (at least in part). When `false`, only the server validates them.
-    pub fn has_input_schema(&self) -> bool {
-        self.spec.input_schema().is_some()
     }
 }
 

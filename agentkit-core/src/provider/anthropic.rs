@@ -113,6 +113,8 @@ fn with_search(mut declared: Value) -> Value {
 
 fn tool(item: &impl Declare, strict: bool) -> Value {
     let spec = item.declared_spec();
+    // A tool declared with a JSON Schema of its own goes without strict, its schema whole.
+    let strict = strict && spec.strict_capable();
     let mut tool = Map::new();
     tool.insert("name".into(), Value::from(item.declared_name()));
     // Anthropic takes examples in a field of their own.

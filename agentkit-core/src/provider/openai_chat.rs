@@ -161,6 +161,8 @@ pub fn strict_tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
 
 fn tool(item: &impl Declare, strict: bool) -> Value {
     let spec = item.declared_spec();
+    // A tool declared with a JSON Schema of its own goes without strict, its schema whole.
+    let strict = strict && spec.strict_capable();
     let style = if strict {
         Style::OpenAiStrict
     } else {

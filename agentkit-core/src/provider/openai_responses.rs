@@ -111,6 +111,8 @@ fn with_search(mut declared: Value) -> Value {
 
 fn tool(item: &impl Declare, strict: bool) -> Value {
     let spec = item.declared_spec();
+    // A tool declared with a JSON Schema of its own goes without strict, its schema whole.
+    let strict = strict && spec.strict_capable();
     let style = if strict {
         Style::OpenAiStrict
     } else {

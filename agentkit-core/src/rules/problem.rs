@@ -274,6 +274,14 @@ pub enum Problem {
         /// The parser's message.
         message: String,
     },
+    /// A JSON Schema the validator cannot take (see `SchemaError`): the problem's location
+    /// in the schema and what is wrong there.
+    InvalidJsonSchema {
+        /// Where in the schema: a JSON pointer.
+        pointer: String,
+        /// What is wrong there.
+        message: String,
+    },
 }
 
 impl NameKind {
@@ -491,6 +499,12 @@ impl fmt::Display for Problem {
                  shorten its values"
             ),
             Problem::InvalidJson { message } => write!(f, "not valid JSON: {message}"),
+            Problem::InvalidJsonSchema { pointer, message } if pointer.is_empty() => {
+                write!(f, "JSON Schema: {message}")
+            }
+            Problem::InvalidJsonSchema { pointer, message } => {
+                write!(f, "JSON Schema, at '{pointer}': {message}")
+            }
             Problem::NotAnObject { what, example } => {
                 write!(f, "{what} must be a JSON object, such as {example}")
             }

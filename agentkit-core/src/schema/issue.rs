@@ -44,6 +44,28 @@ pub enum IssueKind {
     /// A string with more characters than `max_length`, or a list with more items than
     /// `max_items`.
     TooLong,
+    /// A value that matches none of the forms a union (`anyOf`, `oneOf`) allows.
+    NoMatchingVariant,
+    /// A value that matches more than one of the forms a `oneOf` allows.
+    AmbiguousVariant,
+    /// A string that does not match the parameter's `pattern`.
+    PatternMismatch,
+    /// A string that is not of the parameter's `format` (a date, an email address, ...).
+    InvalidFormat,
+    /// A number that is not a multiple of the parameter's `multipleOf`.
+    NotMultipleOf,
+    /// A list whose items must be unique, with an item given twice.
+    DuplicateItems,
+    /// A list without the item(s) its `contains` asks for, or with too many of them.
+    ContainsMismatch,
+    /// An object key that its `propertyNames` refuses.
+    InvalidKey,
+    /// A value the schema refuses outright (`not`, the `false` schema, an item past the
+    /// allowed ones).
+    NotAllowed,
+    /// Validation stopped: the value and schema together need more work than the
+    /// validator's limits allow (see [`SchemaLimits`](crate::SchemaLimits)).
+    TooComplex,
 }
 
 /// One problem found by validation: machine-readable fields, and a `Display` that reads like
@@ -93,6 +115,12 @@ enum Detail {
         limit: Number,
         got: Number,
     },
+    /// What a JSON Schema keyword says of the value, where the six types have no field for
+    /// it: the keyword, and the message after the parameter's name.
+    Schema {
+        keyword: Cow<'static, str>,
+        message: Box<str>,
+    },
 }
 
 impl Detail {
@@ -100,7 +128,10 @@ impl Detail {
         match self {
             Detail::Json(e) => Some(e.to_string()),
             Detail::JsonMessage(m) => Some(m.clone()),
-            Detail::Suggestion(_) | Detail::Enum { .. } | Detail::Limit { .. } => None,
+            Detail::Suggestion(_)
+            | Detail::Enum { .. }
+            | Detail::Limit { .. }
+            | Detail::Schema { .. } => None,
         }
     }
 }
@@ -119,6 +150,13 @@ impl PartialEq for Detail {
             (Detail::Limit { limit, got }, Detail::Limit { limit: l, got: g }) => {
                 limit == l && got == g
             }
+            (
+                Detail::Schema { keyword, message },
+                Detail::Schema {
+                    keyword: k,
+                    message: m,
+                },
+            ) => keyword == k && message == m,
             (a, b) => a.json_message().is_some() && a.json_message() == b.json_message(),
         }
     }
@@ -156,6 +194,19 @@ impl Issues {
         self.list.is_empty() && self.omitted == 0
     }
 
+    /// An empty list with the same cap.
+    pub(crate) const fn sibling(&self) -> Self {
+        Issues::with_cap(self.cap)
+    }
+
+    /// Adds what `other` collected, as if pushed here.
+    pub(crate) fn append(&mut self, other: Issues) {
+        for issue in other.list {
+            self.push(|| issue);
+        }
+        self.omitted += other.omitted;
+    }
+
     #[cfg(test)]
     pub(crate) fn list(&self) -> &[ValidationIssue] {
         &self.list
@@ -182,6 +233,13 @@ impl Issues {
                 let scrubbed = crate::model_text::scrub_cut(param.to_string(), secrets);
                 if scrubbed != **param {
                     issue.param = Some(Cow::Owned(scrubbed));
+                }
+            }
+            // A JSON Schema message may echo the tool's own values.
+            if let Some(Detail::Schema { message, .. }) = &mut issue.detail {
+                let scrubbed = crate::model_text::scrub_cut(message.to_string(), secrets);
+                if *scrubbed != **message {
+                    *message = scrubbed.into_boxed_str();
                 }
             }
             // A string outside an `enum` is the tool's own value too.
@@ -295,6 +353,62 @@ impl ValidationIssue {
         }
     }
 
+    /// An issue a JSON Schema keyword reports: `message` is what follows the parameter's
+    /// name (`must match the pattern '^a+$'`), rendered escaped and bounded.
+    pub(crate) fn schema(
+        kind: IssueKind,
+        param: Option<Cow<'static, str>>,
+        keyword: &'static str,
+        got: Option<ValueKind>,
+        message: String,
+    ) -> Self {
+        ValidationIssue {
+            kind,
+            param,
+            expected: None,
+            got,
+            detail: Some(Detail::Schema {
+                keyword: Cow::Borrowed(keyword),
+                message: message.into_boxed_str(),
+            }),
+        }
+    }
+
+    /// A required property absent, for a JSON Schema: like [`missing`](Self::missing), with
+    /// the type when the schema names one of the six.
+    pub(crate) fn missing_property(param: Cow<'static, str>, expected: Option<ParamType>) -> Self {
+        ValidationIssue {
+            kind: IssueKind::MissingParameter,
+            param: Some(param),
+            expected,
+            got: None,
+            detail: None,
+        }
+    }
+
+    /// A value of the wrong type where the schema names exactly one of the six types.
+    pub(crate) fn wrong_type_at(
+        param: Option<Cow<'static, str>>,
+        expected: ParamType,
+        got: ValueKind,
+    ) -> Self {
+        ValidationIssue {
+            kind: IssueKind::WrongType,
+            param,
+            expected: Some(expected),
+            got: Some(got),
+            detail: None,
+        }
+    }
+
+    /// An undeclared key of an object, for a JSON Schema.
+    pub(crate) fn unknown_key(
+        path: Cow<'static, str>,
+        suggestion: Option<Cow<'static, str>>,
+    ) -> Self {
+        ValidationIssue::unknown(path, suggestion)
+    }
+
     pub(crate) fn invalid_json(error: serde_json::Error) -> Self {
         ValidationIssue {
             kind: IssueKind::InvalidJson,
@@ -383,6 +497,15 @@ impl ValidationIssue {
         }
     }
 
+    /// The JSON Schema keyword that reported the issue (`pattern`, `anyOf`, `format`, ...), for
+    /// an issue of a [`JsonSchema`](crate::JsonSchema) the six types have no field for.
+    pub fn keyword(&self) -> Option<&str> {
+        match &self.detail {
+            Some(Detail::Schema { keyword, .. }) => Some(keyword),
+            _ => None,
+        }
+    }
+
     /// For a broken constraint, its key and what the value is told, in the shared rules'
     /// words (`must be at most 50, got 80`): how a spec words an input example that breaks
     /// one.
@@ -437,6 +560,16 @@ impl ValidationIssue {
         let param = Escaped(self.param.as_deref().unwrap_or(""), echo);
         let expected = self.expected.map_or("", ParamType::as_str);
         let got = self.got.map_or("", ValueKind::as_str);
+        if let Some(Detail::Schema { message, .. }) = &self.detail {
+            let message = crate::model_text::EscapedText(message, 4 * echo);
+            return match &self.param {
+                Some(_) => write!(f, "Parameter '{param}': {message}"),
+                None => write!(f, "Top level: {message}"),
+            };
+        }
+        if self.param.is_none() && matches!(self.kind, IssueKind::WrongType) {
+            return write!(f, "Top level: expected type '{expected}', got '{got}'");
+        }
         match self.kind {
             IssueKind::MissingParameter => write!(f, "Missing required parameter: '{param}'"),
             IssueKind::WrongType => write!(
@@ -490,6 +623,16 @@ impl ValidationIssue {
                     None => f.write_str("another value"),
                 }
             }
+            IssueKind::NoMatchingVariant
+            | IssueKind::AmbiguousVariant
+            | IssueKind::PatternMismatch
+            | IssueKind::InvalidFormat
+            | IssueKind::NotMultipleOf
+            | IssueKind::DuplicateItems
+            | IssueKind::ContainsMismatch
+            | IssueKind::InvalidKey
+            | IssueKind::NotAllowed
+            | IssueKind::TooComplex => write!(f, "Parameter '{param}': invalid value"),
             IssueKind::BelowMinimum
             | IssueKind::AboveMaximum
             | IssueKind::TooShort
@@ -544,6 +687,10 @@ impl Serialize for ValidationIssue {
                 s.serialize_field("limit", &limit.to_literal())?;
                 s.serialize_field("measured", &got.to_literal())?;
             }
+            Some(Detail::Schema { keyword, message }) => {
+                s.serialize_field("keyword", keyword)?;
+                s.serialize_field("detail", message)?;
+            }
             None => s.skip_field("suggestion")?,
         }
         s.serialize_field("message", &self.to_string())?;
@@ -576,6 +723,10 @@ impl<'de> Deserialize<'de> for ValidationIssue {
             limit: Option<serde_json::Number>,
             #[serde(default)]
             measured: Option<serde_json::Number>,
+            #[serde(default)]
+            keyword: Option<String>,
+            #[serde(default)]
+            detail: Option<String>,
         }
         let fields = Fields::deserialize(deserializer)?;
         let expected = match fields.expected {
@@ -595,7 +746,15 @@ impl<'de> Deserialize<'de> for ValidationIssue {
             Some(i) => Number::Integer(i),
             None => Number::Float(n.as_f64().unwrap_or(f64::NAN)),
         };
+        let schema = match (fields.keyword, fields.detail) {
+            (Some(keyword), Some(message)) => Some(Detail::Schema {
+                keyword: Cow::Owned(keyword),
+                message: message.into_boxed_str(),
+            }),
+            _ => None,
+        };
         let detail = match (fields.suggestion, fields.parser_message) {
+            _ if schema.is_some() => schema,
             (Some(suggestion), _) => Some(Detail::Suggestion(Cow::Owned(suggestion))),
             (None, Some(message)) => Some(Detail::JsonMessage(message)),
             (None, None) => match (fields.allowed, fields.limit) {

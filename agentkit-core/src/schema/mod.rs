@@ -4,10 +4,13 @@
 //! (`semantic`, with the shared rules), loads from and saves to the Python original's
 //! `{"parameters": [...]}` shape (`serde`), validates argument objects (`validate`, reporting
 //! [`ValidationIssue`]s, `issue`) and exports JSON Schema for model providers
-//! (`json_schema`). JSON values and [`Literal`] defaults meet in `literal`.
+//! (`json_schema`). JSON values and [`Literal`] defaults meet in `literal`. A schema written
+//! in JSON Schema itself (an MCP server's, or a tool's own) is compiled and validated in
+//! full by `json` ([`JsonSchema`]).
 
 mod foreign;
 mod issue;
+pub(crate) mod json;
 pub(crate) mod json_schema;
 mod literal;
 mod param;
@@ -18,6 +21,7 @@ mod validate;
 pub use crate::rules::Literal;
 pub(crate) use issue::Issues;
 pub use issue::{IssueKind, ValidationIssue};
+pub use json::{Draft, JsonSchema, JsonSchemaOptions, SchemaError, SchemaLimits, SchemaProblem};
 pub use literal::JsonObject;
 pub use param::{Param, ToolSchema};
 pub use semantic::{SemanticError, SemanticProblem};

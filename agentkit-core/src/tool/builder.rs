@@ -27,9 +27,10 @@ impl ToolSpec {
                 policy: ExecutionPolicy::DEFAULT,
                 annotations: ToolAnnotations::NONE,
                 examples: Examples::none(),
-                declared_input: None,
+                json_input: None,
             },
             examples: Vec::new(),
+            schema_problems: Vec::new(),
         }
     }
 
@@ -118,6 +119,8 @@ impl ToolSpec {
 pub struct ToolSpecBuilder {
     spec: ToolSpec,
     examples: Vec<JsonObject>,
+    /// Why the JSON Schema given was refused: reported by `build`, with the rest.
+    schema_problems: Vec<SemanticProblem>,
 }
 
 impl ToolSpecBuilder {
@@ -136,19 +139,22 @@ impl ToolSpecBuilder {
     /// Sets the input schema.
     pub fn input(mut self, schema: ToolSchema) -> Self {
         self.spec.input = Some(schema);
+        self.spec.json_input = None;
         self
     }
 
     /// Declares the arguments with a JSON Schema of your own, for what the six types cannot
-    /// say (JSON Schema 2020-12: `$schema`, `$defs` and `$ref`, `oneOf`, `pattern`, ...).
-    /// Models and MCP clients are shown it as written (but for OpenAI's strict mode, which
-    /// takes only its own subset: there, the part the executor validates).
+    /// say (JSON Schema 2020-12 or draft-07: `$defs` and `$ref`, `oneOf`, `pattern`, ...),
+    /// compiled with agentkit's defaults ([`JsonSchema::new`](crate::JsonSchema::new); use
+    /// [`input_json`](Self::input_json) for other options). Models and MCP clients are shown
+    /// it as written, and the tool is declared without a provider's strict mode.
     ///
-    /// The executor validates what it can: where the schema fits the six types
-    /// ([`ToolSchema::from_json_schema`] says what fits), the arguments are validated by it
-    /// as by any input schema, keywords that only narrow a type (`enum`, `pattern`, ...) left
-    /// to the tool; where it does not fit, the executor checks only that the arguments are an
-    /// object and leaves the rest to the tool, and [`ToolSpec::input_schema`] is then `None`.
+    /// The executor validates the arguments against it in full, every keyword as JSON
+    /// Schema says, with the policies for models (`null` for an optional parameter is "not
+    /// given", defaults filled, undeclared arguments refused unless the schema allows extra
+    /// keys). A schema the validator cannot take (a bad `pattern`, a `$ref` to nothing) makes
+    /// [`build`](Self::build) fail, saying where; [`ToolSpec::input_schema`] is `None`, and
+    /// [`ToolSpec::input_json`] holds the compiled schema.
     ///
     /// ```
     /// use agentkit_core::ToolSpec;
@@ -163,12 +169,39 @@ impl ToolSpecBuilder {
     ///         "additionalProperties": false,
     ///     }))
     ///     .build()?;
-    /// assert!(spec.input_schema().is_none()); // `$ref` is the tool's to check
+    /// let schema = spec.input_json().unwrap();
+    /// assert!(schema.is_valid(&json!({"name": "Ada", "address": {"city": "London"}})));
+    /// assert!(!schema.is_valid(&json!({"name": "Ada", "address": {"city": 7}})));
+    ///
+    /// let broken = ToolSpec::builder("broken").input_json_schema(json!({"pattern": "(unclosed"}));
+    /// assert!(broken.build().is_err());
     /// # Ok::<(), agentkit_core::SemanticError>(())
     /// ```
-    pub fn input_json_schema(mut self, schema: Value) -> Self {
-        self.spec.input = ToolSchema::from_json_schema(&schema);
-        self.spec.declared_input = Some(std::sync::Arc::new(schema));
+    pub fn input_json_schema(self, schema: Value) -> Self {
+        match crate::JsonSchema::new(schema) {
+            Ok(schema) => self.input_json(schema),
+            Err(error) => self.schema_error(&error),
+        }
+    }
+
+    /// Declares the arguments with a compiled [`JsonSchema`](crate::JsonSchema) (see
+    /// [`input_json_schema`](Self::input_json_schema)).
+    pub fn input_json(mut self, schema: crate::JsonSchema) -> Self {
+        self.spec.input = None;
+        self.spec.json_input = Some(schema);
+        self
+    }
+
+    fn schema_error(mut self, error: &crate::SchemaError) -> Self {
+        for problem in error.problems() {
+            self.schema_problems.push(SemanticProblem::new(
+                "input_schema".to_owned(),
+                Problem::InvalidJsonSchema {
+                    pointer: problem.location().to_owned(),
+                    message: problem.message().to_owned(),
+                },
+            ));
+        }
         self
     }
 
@@ -323,6 +356,7 @@ impl ToolSpecBuilder {
 
     fn problems(&self) -> Vec<SemanticProblem> {
         let mut problems = self.spec.problems();
+        problems.extend(self.schema_problems.iter().cloned());
         problems.extend(examples::problems(&self.examples, self.spec.input.as_ref()));
         problems
     }

@@ -160,6 +160,19 @@ fn example_issue(issue: &ValidationIssue) -> Option<ExampleIssue> {
             ExampleIssue::BreaksConstraint { at, key, message }
         }
         IssueKind::InvalidJson | IssueKind::NotAnObject => return None,
+        // What only a JSON Schema reports: its keyword, and its words after the name.
+        _ => {
+            let text = issue.to_string();
+            let message = text
+                .split_once("': ")
+                .map_or(text.as_str(), |(_, rest)| rest)
+                .to_owned();
+            ExampleIssue::BreaksConstraint {
+                at,
+                key: "schema",
+                message,
+            }
+        }
     })
 }
 

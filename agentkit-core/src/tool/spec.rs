@@ -10,7 +10,7 @@ use super::annotations::ToolAnnotations;
 use super::examples::Examples;
 use crate::rules::{self, Literal};
 use crate::schema::json_schema::{Style, export};
-use crate::schema::{JsonObject, SemanticError, ToolSchema};
+use crate::schema::{JsonObject, JsonSchema, SemanticError, ToolSchema};
 
 /// The version a tool has when none is declared, as in the Python original.
 pub const DEFAULT_VERSION: &str = "1.0.0";
@@ -48,9 +48,10 @@ pub struct ToolSpec {
     pub(super) policy: ExecutionPolicy,
     pub(super) annotations: ToolAnnotations,
     pub(super) examples: Examples,
-    /// The JSON Schema an MCP server declared for the tool: what the model is shown, while
-    /// `input` validates only the part of it that the six types can express.
-    pub(super) declared_input: Option<std::sync::Arc<Value>>,
+    /// The JSON Schema the tool was declared with (an MCP server's, or
+    /// `ToolSpecBuilder::input_json_schema`'s), compiled: it validates the arguments in full,
+    /// and is what the model is shown.
+    pub(super) json_input: Option<JsonSchema>,
 }
 
 impl ToolSpec {
@@ -78,7 +79,7 @@ impl ToolSpec {
             policy: ExecutionPolicy::DEFAULT,
             annotations: ToolAnnotations::NONE,
             examples: Examples::none(),
-            declared_input: None,
+            json_input: None,
         }
     }
 
@@ -306,12 +307,14 @@ impl ToolSpec {
     }
 
     /// The JSON Schema of the tool's arguments (see [`ToolSchema::to_json_schema`]): exactly
-    /// what the executor accepts; a tool without an input schema takes any object. What a
-    /// model is sent comes from [`provider`](crate::provider).
+    /// what the executor accepts; for a tool declared with a JSON Schema, that schema; a tool
+    /// without an input schema takes any object. What a model is sent comes from
+    /// [`provider`](crate::provider).
     pub fn input_json_schema(&self) -> Value {
-        match &self.input {
-            Some(schema) => schema.to_json_schema(),
-            None => serde_json::json!({"type": "object"}),
+        match (&self.input, &self.json_input) {
+            (_, Some(schema)) => schema.as_value().clone(),
+            (Some(schema), None) => schema.to_json_schema(),
+            (None, None) => serde_json::json!({"type": "object"}),
         }
     }
 
@@ -321,12 +324,11 @@ impl ToolSpec {
         self.output.as_ref().map(ToolSchema::to_json_schema)
     }
 
-    /// Shows the model `schema`, as an MCP server declared it, instead of the one derived
-    /// from the input schema.
-    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
-    pub(crate) fn with_declared_input(mut self, schema: Value) -> ToolSpec {
-        self.declared_input = Some(std::sync::Arc::new(schema));
-        self
+    /// The JSON Schema the tool's arguments are validated against, when it was declared
+    /// with one ([`ToolSpecBuilder::input_json_schema`](crate::ToolSpecBuilder::input_json_schema),
+    /// an MCP server's tool); `None` for a tool whose input is a [`ToolSchema`].
+    pub fn input_json(&self) -> Option<&JsonSchema> {
+        self.json_input.as_ref()
     }
 
     pub(crate) fn without_credentials(&self) -> ToolSpec {
@@ -339,12 +341,12 @@ impl ToolSpec {
     /// The arguments' JSON Schema in `style`, for a provider declaration.
     ///
     /// For a tool declared with a JSON Schema of its own (an MCP server's, or
-    /// [`input_json_schema`](ToolSpecBuilder::input_json_schema)), that schema as written,
-    /// except in OpenAI's strict style, whose rules a foreign schema may not follow: there,
-    /// the part the executor validates.
+    /// [`input_json_schema`](ToolSpecBuilder::input_json_schema)), that schema as written:
+    /// the declarations do not put such a tool in a strict mode (see
+    /// [`strict_capable`](Self::strict_capable)), so its parameters are never dropped.
     pub(crate) fn input_schema_in(&self, style: Style) -> Value {
-        if let (Some(declared), false) = (&self.declared_input, style == Style::OpenAiStrict) {
-            return Value::clone(declared);
+        if let Some(declared) = &self.json_input {
+            return declared.as_value().clone();
         }
         match (&self.input, style) {
             (Some(schema), style) => export(schema, style),
@@ -352,6 +354,13 @@ impl ToolSpec {
             (None, Style::OpenAiStrict) => export(&ToolSchema::empty(), style),
             (None, _) => serde_json::json!({"type": "object"}),
         }
+    }
+
+    /// Whether the tool can be declared in a provider's strict mode: not when it was declared
+    /// with a JSON Schema of its own, whose keywords a strict mode may refuse; such a tool is
+    /// declared without strict, its schema whole.
+    pub(crate) fn strict_capable(&self) -> bool {
+        self.json_input.is_none()
     }
 
     /// The output's JSON Schema in `style`, when one is declared.

@@ -78,9 +78,10 @@ async fn server_everything_tools_run_through_the_executor() {
     }
     assert_eq!(registry.len(), names.len());
 
-    // The model is shown the server's schema as declared; the executor checks what fits.
+    // The model is shown the server's schema as declared, and the executor checks all of it.
     let echo = registry.lookup("echo").expect("echo is registered");
-    assert!(echo.input_schema().is_some());
+    assert!(echo.input_schema().is_none());
+    assert!(echo.input_json().is_some());
     let shown = |spec| agentkit_core::provider::mcp::tool(spec)["inputSchema"].clone();
     assert_eq!(shown(echo)["required"], json!(["message"]));
     assert_eq!(echo.tag("mcp_server"), Some("mcp-servers/everything"));
@@ -89,11 +90,12 @@ async fn server_everything_tools_run_through_the_executor() {
         shown(sum)["$schema"],
         "http://json-schema.org/draft-07/schema#"
     );
-    // What the executor validates is the part that fits the six types, and says so.
+    // What the executor validates is the server's schema, as declared.
     assert_eq!(
-        sum.input_json_schema(),
-        sum.input_schema().unwrap().to_json_schema()
+        &sum.input_json_schema(),
+        sum.input_json().unwrap().as_value()
     );
+    assert_eq!(sum.input_json_schema(), shown(sum));
 
     let events = Events::default();
     let executor = ToolExecutor::builder(registry)

@@ -1,0 +1,245 @@
+//! The keywords, one family a file: each compiles its keywords from a schema object and checks
+//! them against a value. What they share: JSON Schema's equality of values, reading numbers
+//! and counts from a schema, and the words for values in messages.
+
+pub(super) mod arrays;
+pub(super) mod composition;
+pub(super) mod conditionals;
+pub(super) mod numbers;
+pub(super) mod objects;
+pub(super) mod refs;
+pub(super) mod strings;
+pub(super) mod types;
+
+use std::fmt::Write as _;
+use std::hash::{Hash, Hasher};
+
+use serde_json::{Number, Value};
+
+use super::compile::Compiler;
+use super::index::Place;
+use super::node::Bound;
+use super::validate::Loc;
+use crate::schema::issue::{IssueKind, ValidationIssue};
+
+/// JSON Schema's equality: numbers by value (`1` is `1.0`), objects regardless of order.
+pub(super) fn equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => number_equal(x, y),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| equal(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn number_equal(x: &Number, y: &Number) -> bool {
+    match (as_i128(x), as_i128(y)) {
+        (Some(a), Some(b)) => a == b,
+        _ => x.as_f64() == y.as_f64(),
+    }
+}
+
+/// A number as an integer, when it is one exactly (`2.0` is).
+pub(super) fn as_i128(n: &Number) -> Option<i128> {
+    if let Some(i) = n.as_i64() {
+        return Some(i128::from(i));
+    }
+    if let Some(u) = n.as_u64() {
+        return Some(i128::from(u));
+    }
+    let f = n.as_f64()?;
+    // Beyond 2^53 a float is not exact, but it is still the integer it says.
+    (f.fract() == 0.0 && f.abs() < 1e38).then_some(f as i128)
+}
+
+/// A hash agreeing with [`equal`].
+pub(super) fn hash(value: &Value, state: &mut impl Hasher) {
+    match value {
+        Value::Null => 0u8.hash(state),
+        Value::Bool(b) => (1u8, b).hash(state),
+        Value::Number(n) => match as_i128(n) {
+            Some(i) => (2u8, i).hash(state),
+            None => (3u8, n.as_f64().unwrap_or(0.0).to_bits()).hash(state),
+        },
+        Value::String(s) => (4u8, s).hash(state),
+        Value::Array(items) => {
+            (5u8, items.len()).hash(state);
+            for item in items {
+                hash(item, state);
+            }
+        }
+        Value::Object(map) => {
+            // Order-independent: the sum of the entries' own hashes.
+            let mut sum = 0u64;
+            for (k, v) in map {
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                k.hash(&mut h);
+                hash(v, &mut h);
+                sum = sum.wrapping_add(h.finish());
+            }
+            (6u8, map.len(), sum).hash(state);
+        }
+    }
+}
+
+/// JSON Schema's name for the type of `value` (`integer` for `2.0`).
+pub(super) fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if as_i128(n).is_some() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// How many characters of a value a message shows.
+const SHOWN_CHARS: usize = 60;
+
+/// A value in a message: a string in quotes, anything else as compact JSON; cut at
+/// [`SHOWN_CHARS`] (the message is escaped when it is displayed).
+pub(super) fn shown(value: &Value) -> String {
+    let (text, quoted) = match value {
+        Value::String(s) => (Cow::Borrowed(s.as_str()), true),
+        other => (Cow::Owned(compact(other)), false),
+    };
+    let mut out = String::new();
+    if quoted {
+        out.push('\'');
+    }
+    let mut chars = text.chars();
+    out.extend(chars.by_ref().take(SHOWN_CHARS));
+    if chars.next().is_some() {
+        out.push('…');
+    }
+    if quoted {
+        out.push('\'');
+    }
+    out
+}
+
+use std::borrow::Cow;
+
+/// Compact JSON of a value, at most a few hundred bytes of it: a value can be as large as the
+/// arguments, and a message shows only its start.
+fn compact(value: &Value) -> String {
+    let mut out = String::new();
+    write_compact(&mut out, value, 4 * SHOWN_CHARS);
+    out
+}
+
+fn write_compact(out: &mut String, value: &Value, budget: usize) {
+    if out.len() > budget {
+        return;
+    }
+    match value {
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                if out.len() > budget {
+                    out.push('…');
+                    break;
+                }
+                write_compact(out, item, budget);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, v)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                if out.len() > budget {
+                    out.push('…');
+                    break;
+                }
+                let _ = write!(out, "{}:", Value::String(k.clone()));
+                write_compact(out, v, budget);
+            }
+            out.push('}');
+        }
+        other => {
+            let _ = write!(out, "{other}");
+        }
+    }
+}
+
+/// A number of a schema as a bound.
+pub(super) fn bound(value: &Value) -> Option<Bound> {
+    let Value::Number(n) = value else {
+        return None;
+    };
+    Some(match as_i128(n) {
+        Some(i) => Bound::Int(i),
+        None => Bound::Float(n.as_f64()?),
+    })
+}
+
+impl std::fmt::Display for Bound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Bound::Int(i) => write!(f, "{i}"),
+            Bound::Float(x) => write!(f, "{x}"),
+        }
+    }
+}
+
+/// A count keyword's value (`minLength`, `maxItems`, ...): a non-negative integer, `2.0`
+/// included.
+pub(super) fn count(
+    c: &mut Compiler<'_, '_>,
+    map: &serde_json::Map<String, Value>,
+    place: &Place,
+    keyword: &str,
+) -> Option<u64> {
+    let value = map.get(keyword)?;
+    let n = match value {
+        Value::Number(n) => as_i128(n).and_then(|i| u64::try_from(i).ok()),
+        _ => None,
+    };
+    if n.is_none() {
+        c.problem(
+            &format!("{}/{keyword}", place.location),
+            format!("`{keyword}` must be a non-negative integer"),
+        );
+    }
+    n
+}
+
+/// A value the schema refuses outright (the `false` schema).
+pub(super) fn not_allowed(loc: Loc<'_>) -> ValidationIssue {
+    ValidationIssue::schema(
+        IssueKind::NotAllowed,
+        loc.name(),
+        "false",
+        None,
+        "is not allowed here".to_owned(),
+    )
+}
+
+/// The first values of a list for a message: `'a', 'b', ... (8 more)`.
+pub(super) fn listed<'v>(values: impl ExactSizeIterator<Item = &'v Value>) -> String {
+    const LISTED: usize = 10;
+    let total = values.len();
+    let mut out = String::new();
+    for (i, value) in values.take(LISTED).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&shown(value));
+    }
+    if total > LISTED {
+        let _ = write!(out, ", ... ({} more)", total - LISTED);
+    }
+    out
+}

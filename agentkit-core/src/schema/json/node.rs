@@ -1,0 +1,213 @@
+//! The compiled validator tree: what `compile` makes of a schema document, and what
+//! `validate` walks. Nodes live in one arena and name each other by index, so that a `$ref`
+//! (and recursion) is an edge, not a copy.
+
+use std::collections::HashMap;
+
+use regex::Regex;
+use serde_json::Value;
+
+/// The index of a node in the arena.
+pub(super) type NodeId = u32;
+
+/// One schema (an object or a boolean), compiled.
+#[derive(Debug)]
+pub(super) struct Node {
+    /// The keywords, in the order they must run: `unevaluated*` last.
+    pub(super) keywords: Vec<Keyword>,
+    /// `Some(false)` for the `false` schema (and `{"not": {}}`-like dead ends it is folded
+    /// to); `None` for a schema with keywords or `true`.
+    pub(super) reject: bool,
+    /// The schema resource the node belongs to, for `$dynamicRef`'s dynamic scope.
+    pub(super) resource: u32,
+    /// Where the node is in the document (a JSON pointer), for schema errors.
+    pub(super) location: String,
+    /// Its `default`, for the default-filling policy.
+    pub(super) default: Option<Value>,
+    /// Whether the node needs the annotations of what its subschemas evaluated
+    /// (`unevaluatedProperties`, `unevaluatedItems`, or an implicitly closed object).
+    pub(super) collects: bool,
+}
+
+impl Node {
+    pub(super) fn empty(resource: u32, location: String) -> Node {
+        Node {
+            keywords: Vec::new(),
+            reject: false,
+            resource,
+            location,
+            default: None,
+            collects: false,
+        }
+    }
+}
+
+/// The JSON types of `type`, as a bit set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Types(pub(super) u8);
+
+impl Types {
+    pub(super) const NULL: Types = Types(1);
+    pub(super) const BOOLEAN: Types = Types(2);
+    pub(super) const INTEGER: Types = Types(4);
+    pub(super) const NUMBER: Types = Types(8);
+    pub(super) const STRING: Types = Types(16);
+    pub(super) const ARRAY: Types = Types(32);
+    pub(super) const OBJECT: Types = Types(64);
+
+    pub(super) const NAMES: [(&'static str, Types); 7] = [
+        ("null", Types::NULL),
+        ("boolean", Types::BOOLEAN),
+        ("integer", Types::INTEGER),
+        ("number", Types::NUMBER),
+        ("string", Types::STRING),
+        ("array", Types::ARRAY),
+        ("object", Types::OBJECT),
+    ];
+
+    pub(super) fn named(name: &str) -> Option<Types> {
+        Types::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| *t)
+    }
+
+    pub(super) const fn contains(self, other: Types) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    pub(super) const fn with(self, other: Types) -> Types {
+        Types(self.0 | other.0)
+    }
+
+    /// The type names in the set, in `NAMES` order.
+    pub(super) fn names(self) -> impl Iterator<Item = &'static str> {
+        Types::NAMES
+            .iter()
+            .filter(move |(_, t)| self.contains(*t))
+            .map(|(n, _)| *n)
+    }
+}
+
+/// A number bound of a schema, kept as JSON wrote it.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Bound {
+    Int(i128),
+    Float(f64),
+}
+
+/// A compiled `pattern` (or `patternProperties` key), with its source for messages.
+#[derive(Debug)]
+pub(super) struct Pattern {
+    pub(super) source: String,
+    pub(super) regex: Regex,
+}
+
+/// The object keywords that decide together which subschema a property meets.
+#[derive(Debug, Default)]
+pub(super) struct Properties {
+    /// `properties`, in name order.
+    pub(super) named: Vec<(String, NodeId)>,
+    /// An index into `named` for a large `properties`, so that a lookup stays cheap.
+    pub(super) index: Option<HashMap<String, usize>>,
+    pub(super) patterns: Vec<(Pattern, NodeId)>,
+    /// `additionalProperties`; `None` when absent.
+    pub(super) additional: Option<NodeId>,
+    /// Whether the schema has a `properties` keyword (an empty one too): it declares its
+    /// object's keys, for the undeclared-argument policy.
+    pub(super) declared: bool,
+    /// Whether `additionalProperties` is `false`: an undeclared key is then an unknown
+    /// parameter, with a suggestion.
+    pub(super) closed: bool,
+}
+
+impl Properties {
+    pub(super) fn get(&self, key: &str) -> Option<NodeId> {
+        match &self.index {
+            Some(index) => index.get(key).map(|&i| self.named[i].1),
+            None => self
+                .named
+                .binary_search_by(|(name, _)| name.as_str().cmp(key))
+                .ok()
+                .map(|i| self.named[i].1),
+        }
+    }
+}
+
+/// A string `format` agentkit asserts.
+#[derive(Debug, Clone)]
+pub(super) enum Format {
+    /// One of `formats::check`'s.
+    Known(String),
+    /// `regex`: the string must be a pattern the validator accepts.
+    Regex,
+}
+
+/// One keyword (or a group of keywords that act together), compiled.
+#[derive(Debug)]
+pub(super) enum Keyword {
+    // types.rs
+    Type(Types),
+    Enum(Box<[Value]>),
+    Const(Value),
+    // numbers.rs
+    Minimum(Bound),
+    Maximum(Bound),
+    ExclusiveMinimum(Bound),
+    ExclusiveMaximum(Bound),
+    MultipleOf(Bound),
+    // strings.rs
+    MinLength(u64),
+    MaxLength(u64),
+    Pattern(Pattern),
+    Format(Format),
+    // arrays.rs
+    /// `prefixItems` (or draft-07's array form of `items`) and the schema for the items after
+    /// them (`items`, or draft-07's `additionalItems`).
+    Items {
+        prefix: Box<[NodeId]>,
+        rest: Option<NodeId>,
+    },
+    Contains {
+        schema: NodeId,
+        min: u64,
+        max: Option<u64>,
+    },
+    MinItems(u64),
+    MaxItems(u64),
+    UniqueItems,
+    UnevaluatedItems(NodeId),
+    // objects.rs
+    Properties(Box<Properties>),
+    PropertyNames(NodeId),
+    Required(Box<[String]>),
+    MinProperties(u64),
+    MaxProperties(u64),
+    DependentRequired(Box<[(String, Box<[String]>)]>),
+    DependentSchemas(Box<[(String, NodeId)]>),
+    /// `unevaluatedProperties`; `implicit` when the schema said nothing of extra keys and the
+    /// undeclared-argument policy closes it (`NodeId` is then the `false` schema).
+    UnevaluatedProperties {
+        schema: NodeId,
+        implicit: bool,
+    },
+    // composition.rs
+    AllOf(Box<[NodeId]>),
+    AnyOf(Box<[NodeId]>),
+    OneOf(Box<[NodeId]>),
+    Not(NodeId),
+    // conditionals.rs
+    IfThenElse {
+        condition: NodeId,
+        then: Option<NodeId>,
+        otherwise: Option<NodeId>,
+    },
+    // refs.rs
+    Ref(NodeId),
+    /// `$dynamicRef`: `target` statically; when that target has a `$dynamicAnchor` of the
+    /// same `anchor` name, the outermost resource in the dynamic scope that has one.
+    DynamicRef {
+        target: NodeId,
+        anchor: Option<String>,
+    },
+}

@@ -2,7 +2,10 @@
 //! binary, `mcp`, with what they share declared once here.
 //!
 //! Most need the peers: `npm ci --prefix tests/mcp-peers` (`.ci/run` does it, and
-//! `mcp_support` does it on first use when npm is on `PATH`).
+//! `mcp_support` does it on first use when npm is on `PATH`); `mcp_foreign_schemas` also needs
+//! a Python venv with the pinned MCP SDK (`python3 -m venv tests/mcp-peers/.venv &&
+//! tests/mcp-peers/.venv/bin/pip install -r tests/mcp-peers/requirements.txt`; `.ci/run` does
+//! it).
 
 #[path = "../../tests/core_fixtures/mod.rs"]
 mod core_fixtures;
@@ -12,6 +15,7 @@ mod conformance;
 mod mcp_client;
 mod mcp_client_reports;
 mod mcp_executor;
+mod mcp_foreign_schemas;
 mod mcp_limits;
 mod mcp_oauth;
 mod mcp_progress;

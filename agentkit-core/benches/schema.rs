@@ -15,7 +15,8 @@
 //! `to_string`) against `all_errors_jsonschema` (`iter_errors`, every error rendered with
 //! `to_string`). The names put each pair side by side in divan's output, which is sorted by
 //! name. Before anything is timed, both validators are checked to agree on every instance's
-//! validity (the run panics otherwise), and the number of problems each reports is printed.
+//! validity, and on the valid instance with each of the invalid one's faults alone (the run
+//! panics otherwise), and the problems each reports are printed.
 //!
 //! Run with `cargo bench -p agentkit-core --bench schema`.
 

@@ -353,7 +353,7 @@ fn describe(answer: &Elicitation) -> String {
 
 /// A tool written by hand, without `#[tool]`: its spec is built at run time, with an input
 /// schema in JSON Schema 2020-12 that MCP clients are shown as written (`$schema`, `$defs`,
-/// `$ref`, `additionalProperties`). The executor checks what of it fits agentkit's types.
+/// `$ref`, `additionalProperties`), and the executor validates in full.
 struct JsonSchema2020 {
     spec: ToolSpec,
 }

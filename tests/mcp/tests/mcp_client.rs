@@ -144,29 +144,22 @@ async fn server_everything_tools_run_through_the_executor() {
     assert!(kinds.contains(&IssueKind::MissingParameter), "{kinds:?}");
     assert!(kinds.contains(&IssueKind::UnknownParameter), "{kinds:?}");
 
-    // What only the server checks (an enum): its isError text becomes the tool's error, and
-    // reaches the model (MCP's isError text is written for it).
+    // An `enum` of the server's schema is checked here too: the call never reaches it.
+    // (A server's own `isError` refusal reaching the model is tested over HTTP below.)
     let outside_enum = call(
         &executor,
         "get-structured-content",
         json!({"location": "Paris"}),
     )
     .await;
-    let Some(Error::Execution(failed)) = outside_enum.error() else {
-        panic!("expected the server's refusal, got {outside_enum:?}");
+    let Some(Error::Validation(refused)) = outside_enum.error() else {
+        panic!("expected a local refusal, got {outside_enum:?}");
     };
-    let server_text = failed
-        .cause()
-        .downcast_ref::<McpToolError>()
-        .expect("the cause is the server's isError result")
-        .text();
-    assert!(server_text.contains("New York"), "{server_text}");
-    assert_eq!(failed.model_message(), Some(server_text));
+    assert_eq!(refused.errors()[0].kind(), IssueKind::NotInEnum);
     assert_eq!(
-        outside_enum.to_model_content(),
-        format!("Error: tool 'get-structured-content' failed: {server_text}")
+        refused.errors()[0].to_string(),
+        "Parameter 'location': expected one of 'New York', 'Chicago', 'Los Angeles', got 'Paris'"
     );
-    assert!(!outside_enum.is_retryable());
 
     let seen = events
         .0
@@ -192,7 +185,7 @@ async fn server_everything_tools_run_through_the_executor() {
             (
                 "tool.execution.failed",
                 "get-structured-content",
-                Some(ErrorKind::Execution)
+                Some(ErrorKind::InputValidation)
             ),
         ]
     );

@@ -33,6 +33,8 @@ pub(super) struct Arena {
     pub(super) nodes: Vec<Node>,
     pub(super) root: NodeId,
     pub(super) resources: Vec<Resource>,
+    /// Whether any node is a `$dynamicRef` that may look in the dynamic scope.
+    pub(super) dynamic: bool,
 }
 
 /// The compiler's state; keyword families read the schema through it.
@@ -117,10 +119,22 @@ impl<'d, 'p> Compiler<'d, 'p> {
         }
         compiler.finish();
         resources.resize_with(compiler.resource_ids.len().max(1), Resource::default);
+        let dynamic = compiler.nodes.iter().any(|node| {
+            node.keywords.iter().any(|k| {
+                matches!(
+                    k,
+                    Keyword::DynamicRef {
+                        anchor: Some(_),
+                        ..
+                    }
+                )
+            })
+        });
         Arena {
             nodes: compiler.nodes,
             root,
             resources,
+            dynamic,
         }
     }
 
@@ -534,4 +548,44 @@ fn in_place_cycle(nodes: &[Node]) -> Option<(NodeId, NodeId)> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matches(pattern: &str, text: &str) -> bool {
+        compile_regex(pattern, 4096).unwrap().is_match(text)
+    }
+
+    #[test]
+    fn patterns_read_as_ecma_262_reads_them() {
+        // `\d` and `\w` are ASCII, in classes too.
+        assert!(matches(r"^\d+$", "123"));
+        assert!(!matches(r"^\d+$", "١٢٣"));
+        assert!(!matches(r"^[\w-]+$", "é"));
+        assert!(matches(r"^[\w-]+$", "a_b-c"));
+        assert!(matches(r"^\D$", "x"));
+        // `\cJ` is a line feed; `[]` matches nothing, `[^]` anything.
+        assert!(matches(r"^\cJ$", "\n"));
+        assert!(!matches("[]", "a"));
+        assert!(matches("^[^]$", "\n"));
+        // Named groups are ECMA-262's.
+        assert!(matches("(?<year>[0-9]{4})", "2026"));
+    }
+
+    #[test]
+    fn what_ecma_262_lacks_or_the_engine_cannot_run_is_refused() {
+        for (pattern, words) in [
+            (r"\a", "not an ECMA-262 escape"),
+            ("(?P<x>a)", "Python's syntax"),
+            ("(?i)a", "inline flags"),
+            (r"(?<n>a)\k<n>", "backreferences"),
+            ("(?=a)", "look-around"),
+            ("(", "unclosed group"),
+        ] {
+            let error = compile_regex(pattern, 4096).unwrap_err();
+            assert!(error.contains(words), "{pattern}: {error}");
+        }
+    }
 }

@@ -125,6 +125,12 @@ impl Properties {
     pub(super) fn get(&self, key: &str) -> Option<NodeId> {
         match &self.index {
             Some(index) => index.get(key).map(|&i| self.named[i].1),
+            // A few names: compared by length first, most differ there.
+            None if self.named.len() <= 8 => self
+                .named
+                .iter()
+                .find(|(name, _)| name.len() == key.len() && name == key)
+                .map(|(_, id)| *id),
             None => self
                 .named
                 .binary_search_by(|(name, _)| name.as_str().cmp(key))

@@ -262,14 +262,15 @@ impl<'s> Cx<'s> {
             self.report(|| keywords::not_allowed(loc));
             return false;
         }
-        let entered = self.scope.last() != Some(&node.resource);
+        // Only a `$dynamicRef` reads the dynamic scope: without one, it is not kept.
+        let entered = schema.arena.dynamic && self.scope.last() != Some(&node.resource);
         if entered {
             self.scope.push(node.resource);
         }
         self.depth += 1;
-        let mut own = Evaluated::default();
+        let mut own = None;
         let (mut eval, merge_into) = if node.collects {
-            (Some(&mut own), eval)
+            (Some(own.insert(Evaluated::default())), eval)
         } else {
             (eval, None)
         };
@@ -290,7 +291,7 @@ impl<'s> Cx<'s> {
         // A failing node's annotations count only where its failure is the value's: outside
         // a quiet branch, every node up to the value's root fails with it, so they cannot make
         // anything valid, and they keep the keys it knows from being reported as unknown.
-        if let (true, Some(parent)) = (valid || !self.quiet, merge_into) {
+        if let (true, Some(parent), Some(own)) = (valid || !self.quiet, merge_into, own) {
             parent.merge(own);
         }
         valid && !self.exhausted

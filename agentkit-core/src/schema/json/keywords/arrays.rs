@@ -200,32 +200,40 @@ pub(in crate::schema::json) fn check_size(
     };
     let len = items.len();
     let plural = |n: u64| if n == 1 { "item" } else { "items" };
-    let (ok, kind, name, message) = match *keyword {
+    let mut duplicate_of = None;
+    let (ok, kind, name, words) = match *keyword {
         Keyword::MinItems(n) => (
             u64::try_from(len).unwrap_or(u64::MAX) >= n,
             IssueKind::TooShort,
             "minItems",
-            format!("must have at least {n} {}, got {len}", plural(n)),
+            "at least",
         ),
         Keyword::MaxItems(n) => (
             u64::try_from(len).unwrap_or(u64::MAX) <= n,
             IssueKind::TooLong,
             "maxItems",
-            format!("must have at most {n} {}, got {len}", plural(n)),
+            "at most",
         ),
         Keyword::UniqueItems => match duplicate(items) {
             None => return true,
-            Some((a, b)) => (
-                false,
-                IssueKind::DuplicateItems,
-                "uniqueItems",
-                format!("items {a} and {b} are equal; every item must be unique"),
-            ),
+            Some(pair) => (false, IssueKind::DuplicateItems, "uniqueItems", {
+                duplicate_of = Some(pair);
+                ""
+            }),
         },
         _ => return true,
     };
     if !ok {
         cx.report(|| {
+            let message = match (keyword, duplicate_of) {
+                (&Keyword::MinItems(n) | &Keyword::MaxItems(n), _) => {
+                    format!("must have {words} {n} {}, got {len}", plural(n))
+                }
+                (_, Some((a, b))) => {
+                    format!("items {a} and {b} are equal; every item must be unique")
+                }
+                _ => String::new(),
+            };
             ValidationIssue::schema(kind, loc.name(), name, Some(value_kind(value)), message)
         });
     }

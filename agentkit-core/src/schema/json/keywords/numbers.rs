@@ -63,17 +63,27 @@ pub(in crate::schema::json) fn compile(
     }
 }
 
+/// A bound as a float (through `i64` where it fits: converting an `i128` is a call, not an
+/// instruction).
+fn as_float(bound: Bound) -> f64 {
+    match bound {
+        Bound::Int(i) => i64::try_from(i).map_or(i as f64, |i| i as f64),
+        Bound::Float(f) => f,
+    }
+}
+
 /// How `n` compares to `bound`, exactly for integers.
 fn compare(n: &Number, bound: Bound) -> Ordering {
-    match (as_i128(n), bound) {
+    let int = n
+        .as_i64()
+        .map(i128::from)
+        .or_else(|| n.as_u64().map(i128::from));
+    match (int, bound) {
         (Some(a), Bound::Int(b)) => a.cmp(&b),
-        _ => {
+        (Some(a), Bound::Float(b)) => (a as f64).partial_cmp(&b).unwrap_or(Ordering::Equal),
+        (None, bound) => {
             let a = n.as_f64().unwrap_or(f64::NAN);
-            let b = match bound {
-                Bound::Int(i) => i as f64,
-                Bound::Float(f) => f,
-            };
-            a.partial_cmp(&b).unwrap_or(Ordering::Equal)
+            a.partial_cmp(&as_float(bound)).unwrap_or(Ordering::Equal)
         }
     }
 }
@@ -83,10 +93,7 @@ fn is_multiple(n: &Number, of: Bound) -> bool {
         return b != 0 && a % b == 0;
     }
     let a = n.as_f64().unwrap_or(f64::NAN);
-    let b = match of {
-        Bound::Int(i) => i as f64,
-        Bound::Float(f) => f,
-    };
+    let b = as_float(of);
     let quotient = a / b;
     if quotient.is_infinite() {
         // Too large to divide in floats: an integer is a multiple of any 1/k.

@@ -374,24 +374,21 @@ pub(in crate::schema::json) fn check_size(
         return true;
     };
     let len = u64::try_from(object.len()).unwrap_or(u64::MAX);
-    let plural = |n: u64| if n == 1 { "property" } else { "properties" };
-    let (ok, kind, name, message) = match *keyword {
+    let (ok, kind, name, words, n) = match *keyword {
         Keyword::MinProperties(n) => (
             len >= n,
             IssueKind::TooShort,
             "minProperties",
-            format!("must have at least {n} {}, got {len}", plural(n)),
+            "at least",
+            n,
         ),
-        Keyword::MaxProperties(n) => (
-            len <= n,
-            IssueKind::TooLong,
-            "maxProperties",
-            format!("must have at most {n} {}, got {len}", plural(n)),
-        ),
+        Keyword::MaxProperties(n) => (len <= n, IssueKind::TooLong, "maxProperties", "at most", n),
         _ => return true,
     };
     if !ok {
         cx.report(|| {
+            let unit = if n == 1 { "property" } else { "properties" };
+            let message = format!("must have {words} {n} {unit}, got {len}");
             ValidationIssue::schema(kind, loc.name(), name, Some(value_kind(value)), message)
         });
     }

@@ -67,9 +67,9 @@ pub(in crate::schema::json) fn matches(types: Types, value: &Value) -> bool {
     let t = match value {
         Value::Null => Types::NULL,
         Value::Bool(_) => Types::BOOLEAN,
-        Value::Number(n) if types.contains(Types::INTEGER) && as_i128(n).is_some() => {
-            Types::INTEGER
-        }
+        // `number` takes every number; only `integer` alone asks whether it is one.
+        Value::Number(_) if types.contains(Types::NUMBER) => Types::NUMBER,
+        Value::Number(n) if n.is_i64() || n.is_u64() || as_i128(n).is_some() => Types::INTEGER,
         Value::Number(_) => Types::NUMBER,
         Value::String(_) => Types::STRING,
         Value::Array(_) => Types::ARRAY,

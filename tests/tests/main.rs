@@ -63,6 +63,7 @@ mod provider_openai_chat;
 mod provider_openai_responses;
 mod provider_round_trip;
 mod provider_stream;
+mod schema_differential;
 mod schema_hostile;
 mod schema_json;
 mod schema_suite;

@@ -5,7 +5,8 @@
 //!
 //! - a [`Tool`] is an explicit struct with declared metadata, its [`ToolSpec`]: name,
 //!   description, version, input and output [`ToolSchema`]s over six types (string, integer,
-//!   float, boolean, list, dictionary), tags, and the names of the credentials it needs;
+//!   float, boolean, list, dictionary) or, for what they cannot say, a [`JsonSchema`] (2020-12
+//!   or draft-07, validated in full), tags, and the names of the credentials it needs;
 //! - a [`ToolRegistry`] per agent finds tools by name or tags and refuses duplicates;
 //! - a [`ToolExecutor`] is the only path to a tool: it validates the inputs (reporting every
 //!   problem, filling defaults), resolves credentials, runs the tool, validates its output,

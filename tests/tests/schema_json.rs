@@ -324,3 +324,28 @@ fn a_tool_with_a_schema_the_validator_cannot_take_does_not_build() {
         "{error}"
     );
 }
+
+#[test]
+fn input_examples_are_checked_against_the_json_schema() {
+    let schema = action().as_value().clone();
+    let good = json!({"action": {"type": "click", "x": 1, "y": 2}});
+    let bad = json!({"action": {"type": "type", "text": ""}});
+    assert!(
+        ToolSpec::builder("act")
+            .input_json_schema(schema.clone())
+            .example(good.as_object().cloned().unwrap())
+            .build()
+            .is_ok()
+    );
+    let error = ToolSpec::builder("act")
+        .input_json_schema(schema)
+        .example(bad.as_object().cloned().unwrap())
+        .build()
+        .unwrap_err();
+    assert!(
+        error.to_string().contains(
+            "parameter 'action.text': the value must be at least 1 character long, got 0"
+        ),
+        "{error}"
+    );
+}

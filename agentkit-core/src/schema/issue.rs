@@ -293,7 +293,7 @@ impl ValidationIssue {
     }
 
     /// An undeclared argument, with the declared name closest to it, if any.
-    pub(super) fn unknown(path: Cow<'static, str>, suggestion: Option<Cow<'static, str>>) -> Self {
+    pub(crate) fn unknown(path: Cow<'static, str>, suggestion: Option<Cow<'static, str>>) -> Self {
         ValidationIssue {
             kind: IssueKind::UnknownParameter,
             param: Some(path),
@@ -399,14 +399,6 @@ impl ValidationIssue {
             got: Some(got),
             detail: None,
         }
-    }
-
-    /// An undeclared key of an object, for a JSON Schema.
-    pub(crate) fn unknown_key(
-        path: Cow<'static, str>,
-        suggestion: Option<Cow<'static, str>>,
-    ) -> Self {
-        ValidationIssue::unknown(path, suggestion)
     }
 
     pub(crate) fn invalid_json(error: serde_json::Error) -> Self {

@@ -357,7 +357,11 @@ impl ToolSpecBuilder {
     fn problems(&self) -> Vec<SemanticProblem> {
         let mut problems = self.spec.problems();
         problems.extend(self.schema_problems.iter().cloned());
-        problems.extend(examples::problems(&self.examples, self.spec.input.as_ref()));
+        problems.extend(examples::problems(
+            &self.examples,
+            self.spec.input.as_ref(),
+            self.spec.json_input.as_ref(),
+        ));
         problems
     }
 }

@@ -99,6 +99,7 @@ impl fmt::Debug for Examples {
 pub(super) fn problems(
     examples: &[JsonObject],
     schema: Option<&ToolSchema>,
+    json: Option<&crate::JsonSchema>,
 ) -> Vec<SemanticProblem> {
     let mut problems = Vec::new();
     let mut push = |problem| problems.push(SemanticProblem::new(String::new(), problem));
@@ -112,12 +113,14 @@ pub(super) fn problems(
             // Too long to send, it is not worth validating too.
             continue;
         }
-        let Some(schema) = schema else { continue };
         // Validated as the executor validates arguments; the example is kept as written,
         // without the defaults validation fills in.
-        let mut arguments = example.clone();
-        let found: Vec<Problem> = schema
-            .validate(&mut arguments)
+        let issues = match (schema, json) {
+            (Some(schema), _) => schema.validate(&mut example.clone()),
+            (None, Some(json)) => json.validate(&mut serde_json::Value::Object(example.clone())),
+            (None, None) => continue,
+        };
+        let found: Vec<Problem> = issues
             .iter()
             .filter_map(example_issue)
             .map(|issue| Problem::InvalidExample { index, issue })
@@ -138,6 +141,10 @@ pub(super) fn problems(
 /// which an object never has.
 fn example_issue(issue: &ValidationIssue) -> Option<ExampleIssue> {
     let at = issue.param().unwrap_or_default().to_owned();
+    // A JSON Schema's issue: its keyword, and its words after the name.
+    if issue.keyword().is_some() {
+        return Some(schema_issue(issue, at));
+    }
     Some(match issue.kind() {
         IssueKind::MissingParameter => ExampleIssue::Missing { at },
         IssueKind::UnknownParameter => ExampleIssue::Unknown {
@@ -160,20 +167,23 @@ fn example_issue(issue: &ValidationIssue) -> Option<ExampleIssue> {
             ExampleIssue::BreaksConstraint { at, key, message }
         }
         IssueKind::InvalidJson | IssueKind::NotAnObject => return None,
-        // What only a JSON Schema reports: its keyword, and its words after the name.
-        _ => {
-            let text = issue.to_string();
-            let message = text
-                .split_once("': ")
-                .map_or(text.as_str(), |(_, rest)| rest)
-                .to_owned();
-            ExampleIssue::BreaksConstraint {
-                at,
-                key: "schema",
-                message,
-            }
-        }
+        // What only a JSON Schema reports.
+        _ => schema_issue(issue, at),
     })
+}
+
+/// An issue of a JSON Schema, in the words validation gives it after the name.
+fn schema_issue(issue: &ValidationIssue, at: String) -> ExampleIssue {
+    let text = issue.to_string();
+    let message = text
+        .split_once(": ")
+        .map_or(text.as_str(), |(_, rest)| rest)
+        .to_owned();
+    ExampleIssue::BreaksConstraint {
+        at,
+        key: "schema",
+        message,
+    }
 }
 
 #[cfg(test)]
@@ -240,7 +250,7 @@ mod tests {
         let good = json!({"city": "Lyon"}).as_object().cloned().unwrap();
         let mut examples = vec![good; index];
         examples.push(example.clone());
-        problems(&examples, Some(&schema()))
+        problems(&examples, Some(&schema()), None)
             .into_iter()
             .map(|p| p.problem().clone())
             .collect()
@@ -293,7 +303,7 @@ mod tests {
     fn examples_are_bounded_and_kept_as_written() {
         let city = json!({"city": "Lyon"}).as_object().cloned().unwrap();
         let many = vec![city.clone(); rules::MAX_EXAMPLES + 1];
-        let found = problems(&many, None);
+        let found = problems(&many, None, None);
         assert_eq!(
             found
                 .iter()
@@ -302,7 +312,7 @@ mod tests {
             [Problem::TooManyExamples { count: 11 }]
         );
         let long = json!({"city": "x".repeat(rules::MAX_EXAMPLE_BYTES)});
-        let found = problems(&[long.as_object().cloned().unwrap()], Some(&schema()));
+        let found = problems(&[long.as_object().cloned().unwrap()], Some(&schema()), None);
         // Too long, and not validated too (its city is longer than `max_length` as well).
         assert_eq!(
             found

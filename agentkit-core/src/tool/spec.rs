@@ -302,7 +302,11 @@ impl ToolSpec {
         if !self.examples.unchecked() {
             return None;
         }
-        let problems = super::examples::problems(self.examples(), self.input.as_ref());
+        let problems = super::examples::problems(
+            self.examples(),
+            self.input.as_ref(),
+            self.json_input.as_ref(),
+        );
         (!problems.is_empty()).then(|| SemanticError::new(problems))
     }
 

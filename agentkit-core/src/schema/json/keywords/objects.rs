@@ -247,7 +247,7 @@ fn unknown(loc: Loc<'_>, key: &str, names: &[&str]) -> ValidationIssue {
         let others = names.iter().copied().filter(|name| *name != key);
         crate::rules::suggest(key, others).map(|s| Cow::Owned(s.to_owned()))
     };
-    ValidationIssue::unknown_key(loc.member(key), suggestion)
+    ValidationIssue::unknown(loc.member(key), suggestion)
 }
 
 pub(in crate::schema::json) fn check_properties(

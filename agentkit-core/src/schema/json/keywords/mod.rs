@@ -11,6 +11,7 @@ pub(super) mod refs;
 pub(super) mod strings;
 pub(super) mod types;
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 
@@ -123,8 +124,6 @@ pub(super) fn shown(value: &Value) -> String {
     }
     out
 }
-
-use std::borrow::Cow;
 
 /// Compact JSON of a value, at most a few hundred bytes of it: a value can be as large as the
 /// arguments, and a message shows only its start.

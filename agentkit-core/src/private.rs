@@ -28,10 +28,13 @@ pub use crate::output::{Returned, TypedOutput};
 pub use crate::params::{ParamSchema, ToolParams};
 pub use crate::rules::{Literal, Number, ParamType};
 pub use crate::schema::{JsonObject, Param, ToolSchema, UnknownArguments};
+pub use crate::schema::{JsonSchema, SchemaError};
+pub use crate::tool::{StaticJsonSchema, static_schema, static_schema_text};
 pub use crate::tool::{Tool, ToolAnnotations, ToolSpec};
 pub use crate::typed::IntoOutput;
 pub use crate::typed::{FromInputs, FromParam, IntoParam, ParamTypeError, TypedTool};
 pub use crate::typed::{execute_json, execute_typed};
+pub use std::sync::OnceLock;
 // The generated types implement `Serialize` and `Deserialize` through this path, so
 // users need no dependency on serde of their own.
 pub use serde;

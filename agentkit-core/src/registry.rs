@@ -105,6 +105,9 @@ impl ToolRegistry {
                 name: name.to_owned(),
             }));
         }
+        if let Some(error) = tool.spec().json_input_problem() {
+            return Err(error);
+        }
         if let Some(error) = tool.spec().unchecked_example_problems() {
             return Err(error);
         }

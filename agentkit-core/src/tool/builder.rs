@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::annotations::ToolAnnotations;
 use super::examples::{self, Examples};
+use super::json_input::{self, JsonInput};
 use super::spec::{DEFAULT_VERSION, ExecutionPolicy, ToolSpec};
 use crate::rules::{self, NameKind, Problem};
 use crate::schema::{JsonObject, SemanticError, SemanticProblem, ToolSchema};
@@ -27,7 +28,7 @@ impl ToolSpec {
                 policy: ExecutionPolicy::DEFAULT,
                 annotations: ToolAnnotations::NONE,
                 examples: Examples::none(),
-                json_input: None,
+                json_input: JsonInput::None,
             },
             examples: Vec::new(),
             schema_problems: Vec::new(),
@@ -139,7 +140,7 @@ impl ToolSpecBuilder {
     /// Sets the input schema.
     pub fn input(mut self, schema: ToolSchema) -> Self {
         self.spec.input = Some(schema);
-        self.spec.json_input = None;
+        self.spec.json_input = JsonInput::None;
         self
     }
 
@@ -188,20 +189,13 @@ impl ToolSpecBuilder {
     /// [`input_json_schema`](Self::input_json_schema)).
     pub fn input_json(mut self, schema: crate::JsonSchema) -> Self {
         self.spec.input = None;
-        self.spec.json_input = Some(schema);
+        self.spec.json_input = JsonInput::Owned(schema);
         self
     }
 
     fn schema_error(mut self, error: &crate::SchemaError) -> Self {
-        for problem in error.problems() {
-            self.schema_problems.push(SemanticProblem::new(
-                "input_schema".to_owned(),
-                Problem::InvalidJsonSchema {
-                    pointer: problem.location().to_owned(),
-                    message: problem.message().to_owned(),
-                },
-            ));
-        }
+        self.schema_problems
+            .extend(json_input::problems("input_schema", error));
         self
     }
 
@@ -360,7 +354,7 @@ impl ToolSpecBuilder {
         problems.extend(examples::problems(
             &self.examples,
             self.spec.input.as_ref(),
-            self.spec.json_input.as_ref(),
+            self.spec.json_input.get(),
         ));
         problems
     }

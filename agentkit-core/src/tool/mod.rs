@@ -5,6 +5,7 @@
 mod annotations;
 mod builder;
 mod examples;
+mod json_input;
 mod spec;
 
 use std::future::Future;
@@ -12,6 +13,8 @@ use std::pin::Pin;
 
 pub use annotations::ToolAnnotations;
 pub use builder::ToolSpecBuilder;
+#[doc(hidden)]
+pub use json_input::{StaticJsonSchema, static_schema, static_schema_text};
 pub use spec::{DEFAULT_VERSION, ToolSpec};
 
 use crate::content::ToolOutput;

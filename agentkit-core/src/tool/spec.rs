@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::annotations::ToolAnnotations;
 use super::examples::Examples;
+use super::json_input::{JsonInput, StaticJsonSchema};
 use crate::rules::{self, Literal};
 use crate::schema::json_schema::{Style, export};
 use crate::schema::{JsonObject, JsonSchema, SemanticError, ToolSchema};
@@ -51,7 +52,7 @@ pub struct ToolSpec {
     /// The JSON Schema the tool was declared with (an MCP server's, or
     /// `ToolSpecBuilder::input_json_schema`'s), compiled: it validates the arguments in full,
     /// and is what the model is shown.
-    pub(super) json_input: Option<JsonSchema>,
+    pub(super) json_input: JsonInput,
 }
 
 impl ToolSpec {
@@ -79,8 +80,24 @@ impl ToolSpec {
             policy: ExecutionPolicy::DEFAULT,
             annotations: ToolAnnotations::NONE,
             examples: Examples::none(),
-            json_input: None,
+            json_input: JsonInput::None,
         }
+    }
+
+    /// Declares the arguments with a JSON Schema the generated code compiles on first use,
+    /// in place of a parameter list: used by `#[tool(...)]` and `#[derive(ToolParams)]` for
+    /// inputs the six types cannot say (unions, maps, tuples, recursive types). The registry
+    /// refuses the tool if the schema does not compile. The spec's parameter list is to be
+    /// `None`.
+    #[doc(hidden)]
+    pub const fn with_static_json_input(mut self, schema: StaticJsonSchema) -> Self {
+        // A `const fn` cannot run a destructor, and a spec of `from_static` holds no owned
+        // schema to drop: the old value is `JsonInput::None`.
+        std::mem::forget(std::mem::replace(
+            &mut self.json_input,
+            JsonInput::Static(schema),
+        ));
+        self
     }
 
     /// Sets how the executor runs the tool, on a spec built by
@@ -302,11 +319,8 @@ impl ToolSpec {
         if !self.examples.unchecked() {
             return None;
         }
-        let problems = super::examples::problems(
-            self.examples(),
-            self.input.as_ref(),
-            self.json_input.as_ref(),
-        );
+        let problems =
+            super::examples::problems(self.examples(), self.input.as_ref(), self.json_input.get());
         (!problems.is_empty()).then(|| SemanticError::new(problems))
     }
 
@@ -315,7 +329,7 @@ impl ToolSpec {
     /// without an input schema takes any object. What a model is sent comes from
     /// [`provider`](crate::provider).
     pub fn input_json_schema(&self) -> Value {
-        match (&self.input, &self.json_input) {
+        match (&self.input, self.json_input.get()) {
             (_, Some(schema)) => schema.as_value().clone(),
             (Some(schema), None) => schema.to_json_schema(),
             (None, None) => serde_json::json!({"type": "object"}),
@@ -332,7 +346,13 @@ impl ToolSpec {
     /// with one ([`ToolSpecBuilder::input_json_schema`](crate::ToolSpecBuilder::input_json_schema),
     /// an MCP server's tool); `None` for a tool whose input is a [`ToolSchema`].
     pub fn input_json(&self) -> Option<&JsonSchema> {
-        self.json_input.as_ref()
+        self.json_input.get()
+    }
+
+    /// Why the tool's generated JSON Schema cannot validate anything, if it cannot: the
+    /// registry refuses such a tool rather than run it unvalidated.
+    pub(crate) fn json_input_problem(&self) -> Option<SemanticError> {
+        self.json_input.problem("input_schema")
     }
 
     pub(crate) fn without_credentials(&self) -> ToolSpec {
@@ -349,7 +369,7 @@ impl ToolSpec {
     /// the declarations do not put such a tool in a strict mode (see
     /// [`strict_capable`](Self::strict_capable)), so its parameters are never dropped.
     pub(crate) fn input_schema_in(&self, style: Style) -> Value {
-        if let Some(declared) = &self.json_input {
+        if let Some(declared) = self.json_input.get() {
             return declared.as_value().clone();
         }
         match (&self.input, style) {

@@ -68,6 +68,16 @@ impl SchemaError {
     pub fn problems(&self) -> &[SchemaProblem] {
         &self.problems
     }
+
+    /// A schema given as text that is not JSON.
+    pub(crate) fn not_json(error: &serde_json::Error) -> SchemaError {
+        SchemaError {
+            problems: vec![SchemaProblem {
+                location: String::new(),
+                message: format!("the schema is not JSON: {error}"),
+            }],
+        }
+    }
 }
 
 /// How many problems [`SchemaError`]'s `Display` lists.

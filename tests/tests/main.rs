@@ -68,3 +68,4 @@ mod schema_hostile;
 mod schema_json;
 mod schema_suite;
 mod typed_fast_path;
+mod workspace_msrv;

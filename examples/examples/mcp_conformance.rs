@@ -21,7 +21,8 @@
 //!   [`ToolContext::report_progress`]);
 //! - asks the client's model ([`ToolContext::sample`]) and its user
 //!   ([`ToolContext::elicit`]), with defaults and every kind of enum in the form;
-//! - declares a JSON Schema 2020-12 of its own, `$defs` and `$ref` included
+//! - declares a JSON Schema 2020-12 of its own, with `$defs`, `$ref`, `$anchor`, `allOf`/`anyOf`
+//!   and `if`/`then`/`else`
 //!   ([`ToolSpecBuilder::input_json_schema`](agentkit_core::ToolSpecBuilder::input_json_schema)).
 //!
 //! Most are `#[tool]` structs with a hand-written `ToolHandler`; the JSON Schema one is a
@@ -353,7 +354,8 @@ fn describe(answer: &Elicitation) -> String {
 
 /// A tool written by hand, without `#[tool]`: its spec is built at run time, with an input
 /// schema in JSON Schema 2020-12 that MCP clients are shown as written (`$schema`, `$defs`,
-/// `$ref`, `additionalProperties`), and the executor validates in full.
+/// `$ref`, `$anchor`, `allOf`/`anyOf`, `if`/`then`/`else`, `additionalProperties`: every
+/// keyword SEP-2106 lets an `inputSchema` have), and the executor validates in full.
 struct JsonSchema2020 {
     spec: ToolSpec,
 }
@@ -367,6 +369,7 @@ impl JsonSchema2020 {
                 "type": "object",
                 "$defs": {
                     "address": {
+                        "$anchor": "addressDef",
                         "type": "object",
                         "properties": {
                             "street": {"type": "string"},
@@ -377,7 +380,18 @@ impl JsonSchema2020 {
                 "properties": {
                     "name": {"type": "string"},
                     "address": {"$ref": "#/$defs/address"},
+                    "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                    "phone": {"type": "string"},
+                    "email": {"type": "string"},
                 },
+                // A way to reach the person, and the one `contactMethod` names.
+                "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+                "if": {
+                    "properties": {"contactMethod": {"const": "phone"}},
+                    "required": ["contactMethod"],
+                },
+                "then": {"required": ["phone"]},
+                "else": {"required": ["email"]},
                 "additionalProperties": false,
             }))
             .build()?;

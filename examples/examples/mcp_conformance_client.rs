@@ -10,18 +10,22 @@
 //!     --command "cargo run -q --example mcp_conformance_client --features mcp-oauth --"
 //! ```
 //!
-//! (`cargo test --workspace` runs the scenarios `initialize`, `tools_call`, `sse-retry` and
-//! the authorization ones, `auth/*`, this way; see `tests/mcp/tests/conformance.rs`.)
+//! (`cargo test --workspace` runs the scenarios `initialize`, `tools_call`, `sse-retry`, the
+//! authorization ones, `auth/*`, and those about JSON Schema, `json-schema-2020-12-preservation`
+//! and `json-schema-ref-no-deref`, this way; see `tests/mcp/tests/conformance.rs`.)
 //!
 //! It is how an agent uses a remote server's tools: [`McpClient`] connects and registers
 //! them in a [`ToolRegistry`], and the [`ToolExecutor`] over it validates and calls them
-//! like any other tool. In the `auth/*` scenarios the server wants OAuth: the client connects
-//! with [`McpOAuth`], and a person's approval is stood in for by
-//! [`approve_without_a_person`], as the suite's authorization server approves every request.
+//! like any other tool, declaring each with the server's `inputSchema` as it was sent (every
+//! JSON Schema 2020-12 keyword kept) and never fetching a `$ref` from the network. In the
+//! `auth/*` scenarios the server wants OAuth: the client connects with [`McpOAuth`], and a
+//! person's approval is stood in for by [`approve_without_a_person`], as the suite's
+//! authorization server approves every request.
 
 use agentkit_core::mcp::{McpClient, McpOAuth};
+use agentkit_core::provider::mcp;
 use agentkit_core::serde_json::{self, Value, json};
-use agentkit_core::{BoxError, ToolCall, ToolExecutor, ToolRegistry};
+use agentkit_core::{BoxError, Problem, ToolCall, ToolExecutor, ToolRegistry};
 
 /// Where the authorization server sends the browser back to. Nothing listens there: the
 /// redirect is read, not followed (see [`approve_without_a_person`]).
@@ -45,9 +49,17 @@ async fn main() -> Result<(), BoxError> {
     } else {
         McpClient::connect_http(&url).await?
     };
+    if scenario == "json-schema-ref-no-deref" {
+        return refuse_network_refs(&client).await;
+    }
     let mut registry = ToolRegistry::new();
     let tools = client.register_tools(&mut registry, None).await?;
     println!("connected to {url}; tools: {tools:?}");
+    // The schema the client declares for the server's tool, as agentkit declares it over MCP
+    // (read before the registry moves into the executor).
+    let declared = registry
+        .lookup(FOCAL_TOOL)
+        .map(|spec| mcp::tool(spec)["inputSchema"].clone());
     let executor = ToolExecutor::new(registry);
 
     // What each scenario expects the client to call.
@@ -65,6 +77,17 @@ async fn main() -> Result<(), BoxError> {
         // Authorized, the client lists the tools and calls the one there is (which may need
         // more scopes than listing: `auth/scope-step-up`).
         auth if auth.starts_with("auth/") => Some(ToolCall::new("call_1", "test-tool", json!({}))),
+        // The server has a tool with a JSON Schema 2020-12 `inputSchema` (`$anchor`, `allOf`,
+        // `if`/`then`/`else`, ...) and an echo tool: the client sends back the schema it
+        // declares for the first, which the suite compares with what the server sent.
+        "json-schema-2020-12-preservation" => {
+            let declared = declared.ok_or(format!("the server has no tool '{FOCAL_TOOL}'"))?;
+            Some(ToolCall::new(
+                "call_1",
+                "json_schema_echo",
+                json!({"schema": declared}),
+            ))
+        }
         other => return Err(format!("no steps for the scenario '{other}'").into()),
     };
     if let Some(call) = call {
@@ -75,6 +98,37 @@ async fn main() -> Result<(), BoxError> {
         }
     }
     Ok(())
+}
+
+/// The tool with a JSON Schema 2020-12 `inputSchema` in the scenario
+/// `json-schema-2020-12-preservation`.
+const FOCAL_TOOL: &str = "json_schema_2020_12_tool";
+
+/// The scenario `json-schema-ref-no-deref`: the server's one tool has a property whose schema
+/// is a `$ref` to a URL on the network (the suite counts the requests to it). agentkit never
+/// fetches one: the tool is refused when the tools are listed, saying why, rather than called
+/// unvalidated. Succeeds when it is refused for that reason.
+async fn refuse_network_refs(client: &McpClient) -> Result<(), BoxError> {
+    match client.tools(None).await {
+        Ok(tools) => Err(format!(
+            "tools with a network `$ref` were accepted: {:?}",
+            tools.iter().map(|t| t.remote_name()).collect::<Vec<_>>()
+        )
+        .into()),
+        Err(error) => {
+            let refused_for_the_ref = error.registration_problems().is_some_and(|problems| {
+                problems.problems().iter().all(|problem| {
+                    matches!(problem.problem(),
+                        Problem::InvalidJsonSchema { pointer, .. } if pointer.ends_with("/$ref"))
+                })
+            });
+            if !refused_for_the_ref {
+                return Err(format!("refused for another reason: {error}").into());
+            }
+            println!("refused, as it should be: {error}");
+            Ok(())
+        }
+    }
 }
 
 /// How the client authorizes in the `auth/*` scenario `scenario`: with the client credentials

@@ -6,11 +6,21 @@
 //! client `mcp_conformance_client` (an `McpClient`, with `McpOAuth` where the server wants
 //! OAuth).
 //!
-//! Every tool scenario and every authorization scenario must pass. The scenarios outside a tool layer (resources, prompts,
-//! completion) are listed, with the reason, in `tests/mcp-peers/conformance-baseline.yml`;
-//! each of those must still fail, so that the list cannot go stale. The suite writes each
-//! scenario's checks to `checks.json` under the test's temporary directory in `target/`; a
-//! scenario passes when none of its checks is a failure or a warning (the suite's own rule).
+//! Every tool scenario and every authorization scenario must pass. The scenarios outside a
+//! tool layer (resources, prompts, completion) are listed, with the reason, in
+//! `tests/mcp-peers/conformance-baseline.yml`; each of those must still fail, so that the list
+//! cannot go stale. The suite writes each scenario's checks to `checks.json` under the test's
+//! temporary directory in `target/`; a scenario passes when none of its checks is a failure
+//! or a warning (the suite's own rule).
+//!
+//! The JSON Schema scenarios of the suite's next release (0.2.0-alpha, pinned beside it as
+//! `@modelcontextprotocol/conformance-next`; the revision 2026-07-28's other scenarios wait
+//! for the main pin to move) run too: the server's `json-schema-2020-12` at the revisions
+//! 2025-11-25 and 2026-07-28, the client's `json-schema-2020-12-preservation` (the client
+//! sends back the `inputSchema` it declares for a server's tool, `$anchor`, `allOf`/`anyOf`
+//! and `if`/`then`/`else` included) and `json-schema-ref-no-deref` (a `$ref` to a URL is
+//! never fetched). Each of their checks must succeed: one the suite skips (it skips the
+//! SEP-2106 keywords before 2026-07-28 when they are missing) fails them.
 //!
 //! Needs the peers: `npm ci --prefix tests/mcp-peers` (`.ci/run` does it, and `mcp_support`
 //! on first use).
@@ -24,7 +34,8 @@ use serde_json::Value;
 use tokio::process::Command;
 
 use crate::mcp_support::{
-    conformance_client, conformance_server_over_http, conformance_suite, peers, pinned_node,
+    conformance_client, conformance_next_suite, conformance_server_over_http, conformance_suite,
+    peers, pinned_node,
 };
 
 /// How long one run of the suite may take: the server scenarios take a few seconds.
@@ -86,6 +97,22 @@ const AUTH_SCENARIOS: [&str; 14] = [
 /// secret. It must pass too.
 const AUTH_EXTENSION_SCENARIO: &str = "auth/client-credentials-basic";
 
+/// The revisions at which the next suite's server scenario `json-schema-2020-12` runs: the
+/// one agentkit negotiates over a session, and 2026-07-28, where the suite lists the tools
+/// statelessly and the SEP-2106 keywords are required.
+const JSON_SCHEMA_REVISIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
+
+/// The next suite's client scenarios about JSON Schema, each with the revision it runs at:
+/// `json-schema-ref-no-deref` exists only at 2026-07-28 (its server answers the 2025-11-25
+/// handshake too). `json-schema-2020-12-preservation` runs at 2025-11-25, where its server
+/// keeps sessions; at 2026-07-28 its server takes only the stateless wire, which `McpClient`
+/// does not speak yet (it answers the `initialize` request with -32020, "Missing
+/// MCP-Protocol-Version header").
+const JSON_SCHEMA_CLIENT_SCENARIOS: [(&str, &str); 2] = [
+    ("json-schema-2020-12-preservation", "2025-11-25"),
+    ("json-schema-ref-no-deref", "2026-07-28"),
+];
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_server_passes_the_conformance_suite() {
     let Some(peers) = peers() else { return };
@@ -104,7 +131,7 @@ async fn the_server_passes_the_conformance_suite() {
         .arg(&results);
     let output = run(command, &peers).await;
 
-    let scenarios = read_results(&results, "server-");
+    let scenarios = read_results(&results, "server-", Skipped::Passes);
     let baseline = baseline("server");
     let mut problems = judge(&scenarios, &baseline);
     for scenario in TOOL_SCENARIOS {
@@ -146,17 +173,8 @@ async fn the_client_passes_the_conformance_suite() {
         if baseline.contains(*scenario) {
             problems.push(format!("{scenario}: must pass, not be in the baseline"));
         }
-        let scenarios = read_results(&results, "");
-        match scenarios.get(*scenario) {
-            None => problems.push(format!("{scenario}: the suite wrote no results")),
-            Some(failures) if !failures.is_empty() => {
-                problems.push(format!("{scenario} fails: {}", failures.join("; ")));
-            }
-            Some(_) if !output.status.success() => {
-                problems.push(format!("{scenario}: the suite failed ({})", output.status));
-            }
-            Some(_) => {}
-        }
+        let scenarios = read_results(&results, "", Skipped::Passes);
+        judge_one(&mut problems, scenario, scenarios.get(*scenario), &output);
         printed_runs.push_str(&format!("=== {scenario}\n{}\n", printed(&output)));
     }
     assert!(
@@ -192,7 +210,7 @@ async fn the_client_passes_the_auth_scenarios() {
         client_scenario(&peers, &suite, AUTH_EXTENSION_SCENARIO)
     );
 
-    let scenarios = read_results(&results, "");
+    let scenarios = read_results(&results, "", Skipped::Passes);
     let mut problems = judge(&scenarios, &baseline);
     for scenario in AUTH_SCENARIOS {
         if !scenarios.contains_key(scenario) {
@@ -207,19 +225,13 @@ async fn the_client_passes_the_auth_scenarios() {
             ));
         }
     }
-    let extension = read_results(&extension_results, "");
-    match extension.get(AUTH_EXTENSION_SCENARIO) {
-        None => problems.push(format!("{AUTH_EXTENSION_SCENARIO}: no results")),
-        Some(failures) if !failures.is_empty() => problems.push(format!(
-            "{AUTH_EXTENSION_SCENARIO} fails: {}",
-            failures.join("; ")
-        )),
-        Some(_) if !extension_output.status.success() => problems.push(format!(
-            "{AUTH_EXTENSION_SCENARIO}: the suite failed ({})",
-            extension_output.status
-        )),
-        Some(_) => {}
-    }
+    let extension = read_results(&extension_results, "", Skipped::Passes);
+    judge_one(
+        &mut problems,
+        AUTH_EXTENSION_SCENARIO,
+        extension.get(AUTH_EXTENSION_SCENARIO),
+        &extension_output,
+    );
     assert!(
         problems.is_empty(),
         "\nthe MCP conformance suite's auth scenarios against the example client (results in \
@@ -233,14 +245,126 @@ async fn the_client_passes_the_auth_scenarios() {
     assert!(output.status.success(), "{}", printed(&output));
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn the_server_passes_the_next_suites_json_schema_scenario() {
+    let Some(peers) = peers() else { return };
+    let suite = conformance_next_suite(&peers);
+    let (_server, url) = conformance_server_over_http().await;
+
+    // The scenario at each revision, at once, against the one server.
+    let [earlier, later] = JSON_SCHEMA_REVISIONS.map(|revision| {
+        let results = fresh_dir(&format!("next-server-json-schema-{revision}"));
+        let mut command = Command::new(pinned_node(&peers));
+        command
+            .arg(&suite)
+            .args(["server", "--scenario", "json-schema-2020-12", "--url", &url])
+            .args(["--spec-version", revision])
+            .arg("--output-dir")
+            .arg(&results);
+        let peers = peers.clone();
+        async move { (results, run(command, &peers).await) }
+    });
+    let runs = tokio::join!(earlier, later);
+
+    let mut problems = Vec::new();
+    let mut printed_runs = String::new();
+    for (revision, (results, output)) in JSON_SCHEMA_REVISIONS.iter().zip([runs.0, runs.1]) {
+        let scenarios = read_results(&results, "server-", Skipped::Fails);
+        judge_one(
+            &mut problems,
+            &format!("json-schema-2020-12 at {revision}"),
+            scenarios.get("json-schema-2020-12"),
+            &output,
+        );
+        printed_runs.push_str(&format!("=== at {revision}\n{}\n", printed(&output)));
+    }
+    assert!(
+        problems.is_empty(),
+        "\nthe next MCP conformance suite's json-schema-2020-12 against the example server:\n  \
+         {}\n\n{printed_runs}",
+        problems.join("\n  "),
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_client_passes_the_next_suites_json_schema_scenarios() {
+    let Some(peers) = peers() else { return };
+    let suite = conformance_next_suite(&peers);
+
+    let [preservation, no_deref] = JSON_SCHEMA_CLIENT_SCENARIOS.map(|(scenario, revision)| {
+        let (peers, suite) = (peers.clone(), suite.clone());
+        async move {
+            client_scenario_at(
+                &peers,
+                &suite,
+                scenario,
+                &["--spec-version", revision],
+                "next-",
+            )
+            .await
+        }
+    });
+    let runs = tokio::join!(preservation, no_deref);
+
+    let mut problems = Vec::new();
+    let mut printed_runs = String::new();
+    for ((scenario, revision), (results, output)) in
+        JSON_SCHEMA_CLIENT_SCENARIOS.iter().zip([runs.0, runs.1])
+    {
+        let scenarios = read_results(&results, "", Skipped::Fails);
+        let name = format!("{scenario} at {revision}");
+        judge_one(&mut problems, &name, scenarios.get(*scenario), &output);
+        printed_runs.push_str(&format!("=== {name}\n{}\n", printed(&output)));
+    }
+    assert!(
+        problems.is_empty(),
+        "\nthe next MCP conformance suite's JSON Schema scenarios against the example \
+         client:\n  {}\n\n{printed_runs}",
+        problems.join("\n  "),
+    );
+}
+
+/// Adds to `problems` what is wrong with the one scenario run `name`, given its failed checks
+/// (`None`: it wrote no results) and the suite's output.
+fn judge_one(
+    problems: &mut Vec<String>,
+    name: &str,
+    failures: Option<&Vec<String>>,
+    output: &Output,
+) {
+    match failures {
+        None => problems.push(format!("{name}: the suite wrote no results")),
+        Some(failures) if !failures.is_empty() => {
+            problems.push(format!("{name} fails: {}", failures.join("; ")));
+        }
+        Some(_) if !output.status.success() => {
+            problems.push(format!("{name}: the suite failed ({})", output.status));
+        }
+        Some(_) => {}
+    }
+}
+
 /// Runs the client scenario `scenario` against the example client; returns where the suite
 /// wrote its results, and its output.
 async fn client_scenario(peers: &Path, suite: &Path, scenario: &str) -> (PathBuf, Output) {
-    let results = fresh_dir(&format!("client-{}", scenario.replace('/', "-")));
+    client_scenario_at(peers, suite, scenario, &[], "").await
+}
+
+/// [`client_scenario`] with the suite `suite`, more arguments for it (`--spec-version`), and
+/// its results in a directory named with `label` before the scenario.
+async fn client_scenario_at(
+    peers: &Path,
+    suite: &Path,
+    scenario: &str,
+    args: &[&str],
+    label: &str,
+) -> (PathBuf, Output) {
+    let results = fresh_dir(&format!("{label}client-{}", scenario.replace('/', "-")));
     let mut command = Command::new(pinned_node(peers));
     command
         .arg(suite)
         .args(["client", "--scenario", scenario, "--timeout", "30000"])
+        .args(args)
         .args(["--command", &client_command()])
         .arg("--output-dir")
         .arg(&results);
@@ -268,11 +392,21 @@ async fn run(mut command: Command, peers: &Path) -> Output {
         .expect("the pinned Node.js runs the conformance suite")
 }
 
+/// Whether a check the suite skipped fails its scenario.
+#[derive(Clone, Copy, PartialEq)]
+enum Skipped {
+    /// No: the suite's own rule.
+    Passes,
+    /// Yes: for the JSON Schema scenarios, which skip a keyword's check when the keyword is
+    /// missing at a revision before the one that requires it.
+    Fails,
+}
+
 /// The failed checks of each scenario the suite wrote results for, by scenario: the suite
 /// writes `<prefix><scenario>-<timestamp>/checks.json` for each (in a directory `auth` for a
 /// scenario `auth/<name>`), a list of checks with a `status`. A check whose status is
-/// `FAILURE` or `WARNING` fails the scenario.
-fn read_results(dir: &Path, prefix: &str) -> BTreeMap<String, Vec<String>> {
+/// `FAILURE` or `WARNING` (or `SKIPPED`, as `skipped` says) fails the scenario.
+fn read_results(dir: &Path, prefix: &str, skipped: Skipped) -> BTreeMap<String, Vec<String>> {
     let mut scenarios = BTreeMap::new();
     let entries = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("the conformance suite wrote no results in {dir:?}: {e}"));
@@ -283,7 +417,7 @@ fn read_results(dir: &Path, prefix: &str) -> BTreeMap<String, Vec<String>> {
             .and_then(|n| n.to_str())
             .unwrap_or_default();
         if name == "auth" && prefix.is_empty() {
-            for (scenario, failures) in read_results(&path, "") {
+            for (scenario, failures) in read_results(&path, "", skipped) {
                 scenarios.insert(format!("auth/{scenario}"), failures);
             }
             continue;
@@ -298,7 +432,11 @@ fn read_results(dir: &Path, prefix: &str) -> BTreeMap<String, Vec<String>> {
         let passed = checks.iter().any(|check| check["status"] == "SUCCESS");
         let mut failures: Vec<String> = checks
             .iter()
-            .filter(|check| matches!(check["status"].as_str(), Some("FAILURE" | "WARNING")))
+            .filter(|check| match check["status"].as_str() {
+                Some("FAILURE" | "WARNING") => true,
+                Some("SKIPPED") => skipped == Skipped::Fails,
+                _ => false,
+            })
             .map(|check| {
                 format!(
                     "{} {}: {}",

@@ -79,7 +79,14 @@ fn runs(program: &str) -> bool {
 }
 
 fn installed(dir: &Path) -> bool {
-    ["sdk", "server-everything", "conformance"].iter().all(|p| {
+    [
+        "sdk",
+        "server-everything",
+        "conformance",
+        "conformance-next",
+    ]
+    .iter()
+    .all(|p| {
         dir.join("node_modules/@modelcontextprotocol")
             .join(p)
             .join("package.json")
@@ -121,6 +128,14 @@ pub(crate) fn conformance_suite(peers: &Path) -> PathBuf {
         node.display()
     );
     peers.join("node_modules/@modelcontextprotocol/conformance/dist/index.js")
+}
+
+/// The command line of the conformance suite's next release, pinned beside the current one
+/// under the alias `@modelcontextprotocol/conformance-next`, for the scenarios only it has;
+/// checks the pinned Node.js as [`conformance_suite`] does.
+pub(crate) fn conformance_next_suite(peers: &Path) -> PathBuf {
+    conformance_suite(peers);
+    peers.join("node_modules/@modelcontextprotocol/conformance-next/dist/index.js")
 }
 
 /// Runs `npm ci` in `dir`, once across the test threads and processes that need it: a lock

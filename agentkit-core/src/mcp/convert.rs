@@ -77,7 +77,9 @@ pub fn to_mcp_tool(spec: &ToolSpec) -> McpToolInfo {
 ///
 /// On success: the structured output as a text block of JSON, plus the output as
 /// `structuredContent` when the tool declares an output schema (MCP asks for it then, and for
-/// the text block beside it); then each content part as its own block (text, image, audio,
+/// the text block beside it): any JSON value, as MCP's 2026-07-28 revision allows (rmcp's
+/// server moves a value that is not an object into a text block for a client on an older
+/// revision, whose `structuredContent` must be an object); then each content part as its own block (text, image, audio,
 /// resource link, embedded resource). A result of text parts alone is its text blocks. On
 /// failure of any kind (invalid arguments, a tool error, a retry asked for, a denial, a
 /// timeout): `isError: true` with the model-facing text, so that the model reads what went
@@ -118,13 +120,13 @@ pub fn to_call_tool_result(result: &ToolResult, structured: bool) -> CallToolRes
             blocks.push(ContentBlock::text(result.to_model_content()));
             let mut answer = CallToolResult::success(blocks);
             if structured {
-                answer.structured_content = Some(Value::Object(output.clone()));
+                answer.structured_content = Some(output.clone());
             }
             return answer;
         }
         Some(output) => {
             // Bounded as in the model text; `structuredContent` carries the whole.
-            let json = serde_json::to_string(output).unwrap_or_else(|_| "{}".to_owned());
+            let json = serde_json::to_string(output).unwrap_or_else(|_| "null".to_owned());
             let max = result.text_limits().max_content_bytes();
             blocks.push(ContentBlock::text(truncate_content(
                 escape_json_text(json),
@@ -136,7 +138,7 @@ pub fn to_call_tool_result(result: &ToolResult, structured: bool) -> CallToolRes
     blocks.extend(parts.iter().map(to_content_block));
     let mut answer = CallToolResult::success(blocks);
     if let (true, Some(output)) = (structured, result.output()) {
-        answer.structured_content = Some(Value::Object(output.clone()));
+        answer.structured_content = Some(output.clone());
     }
     answer
 }
@@ -159,7 +161,7 @@ pub(crate) fn into_call_tool_result(result: ToolResult, structured: bool) -> Cal
     {
         Some(output) => {
             let mut answer = CallToolResult::success(vec![ContentBlock::text(text)]);
-            answer.structured_content = Some(Value::Object(output));
+            answer.structured_content = Some(output);
             answer
         }
         // No output and no parts: no blocks, as `to_call_tool_result` answers it.
@@ -253,18 +255,16 @@ pub(crate) fn result_text(result: &CallToolResult) -> String {
     texts.join("\n")
 }
 
-/// What an MCP tool result gives an agentkit tool as output: `structuredContent` (when it is
-/// an object) as the structured output, and the content blocks as content parts, but for
-/// the text block that only repeats the structured output as JSON (as MCP asks servers to
-/// send it). A block that does not decode is described in text.
+/// What an MCP tool result gives an agentkit tool as output: `structuredContent` (any JSON
+/// value, as MCP's 2026-07-28 revision allows) as the structured output, and the content
+/// blocks as content parts, but for the text block that only repeats the structured output
+/// as JSON (as MCP asks servers to send it). A block that does not decode is described in
+/// text.
 pub(crate) fn result_output(result: CallToolResult) -> ToolOutput {
-    let structured = match result.structured_content {
-        Some(Value::Object(structured)) => Some(structured),
-        _ => None,
-    };
+    let structured = result.structured_content;
     let repeats_structured = |block: &ContentBlock| match (block, &structured) {
         (ContentBlock::Text(text), Some(structured)) => {
-            serde_json::from_str::<JsonObject>(&text.text).is_ok_and(|json| &json == structured)
+            serde_json::from_str::<Value>(&text.text).is_ok_and(|json| &json == structured)
         }
         _ => false,
     };
@@ -290,10 +290,17 @@ pub fn schema_from_json_schema(schema: &Value) -> Option<ToolSchema> {
     ToolSchema::from_json_schema(schema)
 }
 
-fn into_object(schema: Value) -> JsonObject {
+/// A schema as the object rmcp's `Tool` holds: JSON Schema's boolean schemas (an output may
+/// be declared `true`, anything, or `false`, nothing) as the objects that say the same.
+pub(crate) fn into_object(schema: Value) -> JsonObject {
     match schema {
         Value::Object(object) => object,
-        // A tool's JSON Schema is always an object; this keeps the type total.
+        Value::Bool(false) => {
+            let mut nothing = JsonObject::new();
+            nothing.insert("not".to_owned(), Value::Object(JsonObject::new()));
+            nothing
+        }
+        // `true`, and (never built) any other value: anything.
         _ => JsonObject::new(),
     }
 }

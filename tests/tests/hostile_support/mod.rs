@@ -471,7 +471,7 @@ impl Harness {
                     assert_eq!(live.omitted(), again.omitted());
                 }
             }
-            None => assert_eq!(Some(replayed.output()), outcome.result.output()),
+            None => assert_eq!(Some(replayed.output()), outcome.result.output_object()),
         }
         assert_eq!(
             replayed.result.to_model_content(),
@@ -573,7 +573,7 @@ impl Outcome {
     /// The output, after checking the call succeeded and passes every check.
     #[track_caller]
     pub(crate) fn output(&self) -> &JsonObject {
-        let Some(output) = self.result.output() else {
+        let Some(output) = self.result.output_object() else {
             panic!(
                 "expected a success, got {}",
                 excerpt(&self.result.to_model_content())

@@ -267,3 +267,41 @@ impl From<Vec<Content>> for ToolOutput {
         ToolOutput::content_only(parts)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn structured_output_is_any_json_value_and_text_stays_text() {
+        for value in [
+            json!([1, 2]),
+            json!("s"),
+            json!(3.5),
+            json!(true),
+            Value::Null,
+        ] {
+            let output = ToolOutput::from(value.clone());
+            assert_eq!(output.structured(), Some(&value));
+            assert_eq!(output.structured_object(), None);
+            assert!(output.content().is_empty());
+            assert_eq!(output.into_structured(), Some(value));
+        }
+        let mut object = JsonObject::new();
+        object.insert("n".into(), json!(1));
+        let output = ToolOutput::from(object.clone());
+        assert_eq!(output.structured_object(), Some(&object));
+        assert_eq!(output.structured(), Some(&Value::Object(object)));
+        // A `String` is a text result, not a JSON string.
+        let text = ToolOutput::from("hello");
+        assert_eq!(text.structured(), None);
+        assert_eq!(text.content(), [Content::Text("hello".into())]);
+        // Parts and a value that is not an object, together.
+        let both = ToolOutput::content_only([Content::Text("two".into())]).with_structured(2);
+        assert_eq!(
+            both.into_parts(),
+            (Some(json!(2)), vec![Content::Text("two".into())])
+        );
+    }
+}

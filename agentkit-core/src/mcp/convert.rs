@@ -337,6 +337,100 @@ mod tests {
         }
     }
 
+    /// A tool declared with an output JSON Schema, returning what `kind` says.
+    struct Values(ToolSpec);
+
+    impl Tool for Values {
+        fn spec(&self) -> &ToolSpec {
+            &self.0
+        }
+
+        async fn execute(
+            &self,
+            arguments: &JsonObject,
+            _: &ToolContext<'_>,
+        ) -> Result<ToolOutput, BoxError> {
+            Ok(match arguments["kind"].as_str() {
+                Some("list") => ToolOutput::from(serde_json::json!(["a", "b"])),
+                Some("number") => ToolOutput::from(serde_json::json!(7)),
+                Some("parts") => ToolOutput::from(Content::text("a part"))
+                    .with_structured(serde_json::json!([1])),
+                _ => ToolOutput::from(serde_json::json!({"not": "allowed"})),
+            })
+        }
+    }
+
+    fn values_executor() -> ToolExecutor {
+        let spec = ToolSpec::builder("values")
+            .input(ToolSchema::new([Param::required("kind", ParamType::String)]).expect("schema"))
+            .output_json_schema(serde_json::json!({"type": ["array", "number"]}))
+            .build()
+            .expect("spec");
+        let mut registry = ToolRegistry::new();
+        registry.register(Values(spec)).expect("registers");
+        ToolExecutor::new(registry)
+    }
+
+    #[test]
+    fn a_value_that_is_not_an_object_is_structured_content_beside_its_text() {
+        let executor = values_executor();
+        let tool = to_mcp_tool(executor.registry().lookup("values").expect("registered"));
+        assert_eq!(
+            tool.output_schema.as_deref().cloned().map(Value::Object),
+            Some(serde_json::json!({"type": ["array", "number"]}))
+        );
+        for (kind, value, text) in [
+            ("list", serde_json::json!(["a", "b"]), r#"["a","b"]"#),
+            ("number", serde_json::json!(7), "7"),
+        ] {
+            let arguments = format!(r#"{{"kind":"{kind}"}}"#);
+            let result = block_on(executor.dispatch(&ToolCall::new("1", "values", arguments)));
+            let answer = to_call_tool_result(&result, true);
+            assert_eq!(answer.structured_content.as_ref(), Some(&value), "{kind}");
+            assert_eq!(answer.is_error, Some(false));
+            assert_eq!(
+                answer.content[0].as_text().map(|t| t.text.as_str()),
+                Some(text)
+            );
+            // Read back by a client: the value, without the text block that repeats it.
+            let output = result_output(answer);
+            assert_eq!(output.structured(), Some(&value), "{kind}");
+            assert!(output.content().is_empty(), "{kind}");
+        }
+        // An object the schema refuses never reaches `structuredContent`.
+        let result = block_on(executor.dispatch(&ToolCall::new("1", "values", r#"{"kind":"x"}"#)));
+        let answer = to_call_tool_result(&result, true);
+        assert_eq!(answer.is_error, Some(true));
+        assert_eq!(answer.structured_content, None);
+    }
+
+    #[test]
+    fn a_client_keeps_the_blocks_that_do_not_repeat_the_value() {
+        let mut answer = CallToolResult::success(vec![
+            ContentBlock::text("[1, 2]"),
+            ContentBlock::text("two"),
+        ]);
+        answer.structured_content = Some(serde_json::json!([1, 2]));
+        let output = result_output(answer);
+        assert_eq!(output.structured(), Some(&serde_json::json!([1, 2])));
+        assert_eq!(output.content(), [Content::text("two")]);
+        // `null` is a value too.
+        let mut answer = CallToolResult::success(vec![ContentBlock::text("null")]);
+        answer.structured_content = Some(Value::Null);
+        let output = result_output(answer);
+        assert_eq!(output.structured(), Some(&Value::Null));
+        assert!(output.content().is_empty());
+    }
+
+    #[test]
+    fn boolean_schemas_are_declared_as_the_objects_that_say_the_same() {
+        assert_eq!(into_object(Value::Bool(true)), JsonObject::new());
+        let nothing = Value::Object(into_object(Value::Bool(false)));
+        assert_eq!(nothing, serde_json::json!({"not": {}}));
+        let refuses_all = crate::JsonSchema::new(nothing).expect("compiles");
+        assert!(!refuses_all.is_valid(&serde_json::json!(1)));
+    }
+
     #[test]
     fn taking_the_result_answers_as_borrowing_it() {
         let output = ToolSchema::new([
@@ -364,6 +458,15 @@ mod tests {
                     "{kind}, {structured}"
                 );
             }
+        }
+        // Values that are not objects, alone and with parts.
+        let executor = values_executor();
+        for kind in ["list", "number", "parts", "refused"] {
+            let arguments = format!(r#"{{"kind":"{kind}"}}"#);
+            let result = block_on(executor.dispatch(&ToolCall::new("1", "values", arguments)));
+            let borrowed = serde_json::to_value(to_call_tool_result(&result, true));
+            let taken = serde_json::to_value(into_call_tool_result(result, true));
+            assert_eq!(taken.expect("json"), borrowed.expect("json"), "{kind}");
         }
     }
 }

@@ -3,8 +3,10 @@
 //!
 //! - agentkit's server declares a tool's output schema as written (any schema) and answers
 //!   with its value (a list, a number, `null`) as `structuredContent`, beside its text block,
-//!   to a client on 2026-07-28; to a client on an older revision, rmcp's server moves such a
-//!   value into the text block and drops such a schema, as that revision wants.
+//!   to a client on 2026-07-28; to a client on an older revision (rmcp's, and the official
+//!   TypeScript SDK's client, which needs the peers: `npm ci --prefix tests/mcp-peers`),
+//!   rmcp's server moves such a value into the text block and drops such a schema, as that
+//!   revision wants.
 //! - agentkit's client compiles a server tool's `outputSchema` and takes its
 //!   `structuredContent`, whatever JSON value, as the tool's structured output, validated:
 //!   a value that breaks the schema, or none where the schema asks for one, is an output
@@ -31,7 +33,9 @@ use agentkit_core::{
 };
 use serde_json::{Value, json};
 
-use crate::mcp_support::PEER_TIMEOUT;
+use tokio::net::TcpListener;
+
+use crate::mcp_support::{PEER_TIMEOUT, official_client, peers};
 
 /// Awaits `future`, failing the test if the peer makes it wait too long.
 async fn bounded<T>(future: impl Future<Output = T>) -> T {
@@ -78,8 +82,8 @@ fn served_tools() -> Vec<(&'static str, Option<Value>, Value)> {
     ]
 }
 
-/// agentkit's server over `served_tools`, on one end of a duplex stream; the other end.
-fn agentkit_server() -> tokio::io::DuplexStream {
+/// agentkit's server over `served_tools`.
+fn agentkit_server() -> McpServer {
     let mut registry = ToolRegistry::new();
     for (name, schema, output) in served_tools() {
         let builder = ToolSpec::builder(name);
@@ -94,7 +98,7 @@ fn agentkit_server() -> tokio::io::DuplexStream {
             .register(Returns { spec, output })
             .expect("registers");
     }
-    serve(McpServer::new(Arc::new(ToolExecutor::new(registry))))
+    McpServer::new(Arc::new(ToolExecutor::new(registry)))
 }
 
 /// Serves `handler` on one end of a duplex stream; returns the other end.
@@ -180,7 +184,7 @@ async fn call(executor: &ToolExecutor, name: &str) -> ToolResult {
 
 #[tokio::test]
 async fn a_served_tool_answers_any_json_value_as_structured_content_on_2026_07_28() {
-    let connection = connect(agentkit_server(), ProtocolVersion::V_2026_07_28).await;
+    let connection = connect(serve(agentkit_server()), ProtocolVersion::V_2026_07_28).await;
     assert_eq!(negotiated(&connection), Some(ProtocolVersion::V_2026_07_28));
     // Every output schema as declared, any schema.
     let schemas = output_schemas(&connection).await;
@@ -219,7 +223,7 @@ async fn a_served_tool_answers_any_json_value_as_structured_content_on_2026_07_2
 
 #[tokio::test]
 async fn a_client_on_an_older_revision_gets_a_value_that_is_not_an_object_as_text() {
-    let connection = connect(agentkit_server(), ProtocolVersion::V_2025_11_25).await;
+    let connection = connect(serve(agentkit_server()), ProtocolVersion::V_2025_11_25).await;
     assert_eq!(negotiated(&connection), Some(ProtocolVersion::V_2025_11_25));
     // Output schemas whose root is not an object are dropped; the object one stays.
     let schemas = output_schemas(&connection).await;
@@ -242,6 +246,45 @@ async fn a_client_on_an_older_revision_gets_a_value_that_is_not_an_object_as_tex
     assert_eq!(result.to_model_content(), r#"["Ada","Grace"]"#);
     let result = call(&executor, "remote_point").await;
     assert_eq!(result.output(), Some(&json!({"x": 1})));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_typescript_client_reads_a_value_that_is_not_an_object_as_text() {
+    // The SDK (1.32.2) speaks 2025-11-25, whose `structuredContent` is an object, and checks
+    // a result's `structuredContent` against the tool's `outputSchema`.
+    let Some(peers) = peers() else { return };
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
+    let url = format!("http://{}/mcp", listener.local_addr().expect("an address"));
+    let server = tokio::spawn(agentkit_server().serve_http(listener));
+    let calls: Vec<Value> = served_tools()
+        .iter()
+        .map(|(name, _, _)| json!({"name": name, "arguments": {}}))
+        .collect();
+    let seen = official_client(&peers, &json!(calls), &["http", &url]).await;
+    server.abort();
+    assert_eq!(seen["errors"], json!([]), "{seen}");
+    let tools = seen["tools"].as_array().expect("tools");
+    for tool in tools {
+        let object_output = tool["name"] == "point";
+        assert_eq!(tool.get("outputSchema").is_some(), object_output, "{tool}");
+    }
+    for ((name, _, output), call) in served_tools()
+        .iter()
+        .zip(seen["calls"].as_array().expect("calls"))
+    {
+        let result = &call["result"];
+        assert_eq!(result["isError"], json!(false), "{name}: {call}");
+        assert_eq!(
+            result["content"][0]["text"],
+            output.to_string(),
+            "{name}: {call}"
+        );
+        if *name == "point" {
+            assert_eq!(&result["structuredContent"], output, "{name}: {call}");
+        } else {
+            assert!(result.get("structuredContent").is_none(), "{name}: {call}");
+        }
+    }
 }
 
 /// A server, written with rmcp, whose tools answer `structuredContent` that may break the

@@ -34,7 +34,6 @@ use crate::output::Returned;
 use crate::recorder::ReplayedFailure;
 use crate::result::ToolResult;
 use crate::rules::ParamType;
-
 use crate::schema::{IssueKind, Issues, JsonObject, UnknownArguments, ValidationIssue, value_kind};
 use crate::session::ClientSession;
 use crate::tool::{BoxFuture, DynTool, ToolSpec};

@@ -9,6 +9,7 @@ use agentkit_core::{
     ParamType, Tool, ToolCall, ToolContext, ToolExecutor, ToolOutput, ToolRegistry, ToolSchema,
     ToolSpec, block_on,
 };
+use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use crate::hostile_support::{Harness, KEY, SECRET};
@@ -406,4 +407,75 @@ fn providers_send_a_value_that_is_not_an_object_as_they_send_an_object() {
     );
     assert_eq!(openai_chat::result(result)["content"], "[1,2]");
     assert_eq!(anthropic::result(result)["content"], "[1,2]");
+}
+
+/// Output schemas of every root kind, for the property below.
+fn output_schemas() -> Vec<Value> {
+    vec![
+        json!({"type": "array", "items": {"type": "integer"}, "maxItems": 3}),
+        json!({"type": "string", "minLength": 2, "pattern": "^a"}),
+        json!({"type": ["number", "null"], "minimum": 0}),
+        json!({"anyOf": [{"type": "boolean"}, {"type": "array", "items": {"type": "string"}}]}),
+        json!({"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"],
+               "additionalProperties": false}),
+        json!({"not": {"type": "object"}}),
+        json!({"const": [1, "a"]}),
+        json!({"type": "array", "prefixItems": [{"type": "string"}], "items": false}),
+        json!({"enum": [null, 1, "x"]}),
+        json!({"type": "object", "properties": {"a": {"type": "string", "default": "d"}}}),
+    ]
+}
+
+/// Any JSON value, small: scalars, lists and objects of them, three levels deep.
+fn any_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        (-3_i64..5).prop_map(Value::from),
+        (-2.0_f64..2.0).prop_map(Value::from),
+        "[ax]{0,3}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 16, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            proptest::collection::btree_map("[ab]", inner, 0..3)
+                .prop_map(|map| Value::Object(map.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The executor's verdict on a tool's output is JSON Schema's (the `jsonschema` crate's),
+    /// for values of every kind, and a valid output reaches the caller unchanged.
+    #[test]
+    fn the_executor_accepts_exactly_the_outputs_json_schema_accepts(
+        index in 0..output_schemas().len(),
+        value in any_value(),
+    ) {
+        let schema = output_schemas().swap_remove(index);
+        let theirs = jsonschema::draft202012::new(&schema).expect("a valid schema");
+        let mut registry = ToolRegistry::new();
+        registry
+            .register(Returns {
+                spec: ToolSpec::builder("answer")
+                    .output_json_schema(schema.clone())
+                    .build()
+                    .expect("compiles"),
+                output: ToolOutput::from(value.clone()),
+            })
+            .expect("registers");
+        let executor = ToolExecutor::new(registry);
+        let result = block_on(executor.dispatch(&ToolCall::new("c", "answer", "{}")));
+        prop_assert_eq!(result.is_success(), theirs.is_valid(&value), "{} {}", schema, value);
+        match result.error() {
+            None => prop_assert_eq!(result.output(), Some(&value)),
+            Some(Error::Validation(error)) => {
+                prop_assert_eq!(error.direction(), Direction::Output);
+                prop_assert!(!error.errors().is_empty());
+            }
+            Some(other) => prop_assert!(false, "{other:?}"),
+        }
+    }
 }

@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+use serde_json::Value;
+
 use crate::content::Content;
 use crate::context::Progress;
 use crate::error::{Error, ErrorKind};
@@ -32,8 +34,9 @@ pub enum ToolEvent<'a> {
         call_id: &'a str,
         /// The validated inputs, defaults filled.
         inputs: &'a JsonObject,
-        /// The validated structured output; `None` for content parts alone.
-        output: Option<&'a JsonObject>,
+        /// The validated structured output (any JSON value; see
+        /// [`ToolResult::output`](crate::ToolResult::output)); `None` for content parts alone.
+        output: Option<&'a Value>,
         /// The content parts (none for structured output alone), as the result holds them.
         content: &'a [Content],
         /// How long the call took, as [`ToolResult::duration`](crate::ToolResult::duration).

@@ -1,5 +1,6 @@
-//! A tool's output as the executor carries it: a JSON object, the typed output of a
-//! `#[tool]` tool, made JSON only when something asks for it, or content parts.
+//! A tool's output as the executor carries it: a JSON value (an object, or any value for a
+//! tool that declares such an output), the typed output of a `#[tool]` tool, made JSON only
+//! when something asks for it, or content parts.
 //!
 //! A `#[tool]` output struct whose types guarantee its schema (see `Tool::output_fits_by_type`)
 //! needs no validation, so on the executor's fast path nothing needs it as JSON until the
@@ -12,14 +13,17 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use serde::ser;
 
+use serde_json::Value;
+
 use crate::content::{Content, ToolOutput};
 use crate::schema::JsonObject;
 
 /// What a tool returned. Not public API.
 #[doc(hidden)]
 pub enum Returned {
-    /// An object, to validate against the output schema where one is declared.
-    Json(JsonObject),
+    /// A JSON value (an object, unless the tool declares another output), to validate against
+    /// the output schema where one is declared.
+    Json(Value),
     /// A typed output that fits the schema by construction, made JSON on first use.
     Typed(Box<dyn TypedOutput>),
     /// Content parts, with structured output or without: the rare case, kept out of line.
@@ -29,7 +33,7 @@ pub enum Returned {
 impl Returned {
     /// The structured output (made JSON now, for a typed one); `None` for content parts
     /// alone.
-    pub fn structured(&self) -> Option<&JsonObject> {
+    pub fn structured(&self) -> Option<&Value> {
         match self {
             Returned::Json(json) => Some(json),
             Returned::Typed(typed) => Some(typed.as_json()),
@@ -55,7 +59,7 @@ impl Returned {
         };
         direct.or_else(|| {
             let json = self.structured()?;
-            Some(serde_json::to_string(json).unwrap_or_else(|_| "{}".to_owned()))
+            Some(serde_json::to_string(json).unwrap_or_else(|_| "null".to_owned()))
         })
     }
 
@@ -88,10 +92,10 @@ impl From<ToolOutput> for Returned {
 /// A typed output, erased. Not public API.
 #[doc(hidden)]
 pub trait TypedOutput: Send + Sync {
-    /// The output as JSON, converted on the first call.
-    fn as_json(&self) -> &JsonObject;
+    /// The output as JSON (an object), converted on the first call.
+    fn as_json(&self) -> &Value;
     /// The output as JSON, taking it.
-    fn into_json(self: Box<Self>) -> JsonObject;
+    fn into_json(self: Box<Self>) -> Value;
     /// The output as JSON text, written from the typed output (`None` if its `Serialize`
     /// failed).
     fn write_json(&self) -> Option<String>;

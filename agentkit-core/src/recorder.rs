@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::content::{Content, ToolOutput};
 use crate::context::ToolContext;
@@ -49,15 +50,16 @@ pub struct Recording {
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum RecordedOutcome {
-    /// The validated output.
-    Output(JsonObject),
+    /// The validated structured output: any JSON value (an object unless the tool declares
+    /// another output).
+    Output(Value),
     /// Content parts, with the structured output when there was one. The parts are kept
     /// whole, binary data in base64, so that a replay returns them as the tool did (size a
     /// recorder's capacity with that in mind).
     Content {
         /// The validated structured output, when there was one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        output: Option<JsonObject>,
+        output: Option<Value>,
         /// The parts.
         content: Vec<Content>,
     },

@@ -5,6 +5,8 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde_json::Value;
+
 use crate::content::{Content, ToolOutput};
 use crate::error::{Error, ErrorKind};
 use crate::model_text::{TextLimits, escape_json_text, truncate_content};
@@ -156,8 +158,20 @@ impl ToolResult {
 
     /// The structured output, validated, on success: `None` for a failure, and for a result
     /// of content parts alone (see [`content`](Self::content)).
-    pub fn output(&self) -> Option<&JsonObject> {
+    ///
+    /// Any JSON value: an object for a tool whose output is a [`ToolSchema`](crate::ToolSchema)
+    /// (index it, `result.output().unwrap()["city"]`, or see
+    /// [`output_object`](Self::output_object)); whatever the output schema allows for a tool
+    /// declared with [`output_json_schema`](crate::ToolSpecBuilder::output_json_schema), a
+    /// list or a number as well.
+    pub fn output(&self) -> Option<&Value> {
         self.outcome.as_ref().ok().and_then(Returned::structured)
+    }
+
+    /// The structured output when it is an object; `None` for any other value, a result of
+    /// content parts alone, or a failure.
+    pub fn output_object(&self) -> Option<&JsonObject> {
+        self.output().and_then(Value::as_object)
     }
 
     /// The content parts of a successful result (text, images, audio, resources), as the

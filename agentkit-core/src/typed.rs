@@ -307,8 +307,14 @@ impl IntoOutput for String {
 /// `#[tool(output = ToolOutput)]`: structured output, text or content parts, or both, as the
 /// handler chooses (see [`ToolOutput`]).
 impl IntoOutput for ToolOutput {
+    /// The structured output when it is an object (else an empty one): what a
+    /// [`ToolSchema`](crate::ToolSchema) output can hold. The executor takes a `ToolOutput`
+    /// whole, through `into_returned`, any structured value and the parts with it.
     fn into_output(self) -> JsonObject {
-        self.into_parts().0.unwrap_or_default()
+        match self.into_parts().0 {
+            Some(Value::Object(object)) => object,
+            _ => JsonObject::new(),
+        }
     }
 
     fn into_returned(self) -> Returned {
@@ -397,7 +403,7 @@ pub trait ToolHandler: TypedTool + Send + Sync + 'static {
 impl Returned {
     /// The output of a tool that must be validated: JSON now.
     pub fn json<O: IntoOutput>(output: O) -> Returned {
-        Returned::Json(output.into_output())
+        Returned::Json(Value::Object(output.into_output()))
     }
 
     /// The output of a tool whose output struct fits its schema by its types: kept typed,
@@ -429,29 +435,29 @@ impl Returned {
 /// in the user's crate, so the once-only conversion lives in non-generic functions.
 struct Lazy<O> {
     typed: O,
-    json: OnceLock<JsonObject>,
+    json: OnceLock<Value>,
 }
 
 impl<O: IntoOutput + Serialize + Send + Sync> TypedOutput for Lazy<O> {
-    fn as_json(&self) -> &JsonObject {
-        json_once(&self.json, &|| to_object(&self.typed))
+    fn as_json(&self) -> &Value {
+        json_once(&self.json, &|| Value::Object(to_object(&self.typed)))
     }
 
     fn write_json(&self) -> Option<String> {
         serde_json::to_string(&self.typed).ok()
     }
 
-    fn into_json(self: Box<Self>) -> JsonObject {
+    fn into_json(self: Box<Self>) -> Value {
         let Lazy { typed, json } = *self;
         match json.into_inner() {
             Some(json) => json,
-            None => typed.into_output(),
+            None => Value::Object(typed.into_output()),
         }
     }
 }
 
-/// The object in `cell`, made by `make` on the first call.
-fn json_once<'a>(cell: &'a OnceLock<JsonObject>, make: &dyn Fn() -> JsonObject) -> &'a JsonObject {
+/// The value in `cell`, made by `make` on the first call.
+fn json_once<'a>(cell: &'a OnceLock<Value>, make: &dyn Fn() -> Value) -> &'a Value {
     cell.get_or_init(make)
 }
 
@@ -515,19 +521,19 @@ mod tests {
         let returned = Returned::typed(Reading { temperature: 21.5 });
         assert!(matches!(returned, Returned::Typed(_)));
         let first = returned.structured().unwrap();
-        assert_eq!(Value::Object(first.clone()), json!({"temperature": 21.5}));
+        assert_eq!(first, &json!({"temperature": 21.5}));
         assert!(
             std::ptr::eq(first, returned.structured().unwrap()),
             "converted twice"
         );
         assert_eq!(
             returned.into_output().into_parts().0.unwrap(),
-            JsonObject::from_iter([("temperature".into(), json!(21.5))])
+            json!({"temperature": 21.5})
         );
         // Taken without being read first.
         let returned = Returned::typed(Reading { temperature: -3.0 });
         assert_eq!(
-            Value::Object(returned.into_output().into_parts().0.unwrap()),
+            returned.into_output().into_parts().0.unwrap(),
             json!({"temperature": -3.0})
         );
     }
@@ -544,10 +550,7 @@ mod tests {
             handles.into_iter().map(|h| h.join().unwrap()).collect()
         });
         assert!(addresses.windows(2).all(|w| w[0] == w[1]), "{addresses:?}");
-        assert_eq!(
-            Value::Object(returned.structured().unwrap().clone()),
-            json!({"temperature": 1.0})
-        );
+        assert_eq!(returned.structured().unwrap(), &json!({"temperature": 1.0}));
     }
 
     #[test]

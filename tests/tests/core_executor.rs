@@ -206,7 +206,7 @@ fn the_tool_receives_validated_inputs_with_defaults_and_resolved_credentials() {
     );
     // And the output it built from them.
     assert_eq!(
-        Value::Object(result.output().unwrap().clone()),
+        result.output().unwrap().clone(),
         json!({"city": "San Francisco", "country": "US", "temperature": 72.0,
                "units": "imperial", "conditions": "sunny"})
     );
@@ -389,7 +389,7 @@ fn output_defaults_are_filled_too() {
     let executor = executor_with(vec![tool]);
     let result = block_on(executor.execute("defaults_out", JsonObject::new()));
     assert_eq!(
-        Value::Object(result.output().unwrap().clone()),
+        result.output().unwrap().clone(),
         json!({"value": 3, "unit": "m"})
     );
 }
@@ -415,7 +415,7 @@ fn a_tool_without_schemas_gets_its_inputs_as_given() {
     let result = block_on(executor.execute("echo", obj(inputs.clone())));
     assert!(result.is_success());
     assert_eq!(Value::Object(probe.seen()[0].inputs.clone()), inputs);
-    assert_eq!(Value::Object(result.output().unwrap().clone()), inputs);
+    assert_eq!(result.output().unwrap().clone(), inputs);
 }
 
 // ---------------------------------------------------------------- execution errors and panics
@@ -780,7 +780,7 @@ fn tool_result_fields_on_success() {
     let content: Value = serde_json::from_str(&result.to_model_content()).unwrap();
     assert_eq!(content, json!({"a": "x", "b": 1}));
     assert_eq!(
-        Value::Object(result.into_result().unwrap().into_structured().unwrap()),
+        result.into_result().unwrap().into_structured().unwrap(),
         json!({"a": "x", "b": 1})
     );
 }

@@ -199,9 +199,9 @@ fn a_successful_call_gives_the_same_output_both_ways() {
         assert!(result.is_success(), "{tool}: {result:?}");
     }
     let typed = agree(&call("typed", "ok"));
-    assert_eq!(typed.output(), Some(&obj(json!({"value": 1.5}))));
+    assert_eq!(typed.output(), Some(&json!({"value": 1.5})));
     let dynamic = agree(&call("dynamic", "ok"));
-    assert_eq!(dynamic.output(), Some(&obj(json!({"value": 7}))));
+    assert_eq!(dynamic.output(), Some(&json!({"value": 7})));
 }
 
 #[test]

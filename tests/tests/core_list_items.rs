@@ -210,7 +210,7 @@ fn the_macro_declares_the_same_items_as_the_run_time_path() {
     ))
     .unwrap();
     assert_eq!(
-        output.into_structured().map(Value::Object),
+        output.into_structured(),
         Some(json!({"first": "x", "pages": [3]}))
     );
 }

@@ -128,7 +128,7 @@ fn executors(with_key: bool) -> [ToolExecutor; 2] {
 }
 
 /// What a caller can observe of a result (the duration aside).
-fn observe(result: &ToolResult) -> (bool, Option<JsonObject>, String, Option<String>) {
+fn observe(result: &ToolResult) -> (bool, Option<Value>, String, Option<String>) {
     (
         result.is_success(),
         result.output().cloned(),

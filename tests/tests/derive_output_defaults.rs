@@ -52,7 +52,7 @@ fn dispatch(tool: impl Tool, arguments: &str) -> Value {
     let executor = ToolExecutor::new(registry);
     let result = block_on(executor.dispatch(&ToolCall::new("call_1", "forecast", arguments)));
     assert!(result.is_success(), "{}", result.to_model_content());
-    Value::Object(result.output().cloned().expect("an output"))
+    result.output().cloned().expect("an output")
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The tests that check what `tracing` said, through a subscriber set for their own thread
-//! (`tracing::subscriber::with_default`): `tracing_spans`, and the `hostile_*` tests, whose
-//! harness (`hostile_support`) keeps the spans and events of every call it makes. One module
+//! (`tracing::subscriber::with_default`): `tracing_spans`, and the `hostile_*` tests and
+//! `core_json_output`, whose harness (`hostile_support`) keeps the spans and events of every
+//! call it makes. One module
 //! per feature file, compiled and linked as one test binary, `tracing_capture`.
 //!
 //! A binary of their own, apart from the behaviour tests (`main.rs`): whether a `tracing`
@@ -16,6 +17,7 @@
 mod core_fixtures;
 mod hostile_support;
 
+mod core_json_output;
 mod hostile_callbacks;
 mod hostile_cancel;
 mod hostile_forgery;

@@ -1,5 +1,6 @@
-//! What a tool returns: a [`ToolOutput`], which holds structured output (a JSON object the
-//! output schema validates), content parts ([`Content`]: text, images, audio, links to
+//! What a tool returns: a [`ToolOutput`], which holds structured output (a JSON value the
+//! output schema validates: an object, or any value for a tool that declares such an output),
+//! content parts ([`Content`]: text, images, audio, links to
 //! resources, embedded resources), or both.
 //!
 //! A tool whose answer is an object returns the object, as before; one whose answer is a

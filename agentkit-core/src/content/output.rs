@@ -6,12 +6,19 @@ use super::{Content, EmbeddedResource, ResourceContents, ResourceLink};
 use crate::error::ContentTooLarge;
 use crate::model_text::{TextLimits, escape_text_part, scrub, truncate_content};
 use crate::schema::JsonObject;
+use serde_json::Value;
 
 /// What a tool returns: structured output, content parts, or both.
 ///
-/// Converts from what a tool has to return: a [`JsonObject`] (structured output, as a tool
-/// without content parts always returned), a `String` or `&str` (a text result: the model is
-/// sent the text itself), a [`Content`] or a `Vec<Content>`.
+/// Structured output is any JSON value, as MCP's 2026-07-28 revision allows: an object (what
+/// a tool with a [`ToolSchema`](crate::ToolSchema) output returns), or a list, a string, a
+/// number, a boolean or `null` for a tool that declares such an output with
+/// [`output_json_schema`](crate::ToolSpecBuilder::output_json_schema). The executor validates
+/// it against the tool's output schema, whichever kind it declares.
+///
+/// Converts from what a tool has to return: a [`JsonObject`] or a [`Value`] (structured
+/// output), a `String` or `&str` (a text result: the model is sent the text itself, not a JSON
+/// string), a [`Content`] or a `Vec<Content>`.
 ///
 /// ```
 /// use agentkit_core::{Content, JsonObject, ToolOutput};
@@ -25,18 +32,25 @@ use crate::schema::JsonObject;
 /// let both = ToolOutput::from(totals).with(Content::image(vec![1, 2, 3], "image/png"));
 /// assert_eq!(both.structured().unwrap()["total"], 9.5);
 /// assert_eq!(both.content().len(), 1);
+///
+/// // Any JSON value: a list of names, a count.
+/// let names = ToolOutput::from(json!(["Ada", "Grace"]));
+/// assert_eq!(names.structured(), Some(&json!(["Ada", "Grace"])));
+/// let count = ToolOutput::structured_only(2);
+/// assert_eq!(count.structured(), Some(&json!(2)));
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolOutput {
-    structured: Option<JsonObject>,
+    structured: Option<Value>,
     content: Vec<Content>,
 }
 
 impl ToolOutput {
-    /// Structured output only.
-    pub fn structured_only(output: JsonObject) -> Self {
+    /// Structured output only: any JSON value (a [`JsonObject`], a [`Value`], or what converts
+    /// into one, such as a number or a `Vec<String>`).
+    pub fn structured_only(output: impl Into<Value>) -> Self {
         ToolOutput {
-            structured: Some(output),
+            structured: Some(output.into()),
             content: Vec::new(),
         }
     }
@@ -56,16 +70,23 @@ impl ToolOutput {
         self
     }
 
-    /// Sets the structured output.
+    /// Sets the structured output: any JSON value (see
+    /// [`structured_only`](Self::structured_only)).
     #[must_use]
-    pub fn with_structured(mut self, output: JsonObject) -> Self {
-        self.structured = Some(output);
+    pub fn with_structured(mut self, output: impl Into<Value>) -> Self {
+        self.structured = Some(output.into());
         self
     }
 
-    /// The structured output, when there is one.
-    pub fn structured(&self) -> Option<&JsonObject> {
+    /// The structured output, when there is one: any JSON value.
+    pub fn structured(&self) -> Option<&Value> {
         self.structured.as_ref()
+    }
+
+    /// The structured output when it is an object (the output of a tool with a
+    /// [`ToolSchema`](crate::ToolSchema) output is).
+    pub fn structured_object(&self) -> Option<&JsonObject> {
+        self.structured.as_ref().and_then(Value::as_object)
     }
 
     /// The content parts, in order.
@@ -74,12 +95,12 @@ impl ToolOutput {
     }
 
     /// The structured output, taking it (the parts are dropped).
-    pub fn into_structured(self) -> Option<JsonObject> {
+    pub fn into_structured(self) -> Option<Value> {
         self.structured
     }
 
     /// The structured output and the parts, taken apart.
-    pub fn into_parts(self) -> (Option<JsonObject>, Vec<Content>) {
+    pub fn into_parts(self) -> (Option<Value>, Vec<Content>) {
         (self.structured, self.content)
     }
 }
@@ -203,6 +224,14 @@ impl From<JsonObject> for ToolOutput {
     }
 }
 
+/// Structured output: any JSON value. (A `String` is a text result instead; a JSON string
+/// as structured output is `Value::String`.)
+impl From<Value> for ToolOutput {
+    fn from(output: Value) -> Self {
+        ToolOutput::structured_only(output)
+    }
+}
+
 impl From<String> for ToolOutput {
     fn from(text: String) -> Self {
         ToolOutput::content_only([Content::Text(text)])
@@ -236,5 +265,43 @@ impl From<EmbeddedResource> for ToolOutput {
 impl From<Vec<Content>> for ToolOutput {
     fn from(parts: Vec<Content>) -> Self {
         ToolOutput::content_only(parts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn structured_output_is_any_json_value_and_text_stays_text() {
+        for value in [
+            json!([1, 2]),
+            json!("s"),
+            json!(3.5),
+            json!(true),
+            Value::Null,
+        ] {
+            let output = ToolOutput::from(value.clone());
+            assert_eq!(output.structured(), Some(&value));
+            assert_eq!(output.structured_object(), None);
+            assert!(output.content().is_empty());
+            assert_eq!(output.into_structured(), Some(value));
+        }
+        let mut object = JsonObject::new();
+        object.insert("n".into(), json!(1));
+        let output = ToolOutput::from(object.clone());
+        assert_eq!(output.structured_object(), Some(&object));
+        assert_eq!(output.structured(), Some(&Value::Object(object)));
+        // A `String` is a text result, not a JSON string.
+        let text = ToolOutput::from("hello");
+        assert_eq!(text.structured(), None);
+        assert_eq!(text.content(), [Content::Text("hello".into())]);
+        // Parts and a value that is not an object, together.
+        let both = ToolOutput::content_only([Content::Text("two".into())]).with_structured(2);
+        assert_eq!(
+            both.into_parts(),
+            (Some(json!(2)), vec![Content::Text("two".into())])
+        );
     }
 }

@@ -33,7 +33,8 @@ use crate::model_text::capture;
 use crate::output::Returned;
 use crate::recorder::ReplayedFailure;
 use crate::result::ToolResult;
-use crate::schema::{Issues, JsonObject, UnknownArguments, ValidationIssue};
+use crate::rules::ParamType;
+use crate::schema::{IssueKind, Issues, JsonObject, UnknownArguments, ValidationIssue, value_kind};
 use crate::session::ClientSession;
 use crate::tool::{BoxFuture, DynTool, ToolSpec};
 
@@ -482,10 +483,8 @@ impl ToolExecutor {
         // An output built from Rust types that fit the schema needs no validation, unless a
         // non-finite float in it became `null`.
         let fits = tool.output_fits_by_type() && !has_null(&output);
-        if let (Some(schema), false) = (spec.output_schema(), fits) {
-            let max_issues = self.limits.max_issues();
-            let mut issues =
-                schema.validate_limited(&mut output, UnknownArguments::Reject, max_issues);
+        if !fits && spec.has_output_schema() {
+            let mut issues = self.validate_output(spec, Some(&mut output));
             if !issues.is_empty() {
                 issues.scrub(&secrets());
                 let error = ToolValidationError::from_issues(name(), Direction::Output, issues);
@@ -499,23 +498,20 @@ impl ToolExecutor {
     /// if any, validated as any; the parts settled to the limits (see `ToolOutput::settle`).
     fn conclude_content(&self, spec: &ToolSpec, output: ToolOutput, secrets: &[&str]) -> Outcome {
         let name = || spec.name_cow().clone();
-        let (structured, content) = output.into_parts();
-        let structured = match (structured, spec.output_schema()) {
-            // Declared output is what the tool must give, parts or not.
-            (structured, Some(schema)) => {
-                let mut structured = structured.unwrap_or_default();
-                let max_issues = self.limits.max_issues();
-                let mut issues =
-                    schema.validate_limited(&mut structured, UnknownArguments::Reject, max_issues);
-                if !issues.is_empty() {
-                    issues.scrub(secrets);
-                    let error = ToolValidationError::from_issues(name(), Direction::Output, issues);
-                    return Outcome::Failed(error.into());
-                }
-                Some(structured)
+        let (mut structured, content) = output.into_parts();
+        // Declared output is what the tool must give, parts or not: for a `ToolSchema`, an
+        // object, empty when the tool gave none (valid when every output is optional).
+        if spec.output_schema().is_some() && structured.is_none() {
+            structured = Some(Value::Object(JsonObject::new()));
+        }
+        if spec.has_output_schema() {
+            let mut issues = self.validate_output(spec, structured.as_mut());
+            if !issues.is_empty() {
+                issues.scrub(secrets);
+                let error = ToolValidationError::from_issues(name(), Direction::Output, issues);
+                return Outcome::Failed(error.into());
             }
-            (structured, None) => structured,
-        };
+        }
         let mut output = ToolOutput::content_only(content);
         if let Some(structured) = structured {
             output = output.with_structured(structured);
@@ -524,6 +520,43 @@ impl ToolExecutor {
             return Outcome::Failed(ToolExecutionError::new(name(), too_large).into());
         }
         Outcome::Output(Returned::Output(Box::new(output)))
+    }
+
+    /// The problems of `output` (`None`: the tool gave no structured output) against the
+    /// tool's output schema: a [`ToolSchema`](crate::ToolSchema)'s, which takes an object, or
+    /// a JSON Schema's, which takes what it says; undeclared keys refused as the schema says
+    /// (a `ToolSchema` refuses them). Defaults are filled in place.
+    fn validate_output(&self, spec: &ToolSpec, output: Option<&mut Value>) -> Issues {
+        let mut issues = Issues::with_cap(self.limits.max_issues());
+        match (spec.output_schema(), output) {
+            (Some(schema), Some(Value::Object(object))) => {
+                schema.validate_into(object, UnknownArguments::Reject, &mut issues);
+            }
+            (Some(_), Some(other)) => issues.push(|| {
+                ValidationIssue::wrong_type_at(None, ParamType::Dictionary, value_kind(other))
+            }),
+            (None, Some(value)) => {
+                if let Some(schema) = spec.output_json() {
+                    schema.validate_into(value, UnknownArguments::Reject, &mut issues);
+                }
+            }
+            (_, None) => {
+                if spec.output_json().is_some() {
+                    issues.push(|| {
+                        ValidationIssue::schema(
+                            IssueKind::MissingParameter,
+                            None,
+                            "outputSchema",
+                            None,
+                            "the tool returned no structured output, which its output schema \
+                             asks for"
+                                .to_owned(),
+                        )
+                    });
+                }
+            }
+        }
+        issues
     }
 
     /// Counts a retry request against the tool's budget for the turn; past it, the request
@@ -555,18 +588,15 @@ fn cold<T>(f: impl FnOnce() -> T) -> T {
     f()
 }
 
-/// Whether a `null` is anywhere in `object`. (A scan of every value: for the small objects
+/// Whether a `null` is anywhere in `value`. (A scan of every value: for the small objects
 /// tools return, cheaper than looking up the float parameters by name.)
-fn has_null(object: &JsonObject) -> bool {
-    fn null_in(value: &Value) -> bool {
-        match value {
-            Value::Null => true,
-            Value::Array(items) => items.iter().any(null_in),
-            Value::Object(object) => object.values().any(null_in),
-            _ => false,
-        }
+fn has_null(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::Array(items) => items.iter().any(has_null),
+        Value::Object(object) => object.values().any(has_null),
+        _ => false,
     }
-    object.values().any(null_in)
 }
 
 /// The call being run: its tool, and what it shares with its guard.

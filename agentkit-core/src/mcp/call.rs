@@ -23,6 +23,7 @@ use crate::error::{Error, ErrorKind, UnknownToolError};
 use crate::principal::Principal;
 use crate::result::ToolResult;
 use crate::session::ClientSession;
+use crate::tool::ToolSpec;
 
 impl McpServer {
     pub(super) async fn call(
@@ -78,7 +79,7 @@ impl McpServer {
             .executor
             .registry()
             .lookup(call.name())
-            .is_some_and(|spec| spec.output_schema().is_some());
+            .is_some_and(ToolSpec::has_output_schema);
         let mut answer = into_call_tool_result(result, structured);
         if let Some(id) = deferred_id {
             with_deferred_id(&mut answer, id);

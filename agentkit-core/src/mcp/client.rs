@@ -315,9 +315,19 @@ impl McpClient {
 /// `$ref` to another document, which is never fetched, a `pattern` it cannot compile) is
 /// refused when the tools are registered, with the reason, never registered unvalidated.
 ///
-/// `execute` sends `tools/call` with the validated arguments. The output is the result's
-/// `structuredContent` when it is an object, else `{"content": [...]}` with the content blocks
-/// as the server sent them.
+/// A server tool's `outputSchema`, any JSON Schema (MCP's 2026-07-28 revision allows any),
+/// is compiled too, checked exactly as JSON Schema says, none of the policies for models
+/// ([`ToolSpec::output_json`](crate::ToolSpec::output_json)); one the validator cannot take
+/// refuses the tool the same way.
+///
+/// `execute` sends `tools/call` with the validated arguments. The result's
+/// `structuredContent`, any JSON value (an object, a list, a string, a number, a boolean,
+/// `null`), is the tool's structured output ([`ToolResult::output`](crate::ToolResult::output)),
+/// and its content blocks are the content parts, but for the text block that repeats the
+/// structured output as JSON. The executor validates the structured output against the
+/// `outputSchema`: a result that does not match it, or that has none when the tool declares
+/// one, is an output validation failure ([`ToolValidationError`](crate::ToolValidationError),
+/// every problem with its path).
 ///
 /// A result with `isError: true` is a failed call whose text reaches the model: the tool
 /// returns [`ToolError::failed`](crate::ToolError::failed) with an [`McpToolError`] as cause
@@ -369,6 +379,11 @@ impl McpTool {
         let mut builder = ToolSpec::builder(format!("{}{}", prefix.unwrap_or(""), info.name))
             .description(info.description.clone().unwrap_or_default())
             .input_json_schema(declared);
+        // Its output schema, any schema, checked as JSON Schema says (no policies for
+        // models): the server's `structuredContent`, any JSON value, is validated against it.
+        if let Some(output) = &info.output_schema {
+            builder = builder.output_json_schema(Value::Object(output.as_ref().clone()));
+        }
         // The server's annotations are what it says of its tool: kept, for policies to show a
         // person, never to rely on. Hints that contradict each other are dropped, rather than
         // the tool.

@@ -77,7 +77,9 @@ pub fn to_mcp_tool(spec: &ToolSpec) -> McpToolInfo {
 ///
 /// On success: the structured output as a text block of JSON, plus the output as
 /// `structuredContent` when the tool declares an output schema (MCP asks for it then, and for
-/// the text block beside it); then each content part as its own block (text, image, audio,
+/// the text block beside it): any JSON value, as MCP's 2026-07-28 revision allows (rmcp's
+/// server moves a value that is not an object into a text block for a client on an older
+/// revision, whose `structuredContent` must be an object); then each content part as its own block (text, image, audio,
 /// resource link, embedded resource). A result of text parts alone is its text blocks. On
 /// failure of any kind (invalid arguments, a tool error, a retry asked for, a denial, a
 /// timeout): `isError: true` with the model-facing text, so that the model reads what went
@@ -118,13 +120,13 @@ pub fn to_call_tool_result(result: &ToolResult, structured: bool) -> CallToolRes
             blocks.push(ContentBlock::text(result.to_model_content()));
             let mut answer = CallToolResult::success(blocks);
             if structured {
-                answer.structured_content = Some(Value::Object(output.clone()));
+                answer.structured_content = Some(output.clone());
             }
             return answer;
         }
         Some(output) => {
             // Bounded as in the model text; `structuredContent` carries the whole.
-            let json = serde_json::to_string(output).unwrap_or_else(|_| "{}".to_owned());
+            let json = serde_json::to_string(output).unwrap_or_else(|_| "null".to_owned());
             let max = result.text_limits().max_content_bytes();
             blocks.push(ContentBlock::text(truncate_content(
                 escape_json_text(json),
@@ -136,7 +138,7 @@ pub fn to_call_tool_result(result: &ToolResult, structured: bool) -> CallToolRes
     blocks.extend(parts.iter().map(to_content_block));
     let mut answer = CallToolResult::success(blocks);
     if let (true, Some(output)) = (structured, result.output()) {
-        answer.structured_content = Some(Value::Object(output.clone()));
+        answer.structured_content = Some(output.clone());
     }
     answer
 }
@@ -159,7 +161,7 @@ pub(crate) fn into_call_tool_result(result: ToolResult, structured: bool) -> Cal
     {
         Some(output) => {
             let mut answer = CallToolResult::success(vec![ContentBlock::text(text)]);
-            answer.structured_content = Some(Value::Object(output));
+            answer.structured_content = Some(output);
             answer
         }
         // No output and no parts: no blocks, as `to_call_tool_result` answers it.
@@ -253,18 +255,16 @@ pub(crate) fn result_text(result: &CallToolResult) -> String {
     texts.join("\n")
 }
 
-/// What an MCP tool result gives an agentkit tool as output: `structuredContent` (when it is
-/// an object) as the structured output, and the content blocks as content parts, but for
-/// the text block that only repeats the structured output as JSON (as MCP asks servers to
-/// send it). A block that does not decode is described in text.
+/// What an MCP tool result gives an agentkit tool as output: `structuredContent` (any JSON
+/// value, as MCP's 2026-07-28 revision allows) as the structured output, and the content
+/// blocks as content parts, but for the text block that only repeats the structured output
+/// as JSON (as MCP asks servers to send it). A block that does not decode is described in
+/// text.
 pub(crate) fn result_output(result: CallToolResult) -> ToolOutput {
-    let structured = match result.structured_content {
-        Some(Value::Object(structured)) => Some(structured),
-        _ => None,
-    };
+    let structured = result.structured_content;
     let repeats_structured = |block: &ContentBlock| match (block, &structured) {
         (ContentBlock::Text(text), Some(structured)) => {
-            serde_json::from_str::<JsonObject>(&text.text).is_ok_and(|json| &json == structured)
+            serde_json::from_str::<Value>(&text.text).is_ok_and(|json| &json == structured)
         }
         _ => false,
     };
@@ -290,10 +290,17 @@ pub fn schema_from_json_schema(schema: &Value) -> Option<ToolSchema> {
     ToolSchema::from_json_schema(schema)
 }
 
-fn into_object(schema: Value) -> JsonObject {
+/// A schema as the object rmcp's `Tool` holds: JSON Schema's boolean schemas (an output may
+/// be declared `true`, anything, or `false`, nothing) as the objects that say the same.
+pub(crate) fn into_object(schema: Value) -> JsonObject {
     match schema {
         Value::Object(object) => object,
-        // A tool's JSON Schema is always an object; this keeps the type total.
+        Value::Bool(false) => {
+            let mut nothing = JsonObject::new();
+            nothing.insert("not".to_owned(), Value::Object(JsonObject::new()));
+            nothing
+        }
+        // `true`, and (never built) any other value: anything.
         _ => JsonObject::new(),
     }
 }
@@ -330,6 +337,100 @@ mod tests {
         }
     }
 
+    /// A tool declared with an output JSON Schema, returning what `kind` says.
+    struct Values(ToolSpec);
+
+    impl Tool for Values {
+        fn spec(&self) -> &ToolSpec {
+            &self.0
+        }
+
+        async fn execute(
+            &self,
+            arguments: &JsonObject,
+            _: &ToolContext<'_>,
+        ) -> Result<ToolOutput, BoxError> {
+            Ok(match arguments["kind"].as_str() {
+                Some("list") => ToolOutput::from(serde_json::json!(["a", "b"])),
+                Some("number") => ToolOutput::from(serde_json::json!(7)),
+                Some("parts") => ToolOutput::from(Content::text("a part"))
+                    .with_structured(serde_json::json!([1])),
+                _ => ToolOutput::from(serde_json::json!({"not": "allowed"})),
+            })
+        }
+    }
+
+    fn values_executor() -> ToolExecutor {
+        let spec = ToolSpec::builder("values")
+            .input(ToolSchema::new([Param::required("kind", ParamType::String)]).expect("schema"))
+            .output_json_schema(serde_json::json!({"type": ["array", "number"]}))
+            .build()
+            .expect("spec");
+        let mut registry = ToolRegistry::new();
+        registry.register(Values(spec)).expect("registers");
+        ToolExecutor::new(registry)
+    }
+
+    #[test]
+    fn a_value_that_is_not_an_object_is_structured_content_beside_its_text() {
+        let executor = values_executor();
+        let tool = to_mcp_tool(executor.registry().lookup("values").expect("registered"));
+        assert_eq!(
+            tool.output_schema.as_deref().cloned().map(Value::Object),
+            Some(serde_json::json!({"type": ["array", "number"]}))
+        );
+        for (kind, value, text) in [
+            ("list", serde_json::json!(["a", "b"]), r#"["a","b"]"#),
+            ("number", serde_json::json!(7), "7"),
+        ] {
+            let arguments = format!(r#"{{"kind":"{kind}"}}"#);
+            let result = block_on(executor.dispatch(&ToolCall::new("1", "values", arguments)));
+            let answer = to_call_tool_result(&result, true);
+            assert_eq!(answer.structured_content.as_ref(), Some(&value), "{kind}");
+            assert_eq!(answer.is_error, Some(false));
+            assert_eq!(
+                answer.content[0].as_text().map(|t| t.text.as_str()),
+                Some(text)
+            );
+            // Read back by a client: the value, without the text block that repeats it.
+            let output = result_output(answer);
+            assert_eq!(output.structured(), Some(&value), "{kind}");
+            assert!(output.content().is_empty(), "{kind}");
+        }
+        // An object the schema refuses never reaches `structuredContent`.
+        let result = block_on(executor.dispatch(&ToolCall::new("1", "values", r#"{"kind":"x"}"#)));
+        let answer = to_call_tool_result(&result, true);
+        assert_eq!(answer.is_error, Some(true));
+        assert_eq!(answer.structured_content, None);
+    }
+
+    #[test]
+    fn a_client_keeps_the_blocks_that_do_not_repeat_the_value() {
+        let mut answer = CallToolResult::success(vec![
+            ContentBlock::text("[1, 2]"),
+            ContentBlock::text("two"),
+        ]);
+        answer.structured_content = Some(serde_json::json!([1, 2]));
+        let output = result_output(answer);
+        assert_eq!(output.structured(), Some(&serde_json::json!([1, 2])));
+        assert_eq!(output.content(), [Content::text("two")]);
+        // `null` is a value too.
+        let mut answer = CallToolResult::success(vec![ContentBlock::text("null")]);
+        answer.structured_content = Some(Value::Null);
+        let output = result_output(answer);
+        assert_eq!(output.structured(), Some(&Value::Null));
+        assert!(output.content().is_empty());
+    }
+
+    #[test]
+    fn boolean_schemas_are_declared_as_the_objects_that_say_the_same() {
+        assert_eq!(into_object(Value::Bool(true)), JsonObject::new());
+        let nothing = Value::Object(into_object(Value::Bool(false)));
+        assert_eq!(nothing, serde_json::json!({"not": {}}));
+        let refuses_all = crate::JsonSchema::new(nothing).expect("compiles");
+        assert!(!refuses_all.is_valid(&serde_json::json!(1)));
+    }
+
     #[test]
     fn taking_the_result_answers_as_borrowing_it() {
         let output = ToolSchema::new([
@@ -357,6 +458,15 @@ mod tests {
                     "{kind}, {structured}"
                 );
             }
+        }
+        // Values that are not objects, alone and with parts.
+        let executor = values_executor();
+        for kind in ["list", "number", "parts", "refused"] {
+            let arguments = format!(r#"{{"kind":"{kind}"}}"#);
+            let result = block_on(executor.dispatch(&ToolCall::new("1", "values", arguments)));
+            let borrowed = serde_json::to_value(to_call_tool_result(&result, true));
+            let taken = serde_json::to_value(into_call_tool_result(result, true));
+            assert_eq!(taken.expect("json"), borrowed.expect("json"), "{kind}");
         }
     }
 }

@@ -24,9 +24,9 @@
 //!
 //! | the result | `response` | `parts` |
 //! |---|---|---|
-//! | structured output alone | `{"output": <object>}` | none |
+//! | structured output alone | `{"output": <its JSON value>}` | none |
 //! | text alone | `{"output": "<the text>"}` | none |
-//! | structured output and parts | `{"output": <object>, "content": "<the parts' text>"}` | the media |
+//! | structured output and parts | `{"output": <its JSON value>, "content": "<the parts' text>"}` | the media |
 //! | parts alone | `{"output": "<the parts' text>"}` | the media |
 //!
 //! The parts' text has a line per part: a text part's text, an embedded text resource's

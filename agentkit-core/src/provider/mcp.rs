@@ -6,15 +6,17 @@
 //!
 //! - Declarations: `{"name", "description", "inputSchema", "outputSchema"}`, the entries of
 //!   a `tools/list` result's `tools`. MCP has no strict mode; the output schema is declared
-//!   when the tool has one. Constraints are JSON Schema keywords (`enum`, `minimum`,
+//!   when the tool has one (any JSON Schema, for a tool declared with
+//!   [`output_json_schema`](crate::ToolSpecBuilder::output_json_schema)). Constraints are JSON Schema keywords (`enum`, `minimum`,
 //!   `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`), all of them.
 //! - Calls: a `tools/call` request's `params`, `{"name", "arguments"}`; `arguments` is
 //!   already a JSON object and is dispatched as is. The call id is the JSON-RPC request's
 //!   `id`, as text.
 //! - Results: a `CallToolResult`: `content` with one text block (the
 //!   [model text](ToolResult::to_model_content)), `isError`, and, when the call succeeded
-//!   and the tool declares an output schema, the output as `structuredContent` (the text
-//!   then holds the same JSON, as MCP asks for older clients). A result with
+//!   and the tool declares an output schema, the output as `structuredContent`, any JSON
+//!   value as MCP's 2026-07-28 revision allows (the text then holds the same JSON, as MCP
+//!   asks for older clients). A result with
 //!   [content parts](crate::Content) has a content block per part instead, after the text
 //!   block of the structured output if there is one (see [`result`]).
 //!
@@ -272,13 +274,13 @@ pub fn result(result: &ToolResult, registry: &ToolRegistry) -> Value {
     object.insert("content".into(), Value::Array(blocks));
     let declares_output = registry
         .lookup(result.tool_name())
-        .is_some_and(|spec| spec.output_schema().is_some());
+        .is_some_and(crate::ToolSpec::has_output_schema);
     object.insert(
         "isError".into(),
         Value::from(is_error(result.status(), declares_output)),
     );
     if let (Some(output), true) = (result.output(), declares_output) {
-        object.insert("structuredContent".into(), Value::Object(output.clone()));
+        object.insert("structuredContent".into(), output.clone());
     }
     Value::Object(object)
 }

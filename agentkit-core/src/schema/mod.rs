@@ -23,6 +23,7 @@ pub(crate) use issue::Issues;
 pub use issue::{IssueKind, ValidationIssue};
 pub use json::{Draft, JsonSchema, JsonSchemaOptions, SchemaError, SchemaLimits, SchemaProblem};
 pub use literal::JsonObject;
+pub(crate) use literal::value_kind;
 pub use param::{Param, ToolSchema};
 pub use semantic::{SemanticError, SemanticProblem};
 pub use validate::UnknownArguments;

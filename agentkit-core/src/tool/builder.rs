@@ -29,6 +29,7 @@ impl ToolSpec {
                 annotations: ToolAnnotations::NONE,
                 examples: Examples::none(),
                 json_input: JsonInput::None,
+                json_output: None,
             },
             examples: Vec::new(),
             schema_problems: Vec::new(),
@@ -181,7 +182,7 @@ impl ToolSpecBuilder {
     pub fn input_json_schema(self, schema: Value) -> Self {
         match crate::JsonSchema::new(schema) {
             Ok(schema) => self.input_json(schema),
-            Err(error) => self.schema_error(&error),
+            Err(error) => self.schema_error("input_schema", &error),
         }
     }
 
@@ -193,15 +194,63 @@ impl ToolSpecBuilder {
         self
     }
 
-    fn schema_error(mut self, error: &crate::SchemaError) -> Self {
+    fn schema_error(mut self, key: &str, error: &crate::SchemaError) -> Self {
         self.schema_problems
-            .extend(json_input::problems("input_schema", error));
+            .extend(json_input::problems(key, error));
         self
     }
 
-    /// Sets the output schema.
+    /// Sets the output schema: the tool's structured output is an object of these
+    /// parameters.
     pub fn output(mut self, schema: ToolSchema) -> Self {
         self.spec.output = Some(schema);
+        self.spec.json_output = None;
+        self
+    }
+
+    /// Declares the output with a JSON Schema of your own: any schema, so that the structured
+    /// output may be any JSON value (a list, a string, a number, a boolean, `null`, or an
+    /// object the six types cannot describe), as MCP's 2026-07-28 revision allows. MCP clients
+    /// are sent it as written, as the tool's `outputSchema`.
+    ///
+    /// It is compiled with [`JsonSchemaOptions::standard`](crate::JsonSchemaOptions::standard):
+    /// the output is checked exactly as JSON Schema says, none of the policies for models
+    /// (no defaults filled, no `null` read as absent, extra keys allowed unless the schema
+    /// says otherwise, `format` an annotation); use [`output_json`](Self::output_json) for
+    /// other options. The executor validates the structured output against it, every
+    /// problem with its path; a tool that returns no structured output fails. A schema the
+    /// validator cannot take makes [`build`](Self::build) fail, saying where (under
+    /// `output_schema`); [`ToolSpec::output_schema`] is `None`, and
+    /// [`ToolSpec::output_json`] holds the compiled schema.
+    ///
+    /// ```
+    /// use agentkit_core::ToolSpec;
+    /// use serde_json::json;
+    ///
+    /// let spec = ToolSpec::builder("list_names")
+    ///     .output_json_schema(json!({"type": "array", "items": {"type": "string"}}))
+    ///     .build()?;
+    /// let schema = spec.output_json().unwrap();
+    /// assert!(schema.is_valid(&json!(["Ada", "Grace"])));
+    /// assert!(!schema.is_valid(&json!(["Ada", 7])));
+    /// assert_eq!(spec.output_json_schema(), Some(json!({"type": "array", "items": {"type": "string"}})));
+    ///
+    /// let broken = ToolSpec::builder("broken").output_json_schema(json!({"$ref": "#/$defs/nowhere"}));
+    /// assert!(broken.build().unwrap_err().to_string().contains("output_schema"));
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    pub fn output_json_schema(self, schema: Value) -> Self {
+        match crate::JsonSchemaOptions::standard().build(schema) {
+            Ok(schema) => self.output_json(schema),
+            Err(error) => self.schema_error("output_schema", &error),
+        }
+    }
+
+    /// Declares the output with a compiled [`JsonSchema`](crate::JsonSchema), compiled with
+    /// the options you chose (see [`output_json_schema`](Self::output_json_schema)).
+    pub fn output_json(mut self, schema: crate::JsonSchema) -> Self {
+        self.spec.output = None;
+        self.spec.json_output = Some(schema);
         self
     }
 

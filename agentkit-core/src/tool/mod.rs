@@ -80,8 +80,9 @@ pub trait Tool: Send + Sync + 'static {
     /// Runs the tool on validated `inputs`; `ctx` holds the call id, the resolved
     /// credentials, the executor's shared dependencies and the cancellation signal.
     ///
-    /// Returns a [`ToolOutput`]: structured output (a [`JsonObject`], `.into()`), which is
-    /// validated against the output schema; content parts ([`Content`](crate::Content): a
+    /// Returns a [`ToolOutput`]: structured output (a [`JsonObject`], `.into()`, or any JSON
+    /// [`Value`](serde_json::Value) where the output schema allows it), which is validated
+    /// against the output schema; content parts ([`Content`](crate::Content): a
     /// `String` or `&str` for a text result, images, audio, resources); or both. An error
     /// becomes a [`ToolExecutionError`](crate::ToolExecutionError) with the error as its
     /// source; so does a panic.

@@ -53,6 +53,10 @@ pub struct ToolSpec {
     /// `ToolSpecBuilder::input_json_schema`'s), compiled: it validates the arguments in full,
     /// and is what the model is shown.
     pub(super) json_input: JsonInput,
+    /// The JSON Schema the tool's output was declared with (an MCP server's `outputSchema`,
+    /// or `ToolSpecBuilder::output_json_schema`'s), compiled: it validates the structured
+    /// output, any JSON value, in full.
+    pub(super) json_output: Option<JsonSchema>,
 }
 
 impl ToolSpec {
@@ -81,6 +85,7 @@ impl ToolSpec {
             annotations: ToolAnnotations::NONE,
             examples: Examples::none(),
             json_input: JsonInput::None,
+            json_output: None,
         }
     }
 
@@ -202,9 +207,17 @@ impl ToolSpec {
         self.input.as_ref()
     }
 
-    /// The output schema; `None` means outputs are not validated.
+    /// The output schema, when it is a [`ToolSchema`] (an object); `None` for a tool without
+    /// an output schema, whose output is not validated, and for one declared with a JSON
+    /// Schema (see [`output_json`](Self::output_json)).
     pub fn output_schema(&self) -> Option<&ToolSchema> {
         self.output.as_ref()
+    }
+
+    /// Whether the tool declares an output schema of either kind: then its structured output
+    /// is validated, and MCP clients are sent it as `structuredContent`.
+    pub fn has_output_schema(&self) -> bool {
+        self.output.is_some() || self.json_output.is_some()
     }
 
     /// The tags, as key-value pairs in declaration order.
@@ -336,10 +349,25 @@ impl ToolSpec {
         }
     }
 
-    /// The JSON Schema of the tool's output (see [`ToolSchema::to_json_schema`]); `None` when
-    /// no output schema is declared.
+    /// The JSON Schema of the tool's output: for a tool declared with a JSON Schema
+    /// ([`ToolSpecBuilder::output_json_schema`](crate::ToolSpecBuilder::output_json_schema), an
+    /// MCP server's `outputSchema`), that schema as written, any schema; else its
+    /// [`ToolSchema`]'s (see [`ToolSchema::to_json_schema`]). `None` when no output schema is
+    /// declared.
     pub fn output_json_schema(&self) -> Option<Value> {
-        self.output.as_ref().map(ToolSchema::to_json_schema)
+        match (&self.output, &self.json_output) {
+            (_, Some(schema)) => Some(schema.as_value().clone()),
+            (Some(schema), None) => Some(schema.to_json_schema()),
+            (None, None) => None,
+        }
+    }
+
+    /// The JSON Schema the tool's structured output is validated against, when it was
+    /// declared with one ([`ToolSpecBuilder::output_json_schema`](crate::ToolSpecBuilder::output_json_schema),
+    /// an MCP server's tool with an `outputSchema`); `None` for a tool whose output is a
+    /// [`ToolSchema`], or that declares none.
+    pub fn output_json(&self) -> Option<&JsonSchema> {
+        self.json_output.as_ref()
     }
 
     /// The JSON Schema the tool's arguments are validated against, when it was declared
@@ -387,8 +415,12 @@ impl ToolSpec {
         self.json_input.is_none()
     }
 
-    /// The output's JSON Schema in `style`, when one is declared.
+    /// The output's JSON Schema in `style`, when one is declared; a JSON Schema of the tool's
+    /// own as written.
     pub(crate) fn output_schema_in(&self, style: Style) -> Option<Value> {
+        if let Some(declared) = &self.json_output {
+            return Some(declared.as_value().clone());
+        }
         self.output.as_ref().map(|schema| export(schema, style))
     }
 }

@@ -22,3 +22,4 @@ mod mcp_progress;
 mod mcp_replicas;
 mod mcp_server;
 mod mcp_session_memory;
+mod mcp_structured_output;

@@ -22,11 +22,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll, Waker};
 
 use agentkit_core::{
-    Direction, Error, ErrorKind, ExecutionRecorder, InMemoryCredentials, JsonObject, NoCredentials,
-    Param, ParamType, RecordedOutcome, Recording, Replay, TextLimits, ToolCall, ToolEvent,
-    ToolExecutor, ToolExecutorBuilder, ToolObserver, ToolRegistry, ToolResult, ToolSchema,
-    ToolSpec, block_on,
+    Direction, Error, ErrorKind, ExecutionRecorder, InMemoryCredentials, NoCredentials, Param,
+    ParamType, RecordedOutcome, Recording, Replay, TextLimits, ToolCall, ToolEvent, ToolExecutor,
+    ToolExecutorBuilder, ToolObserver, ToolRegistry, ToolResult, ToolSchema, ToolSpec, block_on,
 };
+use serde_json::Value;
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
@@ -572,7 +572,7 @@ impl Outcome {
 
     /// The output, after checking the call succeeded and passes every check.
     #[track_caller]
-    pub(crate) fn output(&self) -> &JsonObject {
+    pub(crate) fn output(&self) -> &Value {
         let Some(output) = self.result.output() else {
             panic!(
                 "expected a success, got {}",

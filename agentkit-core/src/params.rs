@@ -330,10 +330,10 @@ pub const fn has_enum_value<T: ParamSchema>(value: &str) -> bool {
     };
     let mut i = 0;
     while i < values.len() {
-        if let Literal::String(std::borrow::Cow::Borrowed(allowed)) = &values[i] {
-            if str_eq(allowed, value) {
-                return true;
-            }
+        if let Literal::String(std::borrow::Cow::Borrowed(allowed)) = &values[i]
+            && str_eq(allowed, value)
+        {
+            return true;
         }
         i += 1;
     }

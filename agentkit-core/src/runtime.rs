@@ -176,13 +176,13 @@ impl Timer {
         waker: &Waker,
     ) -> (Instant, u64) {
         let mut state = self.lock();
-        if let Some(key) = key {
-            if let Some(registered) = state.sleeps.get_mut(&key) {
-                if !registered.will_wake(waker) {
-                    registered.clone_from(waker);
-                }
-                return key;
+        if let Some(key) = key
+            && let Some(registered) = state.sleeps.get_mut(&key)
+        {
+            if !registered.will_wake(waker) {
+                registered.clone_from(waker);
             }
+            return key;
         }
         let key = (deadline, state.next_id);
         state.next_id += 1;

@@ -701,15 +701,15 @@ async fn futures_join<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output
     let mut b = std::pin::pin!(b);
     let (mut out_a, mut out_b) = (None, None);
     std::future::poll_fn(|cx| {
-        if out_a.is_none() {
-            if let std::task::Poll::Ready(v) = a.as_mut().poll(cx) {
-                out_a = Some(v);
-            }
+        if out_a.is_none()
+            && let std::task::Poll::Ready(v) = a.as_mut().poll(cx)
+        {
+            out_a = Some(v);
         }
-        if out_b.is_none() {
-            if let std::task::Poll::Ready(v) = b.as_mut().poll(cx) {
-                out_b = Some(v);
-            }
+        if out_b.is_none()
+            && let std::task::Poll::Ready(v) = b.as_mut().poll(cx)
+        {
+            out_b = Some(v);
         }
         if out_a.is_some() && out_b.is_some() {
             std::task::Poll::Ready(())

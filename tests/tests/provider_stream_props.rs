@@ -92,10 +92,10 @@ fn ids_seen(events: &[Value], expected: &[ToolCall]) -> BTreeSet<String> {
     for event in events {
         let mut event = event.clone();
         walk(&mut event, &mut |value| {
-            if let Value::String(text) = value {
-                if expected.iter().any(|call| call.id() == text) {
-                    seen.insert(text.clone());
-                }
+            if let Value::String(text) = value
+                && expected.iter().any(|call| call.id() == text)
+            {
+                seen.insert(text.clone());
             }
         });
     }

@@ -67,10 +67,10 @@ impl Future for Deadline<'_> {
                 return Poll::Ready(());
             }
         }
-        if let Some(until) = &mut this.until {
-            if Pin::new(until).poll(cx).is_ready() {
-                return Poll::Ready(());
-            }
+        if let Some(until) = &mut this.until
+            && Pin::new(until).poll(cx).is_ready()
+        {
+            return Poll::Ready(());
         }
         Poll::Pending
     }

@@ -281,9 +281,9 @@ pub(super) fn report(
         },
     };
     emit_to(observers, &event);
-    if let Some(reporter) = reporter {
-        if let Err(panic) = catch_unwind(AssertUnwindSafe(|| reporter(report))) {
-            discard(panic);
-        }
+    if let Some(reporter) = reporter
+        && let Err(panic) = catch_unwind(AssertUnwindSafe(|| reporter(report)))
+    {
+        discard(panic);
     }
 }

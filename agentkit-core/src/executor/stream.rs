@@ -121,10 +121,10 @@ impl Turn<'_> {
                 if let Poll::Ready(Some(done)) = running.poll_next_unpin(cx) {
                     return Poll::Ready(Next::Ended(done));
                 }
-                if !calls.is_terminated() {
-                    if let Poll::Ready(arrived) = calls.poll_next_unpin(cx) {
-                        return Poll::Ready(Next::Arrived(arrived));
-                    }
+                if !calls.is_terminated()
+                    && let Poll::Ready(arrived) = calls.poll_next_unpin(cx)
+                {
+                    return Poll::Ready(Next::Arrived(arrived));
                 }
                 Poll::Pending
             })

@@ -127,10 +127,10 @@ impl<R> Reading<R> {
                 }
             }
             if ends {
-                if !self.skipping {
-                    if let Some((Some(id), arguments)) = tool_call_arguments(&self.line) {
-                        self.pending.put(id, arguments);
-                    }
+                if !self.skipping
+                    && let Some((Some(id), arguments)) = tool_call_arguments(&self.line)
+                {
+                    self.pending.put(id, arguments);
                 }
                 self.line.clear();
                 self.skipping = false;

@@ -115,10 +115,10 @@ impl McpHttpService {
         }
         let (parts, body) = request.into_parts();
         let mut head = Request::from_parts(parts, ());
-        if let Some(auth) = &options.auth {
-            if let Some(answer) = auth.admit(&mut head).await {
-                return answer;
-            }
+        if let Some(auth) = &options.auth
+            && let Some(answer) = auth.admit(&mut head).await
+        {
+            return answer;
         }
         let (mut parts, ()) = head.into_parts();
         let max = options.max_body_bytes;
@@ -145,10 +145,10 @@ impl McpHttpService {
         if opens_session && self.sessions.is_full() {
             return full_up(self.sessions.max(), options.session_idle);
         }
-        if parts.method == Method::POST {
-            if let Some((_, arguments)) = tool_call_arguments(&bytes) {
-                parts.extensions.insert(arguments);
-            }
+        if parts.method == Method::POST
+            && let Some((_, arguments)) = tool_call_arguments(&bytes)
+        {
+            parts.extensions.insert(arguments);
         }
         let serving = self
             .inner

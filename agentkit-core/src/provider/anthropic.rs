@@ -103,10 +103,10 @@ pub const TOOL_SEARCH: &str = "tool_search_tool_bm25_20251119";
 
 /// The declarations, and the tool search tool after them when one is deferred.
 fn with_search(mut declared: Value) -> Value {
-    if let Value::Array(tools) = &mut declared {
-        if tools.iter().any(|tool| tool.get("defer_loading").is_some()) {
-            tools.push(json!({"type": TOOL_SEARCH, "name": "tool_search_tool_bm25"}));
-        }
+    if let Value::Array(tools) = &mut declared
+        && tools.iter().any(|tool| tool.get("defer_loading").is_some())
+    {
+        tools.push(json!({"type": TOOL_SEARCH, "name": "tool_search_tool_bm25"}));
     }
     declared
 }

@@ -101,10 +101,10 @@ pub fn strict_tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
 /// deferred (`defer_loading`): the API searches the deferred functions and loads the ones it
 /// finds. (At the time of writing, for gpt-5.4 and later models.)
 fn with_search(mut declared: Value) -> Value {
-    if let Value::Array(tools) = &mut declared {
-        if tools.iter().any(|tool| tool.get("defer_loading").is_some()) {
-            tools.push(json!({"type": "tool_search"}));
-        }
+    if let Value::Array(tools) = &mut declared
+        && tools.iter().any(|tool| tool.get("defer_loading").is_some())
+    {
+        tools.push(json!({"type": "tool_search"}));
     }
     declared
 }

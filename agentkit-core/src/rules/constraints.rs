@@ -295,15 +295,15 @@ impl Constraints {
             Measured::String(_) | Measured::List(_) => None,
         };
         if let Some(got) = number {
-            if let Some(limit) = self.minimum {
-                if got.compare(limit) == Some(std::cmp::Ordering::Less) {
-                    found.push(Violation::BelowMinimum { limit, got });
-                }
+            if let Some(limit) = self.minimum
+                && got.compare(limit) == Some(std::cmp::Ordering::Less)
+            {
+                found.push(Violation::BelowMinimum { limit, got });
             }
-            if let Some(limit) = self.maximum {
-                if got.compare(limit) == Some(std::cmp::Ordering::Greater) {
-                    found.push(Violation::AboveMaximum { limit, got });
-                }
+            if let Some(limit) = self.maximum
+                && got.compare(limit) == Some(std::cmp::Ordering::Greater)
+            {
+                found.push(Violation::AboveMaximum { limit, got });
             }
         }
         let (length, min, max) = match value {
@@ -437,53 +437,52 @@ pub fn check_constraints(name: &str, ty: ParamType, c: &Constraints) -> Vec<Cons
         }
     }
     for (key, bound) in [("minimum", c.minimum), ("maximum", c.maximum)] {
-        if let (true, Some(bound)) = (on(key), bound) {
-            if !bound.is_finite() {
-                push(
-                    key,
-                    None,
-                    Problem::BoundNotFinite {
-                        name: name.to_owned(),
-                        key,
-                    },
-                );
-            }
-        }
-    }
-    if let (true, true, Some(min), Some(max)) = (on("minimum"), on("maximum"), c.minimum, c.maximum)
-    {
-        if min.compare(max) == Some(std::cmp::Ordering::Greater) {
+        if let (true, Some(bound)) = (on(key), bound)
+            && !bound.is_finite()
+        {
             push(
-                "maximum",
+                key,
                 None,
-                Problem::InvertedBounds {
+                Problem::BoundNotFinite {
                     name: name.to_owned(),
-                    lower: "minimum",
-                    upper: "maximum",
-                    min: min.to_string(),
-                    max: max.to_string(),
+                    key,
                 },
             );
         }
+    }
+    if let (true, true, Some(min), Some(max)) = (on("minimum"), on("maximum"), c.minimum, c.maximum)
+        && min.compare(max) == Some(std::cmp::Ordering::Greater)
+    {
+        push(
+            "maximum",
+            None,
+            Problem::InvertedBounds {
+                name: name.to_owned(),
+                lower: "minimum",
+                upper: "maximum",
+                min: min.to_string(),
+                max: max.to_string(),
+            },
+        );
     }
     for (lower, upper, min, max) in [
         ("min_length", "max_length", c.min_length, c.max_length),
         ("min_items", "max_items", c.min_items, c.max_items),
     ] {
-        if let (true, true, Some(min), Some(max)) = (on(lower), on(upper), min, max) {
-            if min > max {
-                push(
+        if let (true, true, Some(min), Some(max)) = (on(lower), on(upper), min, max)
+            && min > max
+        {
+            push(
+                upper,
+                None,
+                Problem::InvertedBounds {
+                    name: name.to_owned(),
+                    lower,
                     upper,
-                    None,
-                    Problem::InvertedBounds {
-                        name: name.to_owned(),
-                        lower,
-                        upper,
-                        min: min.to_string(),
-                        max: max.to_string(),
-                    },
-                );
-            }
+                    min: min.to_string(),
+                    max: max.to_string(),
+                },
+            );
         }
     }
     problems

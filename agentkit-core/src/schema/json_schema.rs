@@ -201,15 +201,15 @@ fn constrain(
         // The validation schema already bounds integers to `i64`: keep the stricter bound.
         let bounded = style == Style::Validation && param.param_type() == ParamType::Integer;
         let (lowest, highest) = (Number::Integer(i64::MIN), Number::Integer(i64::MAX));
-        if let Some(min) = min {
-            if !(bounded && min.compare(lowest) == Some(std::cmp::Ordering::Less)) {
-                property.insert("minimum".into(), number(min));
-            }
+        if let Some(min) = min
+            && !(bounded && min.compare(lowest) == Some(std::cmp::Ordering::Less))
+        {
+            property.insert("minimum".into(), number(min));
         }
-        if let Some(max) = max {
-            if !(bounded && max.compare(highest) == Some(std::cmp::Ordering::Greater)) {
-                property.insert("maximum".into(), number(max));
-            }
+        if let Some(max) = max
+            && !(bounded && max.compare(highest) == Some(std::cmp::Ordering::Greater))
+        {
+            property.insert("maximum".into(), number(max));
         }
     } else {
         sentences.extend(range_sentence(min, max, None));

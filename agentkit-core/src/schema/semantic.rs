@@ -210,10 +210,10 @@ impl Param {
         if let Err(p) = rules::check_items(&self.name, self.ty, self.items) {
             problems.push(p);
         }
-        if self.fields.is_some() {
-            if let Err(p) = rules::check_fields_place(&self.name, self.ty, self.items) {
-                problems.push(p);
-            }
+        if self.fields.is_some()
+            && let Err(p) = rules::check_fields_place(&self.name, self.ty, self.items)
+        {
+            problems.push(p);
         }
         problems
     }

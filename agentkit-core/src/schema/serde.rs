@@ -473,12 +473,11 @@ pub(crate) fn schema_to_value(schema: &ToolSchema) -> Value {
             if let Some(items) = p.items() {
                 object.insert("items".into(), Value::from(items.as_str()));
             }
-            if let Some(fields) = p.fields() {
-                if let Value::Object(mut nested) = schema_to_value(fields) {
-                    if let Some(list) = nested.remove("parameters") {
-                        object.insert("fields".into(), list);
-                    }
-                }
+            if let Some(fields) = p.fields()
+                && let Value::Object(mut nested) = schema_to_value(fields)
+                && let Some(list) = nested.remove("parameters")
+            {
+                object.insert("fields".into(), list);
             }
             if let Some(values) = p.enum_values() {
                 let values = values.iter().map(Literal::to_value).collect();

@@ -296,32 +296,32 @@ enum Mismatch {
 
 /// Checks `value` against `ty`, normalising an integral float to an integer in place.
 fn check_type(ty: ParamType, value: &mut Value) -> Result<(), Mismatch> {
-    if ty == ParamType::Integer {
-        if let Value::Number(n) = value {
-            if n.is_i64() {
+    if ty == ParamType::Integer
+        && let Value::Number(n) = value
+    {
+        if n.is_i64() {
+            return Ok(());
+        }
+        if n.is_u64() {
+            return Err(Mismatch::OutOfRange);
+        }
+        // `1.0` is an integer in JSON (and JSON Schema); normalise it in place so tool code
+        // can read it with `as_i64`. `1.5` stays a float and is refused below.
+        let f = n.as_f64().unwrap_or(f64::NAN);
+        if f.fract() == 0.0 {
+            // The 64-bit range as a double: -2^63 (exactly i64::MIN) up to, not including,
+            // 2^63 (i64::MAX rounds up to it). The same range as the exported schema's
+            // `minimum` and `maximum`, and as a default's: a JSON Schema validator compares
+            // numbers by value, so `-9223372036854775808.0` is i64::MIN to it too. (An
+            // integer written below i64::MIN is read by serde_json as the nearest double,
+            // as any validator without arbitrary precision reads it: one that rounds to
+            // -2^63 is i64::MIN here as there.)
+            #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+            if f >= i64::MIN as f64 && f < i64::MAX as f64 {
+                *value = Value::from(f as i64);
                 return Ok(());
             }
-            if n.is_u64() {
-                return Err(Mismatch::OutOfRange);
-            }
-            // `1.0` is an integer in JSON (and JSON Schema); normalise it in place so tool code
-            // can read it with `as_i64`. `1.5` stays a float and is refused below.
-            let f = n.as_f64().unwrap_or(f64::NAN);
-            if f.fract() == 0.0 {
-                // The 64-bit range as a double: -2^63 (exactly i64::MIN) up to, not including,
-                // 2^63 (i64::MAX rounds up to it). The same range as the exported schema's
-                // `minimum` and `maximum`, and as a default's: a JSON Schema validator compares
-                // numbers by value, so `-9223372036854775808.0` is i64::MIN to it too. (An
-                // integer written below i64::MIN is read by serde_json as the nearest double,
-                // as any validator without arbitrary precision reads it: one that rounds to
-                // -2^63 is i64::MIN here as there.)
-                #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
-                if f >= i64::MIN as f64 && f < i64::MAX as f64 {
-                    *value = Value::from(f as i64);
-                    return Ok(());
-                }
-                return Err(Mismatch::OutOfRange);
-            }
+            return Err(Mismatch::OutOfRange);
         }
     }
     let got = value_kind(value);

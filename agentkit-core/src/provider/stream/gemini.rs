@@ -258,10 +258,10 @@ impl CallStream {
                 }
             }
         };
-        if open.id.is_none() {
-            if let Some(id) = id {
-                open.id = Some(self.ids.claim(id, &id_at)?);
-            }
+        if open.id.is_none()
+            && let Some(id) = id
+        {
+            open.id = Some(self.ids.claim(id, &id_at)?);
         }
         let args = call.get("args");
         if args.is_present() {

@@ -205,10 +205,10 @@ impl CallStream {
                 "none",
             ));
         };
-        if let (Some(given), Some(started)) = (given, &open.item_id) {
-            if given != started {
-                return Err(item_id.error_found("the `id` of the call's item", "another id"));
-            }
+        if let (Some(given), Some(started)) = (given, &open.item_id)
+            && given != started
+        {
+            return Err(item_id.error_found("the `id` of the call's item", "another id"));
         }
         Ok((place, open))
     }

@@ -326,16 +326,16 @@ impl<'d> Index<'d> {
                             ));
                         }
                     }
-                } else if MAPS.contains(&keyword) {
-                    if let Value::Object(subs) = sub {
-                        for (name, sub) in subs {
-                            // `dependencies` also holds lists of names, which are not schemas.
-                            if keyword == "dependencies" && sub.is_array() {
-                                continue;
-                            }
-                            let at = format!("{location}/{keyword}/{}", escape_token(name));
-                            stack.push((sub, base.clone(), draft, at, holds));
+                } else if MAPS.contains(&keyword)
+                    && let Value::Object(subs) = sub
+                {
+                    for (name, sub) in subs {
+                        // `dependencies` also holds lists of names, which are not schemas.
+                        if keyword == "dependencies" && sub.is_array() {
+                            continue;
                         }
+                        let at = format!("{location}/{keyword}/{}", escape_token(name));
+                        stack.push((sub, base.clone(), draft, at, holds));
                     }
                 }
             }

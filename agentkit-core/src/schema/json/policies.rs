@@ -50,10 +50,11 @@ fn apply(schema: &Compiled, id: NodeId, value: &mut Value, depth: usize, budget:
                     {
                         object.remove(name);
                     }
-                    if options.fill_defaults && !object.contains_key(name) {
-                        if let Some(default) = &schema.arena.nodes[*sub as usize].default {
-                            object.insert(name.clone(), default.clone());
-                        }
+                    if options.fill_defaults
+                        && !object.contains_key(name)
+                        && let Some(default) = &schema.arena.nodes[*sub as usize].default
+                    {
+                        object.insert(name.clone(), default.clone());
                     }
                 }
                 for (key, member) in object.iter_mut() {

@@ -41,10 +41,8 @@ pub(in crate::schema::json) fn check(
     let tracking = eval.is_some();
     let mut seen = Evaluated::default();
     let holds = cx.quietly(|cx| cx.node(condition, value, loc, tracking.then_some(&mut seen)));
-    if holds {
-        if let Some(eval) = eval.as_deref_mut() {
-            eval.merge(seen);
-        }
+    if holds && let Some(eval) = eval.as_deref_mut() {
+        eval.merge(seen);
     }
     match if holds { then } else { otherwise } {
         Some(branch) => cx.node(branch, value, loc, eval),

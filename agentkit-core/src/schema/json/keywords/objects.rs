@@ -274,19 +274,17 @@ pub(in crate::schema::json) fn check_properties(
                 valid &= cx.node(*schema, member, at, None);
             }
         }
-        if !matched {
-            if let Some(schema) = properties.additional {
-                matched = true;
-                if properties.closed {
-                    cx.report(|| {
-                        let names: Vec<&str> =
-                            properties.named.iter().map(|(n, _)| n.as_str()).collect();
-                        unknown(loc, key, &names)
-                    });
-                    valid = false;
-                } else {
-                    valid &= cx.node(schema, member, at, None);
-                }
+        if !matched && let Some(schema) = properties.additional {
+            matched = true;
+            if properties.closed {
+                cx.report(|| {
+                    let names: Vec<&str> =
+                        properties.named.iter().map(|(n, _)| n.as_str()).collect();
+                    unknown(loc, key, &names)
+                });
+                valid = false;
+            } else {
+                valid &= cx.node(schema, member, at, None);
             }
         }
         if !valid && cx.quiet {

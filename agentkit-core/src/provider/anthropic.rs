@@ -7,7 +7,10 @@
 //!   `max_items`, and `min_items` above 1 are stated in the parameter's description instead
 //!   ("Between 1 and 50.", "At least 2 items."), and the executor still enforces them. What
 //!   strict mode adds is the guarantee that Claude's input matches the schema. It wants every
-//!   object closed: a free-form `dictionary` is refused there.
+//!   object closed and no recursion: a tool whose schema has a free-form `dictionary`, a map
+//!   or a recursive `$ref` is declared without `strict` ([`provider::lower`](super::lower)
+//!   says why). A tool with a JSON Schema of its own is lowered to the strict subset (see
+//!   [the table](super#the-schemas-models-are-sent)).
 //! - Calls: the assistant message's `content` blocks of type `tool_use`, each `{"id", "name",
 //!   "input"}`; `input` is already a JSON object and is dispatched as is, without a round trip
 //!   through text.
@@ -37,11 +40,10 @@ use serde_json::{Map, Value, json};
 
 use super::parse::{At, ParseError, value_arguments};
 use super::parts::{self, Kind};
-use super::{Declare, declare};
+use super::{Declare, Target, declare};
 use crate::call::ToolCall;
 use crate::content::{Content, ResourceContents};
 use crate::result::{ToolResult, ToolStatus};
-use crate::schema::json_schema::Style;
 
 const API: &str = "Anthropic Messages";
 
@@ -79,16 +81,22 @@ pub fn tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
     with_search(declare(tools, true, |item| tool(&item, false)))
 }
 
-/// The request's `tools` for strict tool use: as [`tools`], with `"strict": true`.
+/// The request's `tools` for strict tool use: as [`tools`], with `"strict": true` and each
+/// schema in strict tool use's subset; a tool whose schema the subset cannot take at all is
+/// declared without `"strict"` ([`provider::lower`](super::lower) says why). A tool without
+/// an input schema takes no arguments here (strict tool use wants every object closed).
 ///
 /// ```
 /// use agentkit_core::provider::anthropic;
 /// use agentkit_core::ToolSpec;
+/// use serde_json::json;
 ///
 /// let spec = ToolSpec::builder("get_time").build()?;
 /// let declared = anthropic::strict_tools([&spec]);
 /// assert_eq!(declared[0]["strict"], true);
-/// assert_eq!(declared[0]["input_schema"], anthropic::tools([&spec])[0]["input_schema"]);
+/// assert_eq!(declared[0]["input_schema"], json!({
+///     "type": "object", "properties": {}, "required": [], "additionalProperties": false,
+/// }));
 /// # Ok::<(), agentkit_core::SemanticError>(())
 /// ```
 pub fn strict_tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
@@ -113,20 +121,22 @@ fn with_search(mut declared: Value) -> Value {
 
 fn tool(item: &impl Declare, strict: bool) -> Value {
     let spec = item.declared_spec();
-    // A tool declared with a JSON Schema of its own goes without strict, its schema whole.
-    let strict = strict && spec.strict_capable();
     let mut tool = Map::new();
     tool.insert("name".into(), Value::from(item.declared_name()));
     // Anthropic takes examples in a field of their own.
     if !spec.description().is_empty() {
         tool.insert("description".into(), Value::from(spec.description()));
     }
-    let style = if strict {
-        Style::AnthropicStrict
-    } else {
-        Style::Declaration
-    };
-    tool.insert("input_schema".into(), spec.input_schema_in(style));
+    let lowered = super::lower(
+        spec,
+        if strict {
+            Target::AnthropicStrict
+        } else {
+            Target::Anthropic
+        },
+    );
+    let strict = lowered.is_strict();
+    tool.insert("input_schema".into(), lowered.into_schema());
     if strict {
         tool.insert("strict".into(), Value::from(true));
     }

@@ -497,10 +497,26 @@ fn assert_gemini_openapi(lowered: &Value) {
 /// Every property name `original` declares, at any depth, is declared in `lowered` too, or,
 /// where the target cannot declare the schema holding it (a map's values in the OpenAPI
 /// subset, a `not`), stated in a description.
-fn assert_properties_kept(original: &Value, lowered: &Value) {
-    let declared = property_names(lowered);
+///
+/// The names inside `not`, `if`/`then`/`else`, `dependentSchemas`, `contains` and
+/// `propertyNames` are not parameters to send: those keywords are stated (in bounded text)
+/// wherever a target cannot declare them, and so are a map's values in the OpenAPI subset.
+fn assert_properties_kept(original: &Value, lowered: &Value, target: Target) {
+    let declared = property_names(lowered, &[]);
     let text = lowered.to_string();
-    for name in property_names(original) {
+    let mut stated = vec![
+        "not",
+        "if",
+        "then",
+        "else",
+        "dependentSchemas",
+        "contains",
+        "propertyNames",
+    ];
+    if target == Target::GeminiOpenApi {
+        stated.extend(["additionalProperties", "patternProperties"]);
+    }
+    for name in property_names(original, &stated) {
         assert!(
             declared.contains(&name)
                 || text.contains(&format!("\\\"{name}\\\""))
@@ -510,7 +526,7 @@ fn assert_properties_kept(original: &Value, lowered: &Value) {
     }
 }
 
-fn property_names(value: &Value) -> BTreeSet<String> {
+fn property_names(value: &Value, skip: &[&str]) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
     let mut pending = vec![value];
     while let Some(value) = pending.pop() {
@@ -519,7 +535,11 @@ fn property_names(value: &Value) -> BTreeSet<String> {
                 if let Some(Value::Object(properties)) = map.get("properties") {
                     found.extend(properties.keys().cloned());
                 }
-                pending.extend(map.values());
+                for (key, child) in map {
+                    if !skip.contains(&key.as_str()) {
+                        pending.push(child);
+                    }
+                }
             }
             Value::Array(items) => pending.extend(items),
             _ => {}
@@ -552,7 +572,7 @@ fn check(original: &Value, target: Target, lowered: &Lowered) {
     if !lowered.is_strict() && target != Target::OpenAiStrict && target != Target::AnthropicStrict {
         assert_eq!(lowered.not_strict_because(), None);
     }
-    assert_properties_kept(original, schema);
+    assert_properties_kept(original, schema, lowered.target());
 }
 
 #[test]
@@ -698,7 +718,7 @@ fn the_openapi_subset_writes_references_out_and_recursion_to_a_bounded_depth() {
         child["description"]
             .as_str()
             .unwrap()
-            .contains("'children' continues the same shape")
+            .contains("'children' is not declared at this depth")
     );
     assert!(lowered.loosened().iter().any(|l| l.keyword == "$ref"));
 }
@@ -837,4 +857,107 @@ proptest! {
             check(&schema, target, &lowered);
         }
     }
+}
+
+/// Strict tool use's limits on a request: the tools past them go without strict, each with
+/// the reason, and the declarations say the same.
+#[test]
+fn anthropic_s_request_limits_send_the_tools_past_them_without_strict() {
+    let optional = |n: usize| {
+        ToolSpec::builder(format!("t{n}"))
+            .input_json_schema(json!({"type": "object", "properties": {
+                "a": {"type": "string"}, "b": {"type": "string"}, "c": {"type": "string"},
+            }}))
+            .build()
+            .unwrap()
+    };
+    // Three optional parameters each: eight tools take the 24.
+    let specs: Vec<ToolSpec> = (0..10).map(optional).collect();
+    let fallbacks = anthropic::not_strict(specs.iter());
+    let names: Vec<&str> = fallbacks.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["t8", "t9"]);
+    assert!(
+        fallbacks[0].1.contains("24 optional parameters"),
+        "{}",
+        fallbacks[0].1
+    );
+    let declared = anthropic::strict_tools(specs.iter());
+    for (index, tool) in declared.as_array().unwrap().iter().enumerate() {
+        assert_eq!(tool.get("strict").is_some(), index < 8, "{tool}");
+    }
+    // Tools without parameters: twenty are strict.
+    let plain: Vec<ToolSpec> = (0..22)
+        .map(|n| ToolSpec::builder(format!("p{n}")).build().unwrap())
+        .collect();
+    let fallbacks = anthropic::not_strict(plain.iter());
+    assert_eq!(fallbacks.len(), 2);
+    assert!(fallbacks[0].1.contains("20 strict tools"));
+    // Unions: pydantic's `Optional`s, each a union and not required.
+    let unions = ToolSpec::builder("u")
+        .input_json_schema(json!({"type": "object", "properties": {
+            "a": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+            "b": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+            "c": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+            "d": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+            "e": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        }, "required": ["a", "b", "c", "d", "e"]}))
+        .build()
+        .unwrap();
+    let fallbacks = anthropic::not_strict([&unions, &unions, &unions, &unions]);
+    assert_eq!(fallbacks.len(), 1);
+    assert!(fallbacks[0].1.contains("16 union parameters"));
+}
+
+/// Hostile schemas lower to a bounded declaration: many properties, deep nesting, and
+/// references that would multiply when written out.
+#[test]
+fn hostile_schemas_lower_to_bounded_declarations() {
+    let wide: Map<String, Value> = (0..6_000)
+        .map(|n| (format!("p{n}"), json!({"type": "string", "minLength": 1})))
+        .collect();
+    let wide = json!({"type": "object", "properties": wide});
+    for target in TARGETS {
+        let lowered = lower_json_schema(&wide, target);
+        let declared = lowered.schema()["properties"].as_object().unwrap().len();
+        assert_eq!(declared, 6_000, "{target:?}");
+    }
+    // OpenAI's limit of 5,000 properties.
+    assert!(
+        lower_json_schema(&wide, Target::OpenAiStrict)
+            .not_strict_because()
+            .unwrap()
+            .contains("6000 properties")
+    );
+
+    let mut deep = json!({"type": "string"});
+    for _ in 0..120 {
+        deep = json!({"type": "object", "properties": {"next": deep}, "required": ["next"]});
+    }
+    for target in TARGETS {
+        let lowered = lower_json_schema(&deep, target);
+        assert!(lowered.schema().to_string().len() < 1 << 20, "{target:?}");
+    }
+    assert!(!lower_json_schema(&deep, Target::OpenAiStrict).is_strict());
+
+    // Each level refers to the next twice: 2^30 schemas written out in full.
+    let mut defs = Map::new();
+    for level in 0..30 {
+        defs.insert(
+            format!("L{level}"),
+            json!({"type": "object", "properties": {
+                "left": {"$ref": format!("#/$defs/L{}", level + 1)},
+                "right": {"$ref": format!("#/$defs/L{}", level + 1)},
+            }}),
+        );
+    }
+    defs.insert("L30".into(), json!({"type": "string"}));
+    let shared =
+        json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/L0"}}, "$defs": defs});
+    let lowered = lower_json_schema(&shared, Target::GeminiOpenApi);
+    assert!(lowered.schema().to_string().len() < 1 << 24);
+    assert!(!lowered.schema().to_string().contains("$ref"));
+    // Where references stay references, the declaration is as small as the schema.
+    let kept = lower_json_schema(&shared, Target::OpenAiStrict);
+    assert!(kept.is_strict(), "{:?}", kept.not_strict_because());
+    assert_eq!(kept.schema()["$defs"].as_object().unwrap().len(), 31);
 }

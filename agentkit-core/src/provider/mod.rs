@@ -117,7 +117,7 @@
 //! | the root | one object; a union there: not strict | one object; a union is merged into one object (every variant's properties, none required, the forms stated) | one object; a union merged likewise | one object; a union merged likewise | one object; a union merged likewise | as written |
 //! | optional properties | required, made nullable (`null` reads as absent) | optional | as written | optional | optional | as written |
 //! | objects | closed (`additionalProperties: false`); a map (`additionalProperties` other than `false`, `patternProperties`) or an object of any keys: not strict | closed; a map or an object of any keys: not strict | as written | closed where they list properties (as the executor treats them); maps kept; `patternProperties` stated | no `additionalProperties`: maps and `patternProperties` stated | as written |
-//! | `$ref`, `$defs`/`definitions` | local refs gathered into the root's `$defs` (`#` kept), recursion kept | gathered likewise; recursion: not strict | as written | gathered likewise, recursion kept | written out where they stand; a recursive one two levels deep, then stated ("continues the same shape") | as written |
+//! | `$ref`, `$defs`/`definitions` | local refs gathered into the root's `$defs` (`#` kept), recursion kept | gathered likewise; recursion: not strict | as written | gathered likewise, recursion kept | written out where they stand; a recursive one two levels deep, the property holding the next level then stated ("is not declared at this depth") | as written |
 //! | `allOf`, a `$ref` beside constraints | merged into one object (a clash stated) | merged | as written | merged | merged | as written |
 //! | `anyOf`, `oneOf` | `anyOf` (`oneOf` declared as `anyOf`); beside `properties`: stated | likewise | as written | likewise, kept beside `properties` | likewise, `null` variant as `nullable` | as written |
 //! | type lists | `["T", "null"]` kept; more types split into an `anyOf` | kept | as written | kept | one type in capitals, `nullable`; more types split into an `anyOf` | as written |
@@ -133,7 +133,7 @@
 //! | tuples (`prefixItems`, draft-07 `items` arrays) | `items` as the union of the positions, the order stated | likewise | as written | kept | as OpenAI strict | as written |
 //! | `uniqueItems`, `contains`, `minProperties`/`maxProperties`, `propertyNames`, `dependentRequired`, `dependentSchemas`, `not`, `if`/`then`/`else`, `unevaluated*` | stated | stated | as written | stated | stated (`minProperties`, `maxProperties` kept) | as written |
 //! | a schema of any value (`{}`, `true`), a list of any values | not strict | not strict | as written | kept | kept, without a type | as written |
-//! | limits | 10 levels of objects, 5,000 properties, 1,000 `enum` values: beyond, not strict | per request (20 strict tools, 24 optional parameters, 16 unions): not checked | | | | |
+//! | limits | 10 levels of objects, 5,000 properties, 1,000 `enum` values: beyond, not strict | per request (20 strict tools, 24 optional parameters, 16 unions): the tools past them go without strict ([`anthropic::not_strict`] names them) | | | | |
 //!
 //! Annotations other than `description` and `title` (`examples`, `$comment`, `deprecated`,
 //! ...) are left out where a schema is rewritten. A reference to another document is

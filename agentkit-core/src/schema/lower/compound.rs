@@ -1,5 +1,7 @@
 //! The keywords that hold schemas: unions, arrays and tuples, objects.
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value, json};
 
 use super::Maps;
@@ -7,6 +9,10 @@ use super::refs::escape;
 use super::sentences::literal;
 use super::shape::make_nullable;
 use super::walk::Lowerer;
+
+/// Up to how many forms a union is kept free of repeats: past that, comparing each with
+/// every other would cost more than the repeats.
+const DEDUPE: usize = 64;
 
 impl Lowerer<'_> {
     /// `anyOf` and `oneOf` (declared as `anyOf`: what the model sends must match one form
@@ -39,7 +45,7 @@ impl Lowerer<'_> {
             let mut lowered = Vec::new();
             for (index, variant) in variants.iter().enumerate() {
                 if let Some(variant) = self.node(variant, &format!("{pointer}/{key}/{index}")) {
-                    if !lowered.contains(&variant) {
+                    if lowered.len() > DEDUPE || !lowered.contains(&variant) {
                         lowered.push(variant);
                     }
                 }
@@ -111,7 +117,7 @@ impl Lowerer<'_> {
         sentences.push(format!("Items in this order: {}{then}.", kinds.join(", ")));
         let mut forms: Vec<Value> = Vec::new();
         for form in lowered.into_iter().chain(rest) {
-            if !forms.contains(&form) {
+            if forms.len() > DEDUPE || !forms.contains(&form) {
                 forms.push(form);
             }
         }
@@ -168,9 +174,11 @@ impl Lowerer<'_> {
                     lowered.insert(name.clone(), property);
                 }
                 None => {
-                    required.retain(|n| n != name);
+                    if let Some(at) = required.iter().position(|n| n == name) {
+                        required.remove(at);
+                    }
                     sentences.push(format!(
-                        "'{name}' continues the same shape, not declared at this depth."
+                        "'{name}' is not declared at this depth: its schema nests further."
                     ));
                 }
             }
@@ -221,13 +229,13 @@ impl Lowerer<'_> {
             }
         }
         if self.rules.all_required {
+            let given: HashSet<String> = required.drain(..).collect();
             for (name, property) in lowered.iter_mut() {
-                if !required.contains(name) {
+                if !given.contains(name) {
                     make_nullable(property);
-                    required.push(name.clone());
                 }
+                required.push(name.clone());
             }
-            required.sort_by_key(|name| lowered.keys().position(|key| key == name));
         }
         if properties.is_some() || self.rules.strict {
             out.insert("properties".into(), Value::Object(lowered));

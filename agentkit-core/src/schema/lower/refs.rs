@@ -42,6 +42,23 @@ pub(super) fn anchors(root: &Value) -> HashMap<String, String> {
     found
 }
 
+/// How many JSON objects `root` holds, at any depth.
+pub(super) fn objects(root: &Value) -> usize {
+    let mut count = 0;
+    let mut pending = vec![root];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Object(object) => {
+                count += 1;
+                pending.extend(object.values());
+            }
+            Value::Array(items) => pending.extend(items),
+            _ => {}
+        }
+    }
+    count
+}
+
 /// A JSON pointer's token for `key`.
 pub(super) fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
@@ -244,11 +261,8 @@ fn merge_into(
                 }
             }
             ("required", Some(Value::Array(mine)), Value::Array(theirs)) => {
-                for name in theirs {
-                    if !mine.contains(&name) {
-                        mine.push(name);
-                    }
-                }
+                let known: std::collections::HashSet<Value> = mine.iter().cloned().collect();
+                mine.extend(theirs.into_iter().filter(|name| !known.contains(name)));
             }
             ("description", Some(Value::String(mine)), Value::String(theirs)) => {
                 if !mine.contains(theirs.as_str()) {

@@ -94,6 +94,7 @@ fn merge_union(
     root: &mut Map<String, Value>,
 ) {
     let mut properties: Vec<(String, Vec<Value>)> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
     let mut forms = Vec::new();
     for variant in variants {
         let Value::Object(variant) = variant else {
@@ -115,10 +116,15 @@ fn merge_union(
             continue;
         };
         for (name, schema) in declared {
-            match properties.iter_mut().find(|(known, _)| known == name) {
-                Some((_, schemas)) if !schemas.contains(schema) => schemas.push(schema.clone()),
+            match index.get(name) {
+                Some(&at) if !properties[at].1.contains(schema) => {
+                    properties[at].1.push(schema.clone());
+                }
                 Some(_) => {}
-                None => properties.push((name.clone(), vec![schema.clone()])),
+                None => {
+                    index.insert(name.clone(), properties.len());
+                    properties.push((name.clone(), vec![schema.clone()]));
+                }
             }
         }
         let required: Vec<&str> = match variant.get("required") {

@@ -15,8 +15,9 @@ use crate::schema::json_schema::describe_default;
 /// be declared.
 const UNROLL: usize = 2;
 
-/// The most schema objects one lowering writes: inlining shared references can multiply a
-/// schema's size, and a declaration stays bounded whatever the schema.
+/// The most schema objects one lowering writes beyond four per object of the schema:
+/// writing shared references out (and merging `allOf`) can multiply a schema's size, and a
+/// declaration stays bounded whatever the schema.
 const BUDGET: usize = 20_000;
 
 /// How deep the walk goes: a schema was bounded to 128 levels when it was compiled, but `allOf`
@@ -62,6 +63,9 @@ pub(super) struct Lowerer<'a> {
     pub(super) anchors: HashMap<String, String>,
     /// The lowered `$defs`: name, pointer in the document, lowered schema once walked.
     pub(super) defs: Vec<(String, String, Option<Value>)>,
+    /// Where each pointer's entry is in `defs`, and the names taken.
+    pub(super) def_index: HashMap<String, usize>,
+    pub(super) def_names: std::collections::HashSet<String>,
     /// References between schemas (`None`: the root), for recursion.
     pub(super) edges: Vec<(Option<usize>, Option<usize>)>,
     pub(super) current: Option<usize>,
@@ -83,10 +87,12 @@ impl<'a> Lowerer<'a> {
             rules,
             anchors: refs::anchors(document),
             defs: Vec::new(),
+            def_index: HashMap::new(),
+            def_names: std::collections::HashSet::new(),
             edges: Vec::new(),
             current: None,
             inlining: Vec::new(),
-            budget: BUDGET,
+            budget: BUDGET.saturating_add(refs::objects(document).saturating_mul(4)),
             refused: None,
             loosened: Vec::new(),
             depth: 0,
@@ -289,16 +295,18 @@ impl<'a> Lowerer<'a> {
                 Some(json!({"$ref": "#"}))
             }
             Refs::Keep => {
-                let index = match self.defs.iter().position(|(_, p, _)| *p == target) {
-                    Some(index) => index,
+                let index = match self.def_index.get(&target) {
+                    Some(&index) => index,
                     None => {
                         let base = refs::def_name(&target);
                         let mut name = base.clone();
                         let mut n = 2;
-                        while self.defs.iter().any(|(known, _, _)| *known == name) {
+                        while self.def_names.contains(&name) {
                             name = format!("{base}_{n}");
                             n += 1;
                         }
+                        self.def_index.insert(target.clone(), self.defs.len());
+                        self.def_names.insert(name.clone());
                         self.defs.push((name, target, None));
                         self.defs.len() - 1
                     }

@@ -436,6 +436,9 @@ fn assert_gemini_json_schema(lowered: &Value) {
             "maximum",
             "minItems",
             "maxItems",
+            "minLength",
+            "maxLength",
+            "pattern",
         ],
         Target::GeminiJsonSchema,
     );
@@ -701,6 +704,25 @@ fn validation_stays_exact_whatever_the_declaration_loosened() {
     assert_eq!(schema.validate(&mut strict_call), []);
     let mut too_short = json!({"query": ""});
     assert_eq!(schema.validate(&mut too_short).len(), 1);
+
+    // Inside a union's variant too: the optional property the model sends as `null`.
+    let spec = ToolSpec::builder("draw")
+        .input_json_schema(json!({"type": "object", "properties": {"shape": {"anyOf": [
+            {"type": "object", "properties": {"r": {"type": "number"}, "label": {"type": "string"}},
+             "required": ["r"]},
+            {"type": "string"},
+        ]}}, "required": ["shape"]}))
+        .build()
+        .unwrap();
+    let lowered = provider::lower(&spec, Target::OpenAiStrict);
+    assert!(lowered.is_strict());
+    let variant = &lowered.schema()["properties"]["shape"]["anyOf"][0];
+    assert_eq!(
+        variant["properties"]["label"]["type"],
+        json!(["string", "null"])
+    );
+    let mut strict_call = json!({"shape": {"r": 1.5, "label": null}});
+    assert_eq!(spec.input_json().unwrap().validate(&mut strict_call), []);
 }
 
 #[test]
@@ -712,13 +734,15 @@ fn the_openapi_subset_writes_references_out_and_recursion_to_a_bounded_depth() {
     assert_eq!(root["properties"]["value"]["type"], "INTEGER");
     let child = &root["properties"]["children"]["items"];
     assert_eq!(child["properties"]["value"]["type"], "INTEGER");
-    // The second level written out stops there, and says so.
-    assert!(child["properties"].get("children").is_none());
+    // Past the second level written out, the type alone, which says so.
+    let third = &child["properties"]["children"]["items"];
+    assert_eq!(third["type"], "OBJECT");
+    assert!(third.get("properties").is_none());
     assert!(
-        child["description"]
+        third["description"]
             .as_str()
             .unwrap()
-            .contains("'children' is not declared at this depth")
+            .contains("nested further")
     );
     assert!(lowered.loosened().iter().any(|l| l.keyword == "$ref"));
 }

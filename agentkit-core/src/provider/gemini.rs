@@ -46,7 +46,8 @@
 //! the OpenAPI subset cannot: `additionalProperties: false` (undeclared arguments are refused
 //! by the executor, and the model should know), and a free-form `dictionary` or untyped
 //! `list` (the subset refuses an `OBJECT` without `properties`). The cost: older Gemini
-//! models that predate the field reject it.
+//! models that predate the field reject it: for those, [`openapi_tools`] declares
+//! `parameters` instead, lowered to the subset (see [the table](super#the-schemas-models-are-sent)).
 //!
 //! # Call ids
 //!

@@ -7,8 +7,8 @@
 //! |---|---|---|---|
 //! | [OpenAI Chat Completions](openai_chat) | `tools`, `strict_tools` | `calls(&message or response)` | `results` → `role: "tool"` messages (and a `user` message with their images, audio, PDFs) |
 //! | [OpenAI Responses](openai_responses) | `tools`, `strict_tools` | `calls(&response or output)` | `results` → `function_call_output` items |
-//! | [Anthropic Messages](anthropic) | `tools`, `strict_tools` | `calls(&message or content)` | `results` → one `user` message of `tool_result` blocks |
-//! | [Google Gemini](gemini) | `tools` | `calls(&response or content)` | `results` → one `user` content of `functionResponse` parts |
+//! | [Anthropic Messages](anthropic) | `tools`, `strict_tools` (`not_strict` lists the tools it declares without strict, and why) | `calls(&message or content)` | `results` → one `user` message of `tool_result` blocks |
+//! | [Google Gemini](gemini) | `tools` (`parametersJsonSchema`), `openapi_tools` (`parameters`) | `calls(&response or content)` | `results` → one `user` content of `functionResponse` parts |
 //! | [MCP](mcp) | `tools` (`tools/list`) | `call(&tools/call request)` | `result` → `CallToolResult` |
 //!
 //! Declarations take any iterator of [`ToolSpec`]s, all of a registry's
@@ -117,18 +117,18 @@
 //! | the root | one object; a union there: not strict | one object; a union is merged into one object (every variant's properties, none required, the forms stated) | one object; a union merged likewise | one object; a union merged likewise | one object; a union merged likewise | as written |
 //! | optional properties | required, made nullable (`null` reads as absent) | optional | as written | optional | optional | as written |
 //! | objects | closed (`additionalProperties: false`); a map (`additionalProperties` other than `false`, `patternProperties`) or an object of any keys: not strict | closed; a map or an object of any keys: not strict | as written | closed where they list properties (as the executor treats them); maps kept; `patternProperties` stated | no `additionalProperties`: maps and `patternProperties` stated | as written |
-//! | `$ref`, `$defs`/`definitions` | local refs gathered into the root's `$defs` (`#` kept), recursion kept | gathered likewise; recursion: not strict | as written | gathered likewise, recursion kept | written out where they stand; a recursive one two levels deep, the property holding the next level then stated ("is not declared at this depth") | as written |
+//! | `$ref`, `$defs`/`definitions` | local refs gathered into the root's `$defs` (`#` kept), recursion kept | gathered likewise; recursion: not strict | as written | gathered likewise, recursion kept | written out where they stand; a recursive one two levels deep, the next level its type alone ("The same shape as above, nested further") | as written |
 //! | `allOf`, a `$ref` beside constraints | merged into one object (a clash stated) | merged | as written | merged | merged | as written |
 //! | `anyOf`, `oneOf` | `anyOf` (`oneOf` declared as `anyOf`); beside `properties`: stated | likewise | as written | likewise, kept beside `properties` | likewise, `null` variant as `nullable` | as written |
 //! | type lists | `["T", "null"]` kept; more types split into an `anyOf` | kept | as written | kept | one type in capitals, `nullable`; more types split into an `anyOf` | as written |
 //! | `const` | a one-value `enum` | kept | as written | a one-value `enum` | a one-value `enum` of a string, else stated | as written |
 //! | `enum` | kept | plain values kept, others stated | as written | plain values kept | strings kept, others stated | as written |
 //! | `default` | stated ("Defaults to 5.") | kept | as written | kept | kept | as written |
-//! | `pattern` | kept | kept | as written | stated | kept | as written |
+//! | `pattern` | kept | kept | as written | kept | kept | as written |
 //! | `format` | date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid kept; others stated | the same and uri kept; others stated | as written | kept | kept | as written |
 //! | `minimum`, `maximum` | kept | stated | as written | kept | kept | as written |
 //! | `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf` | kept | stated | as written | stated | stated | as written |
-//! | `minLength`, `maxLength` | stated | stated | as written | stated | kept | as written |
+//! | `minLength`, `maxLength` | stated | stated | as written | kept | kept | as written |
 //! | `minItems`, `maxItems` | kept | `minItems` of 0 or 1 kept; others stated | as written | kept | kept | as written |
 //! | tuples (`prefixItems`, draft-07 `items` arrays) | `items` as the union of the positions, the order stated | likewise | as written | kept | as OpenAI strict | as written |
 //! | `uniqueItems`, `contains`, `minProperties`/`maxProperties`, `propertyNames`, `dependentRequired`, `dependentSchemas`, `not`, `if`/`then`/`else`, `unevaluated*` | stated | stated | as written | stated | stated (`minProperties`, `maxProperties` kept) | as written |

@@ -3,7 +3,9 @@
 //! - `parametersJsonSchema` takes JSON Schema's `type` (lists included), `properties`,
 //!   `required`, `additionalProperties`, `items`, `prefixItems`, `minItems`, `maxItems`,
 //!   `minimum`, `maximum`, `enum`, `format`, `anyOf`, local `$ref`s into `$defs`,
-//!   `description` and `title`; other keywords are stated in the description.
+//!   `description` and `title`, and the string bounds its Schema type has (`minLength`,
+//!   `maxLength`, `pattern`, as the six-type declarations send them); other keywords are
+//!   stated in the description.
 //! - `parameters`, a Schema object from an OpenAPI 3.0 subset, takes `type` (one, in capitals),
 //!   `nullable`, `format`, `description`, `title`, `enum` (of strings), `properties`,
 //!   `required`, `items`, `anyOf`, `minItems`, `maxItems`, `minLength`, `maxLength`,
@@ -18,7 +20,14 @@ use super::{Maps, Refs, Rules};
 fn json_schema_keeps(key: &str, _: &Value) -> bool {
     matches!(
         key,
-        "format" | "minimum" | "maximum" | "minItems" | "maxItems"
+        "format"
+            | "minimum"
+            | "maximum"
+            | "minItems"
+            | "maxItems"
+            | "minLength"
+            | "maxLength"
+            | "pattern"
     )
 }
 

@@ -315,11 +315,20 @@ impl<'a> Lowerer<'a> {
                 Some(json!({"$ref": format!("#/$defs/{}", escape(&self.defs[index].0))}))
             }
             Refs::Inline => {
-                if self.inlining.iter().filter(|p| **p == target).count() >= UNROLL {
-                    self.loosen(pointer, "$ref");
-                    return None;
-                }
                 let schema = refs::resolve(self.document, &target)?;
+                if self.inlining.iter().filter(|p| **p == target).count() >= UNROLL {
+                    // Written out twice already: the next level is its type alone, so that
+                    // what holds it (a list's items, a union's form) stays declared.
+                    self.loosen(pointer, "$ref");
+                    let mut stub = Map::new();
+                    if let Some(Value::String(ty)) = schema.get("type") {
+                        stub.insert("type".into(), self.type_name(ty));
+                    }
+                    let sentence =
+                        "The same shape as above, nested further (not written out again).";
+                    stub.insert("description".into(), Value::from(sentence));
+                    return Some(Value::Object(stub));
+                }
                 self.inlining.push(target.clone());
                 let lowered = self.node(schema, &target);
                 self.inlining.pop();

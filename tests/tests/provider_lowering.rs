@@ -142,10 +142,21 @@ fn corpus() -> Vec<(&'static str, Value)> {
                 "properties": {
                     "point": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}],
                               "minItems": 2, "maxItems": 2},
-                    "pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}],
-                             "additionalItems": false},
+                    "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}],
+                             "items": false},
                 },
                 "required": ["point"],
+            }),
+        ),
+        (
+            "draft-07 tuples",
+            json!({
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {
+                    "pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}],
+                             "additionalItems": {"type": "boolean"}},
+                },
             }),
         ),
         (
@@ -576,6 +587,11 @@ fn check(original: &Value, target: Target, lowered: &Lowered) {
         assert_eq!(lowered.not_strict_because(), None);
     }
     assert_properties_kept(original, schema, lowered.target());
+    // Every JSON Schema form is a valid schema of its draft (the OpenAPI subset is not JSON
+    // Schema: its types are in capitals).
+    if lowered.target() != Target::GeminiOpenApi {
+        assert!(jsonschema::meta::is_valid(schema), "{target:?}: {schema}");
+    }
 }
 
 #[test]

@@ -58,6 +58,7 @@ mod provider_content;
 mod provider_example;
 mod provider_gemini;
 mod provider_hostile;
+mod provider_lowering;
 mod provider_mcp;
 mod provider_openai_chat;
 mod provider_openai_responses;

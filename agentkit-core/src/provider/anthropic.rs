@@ -7,7 +7,10 @@
 //!   `max_items`, and `min_items` above 1 are stated in the parameter's description instead
 //!   ("Between 1 and 50.", "At least 2 items."), and the executor still enforces them. What
 //!   strict mode adds is the guarantee that Claude's input matches the schema. It wants every
-//!   object closed: a free-form `dictionary` is refused there.
+//!   object closed and no recursion: a tool whose schema has a free-form `dictionary`, a map
+//!   or a recursive `$ref` is declared without `strict` ([`provider::lower`](super::lower)
+//!   says why). A tool with a JSON Schema of its own is lowered to the strict subset (see
+//!   [the table](super#the-schemas-models-are-sent)).
 //! - Calls: the assistant message's `content` blocks of type `tool_use`, each `{"id", "name",
 //!   "input"}`; `input` is already a JSON object and is dispatched as is, without a round trip
 //!   through text.
@@ -37,11 +40,10 @@ use serde_json::{Map, Value, json};
 
 use super::parse::{At, ParseError, value_arguments};
 use super::parts::{self, Kind};
-use super::{Declare, declare};
+use super::{Declare, Lowered, Target, declare};
 use crate::call::ToolCall;
 use crate::content::{Content, ResourceContents};
 use crate::result::{ToolResult, ToolStatus};
-use crate::schema::json_schema::Style;
 
 const API: &str = "Anthropic Messages";
 
@@ -76,23 +78,174 @@ const API: &str = "Anthropic Messages";
 /// # Ok::<(), agentkit_core::SemanticError>(())
 /// ```
 pub fn tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
-    with_search(declare(tools, true, |item| tool(&item, false)))
+    with_search(declare(tools, true, |item| {
+        let lowered = super::lower(item.declared_spec(), Target::Anthropic);
+        tool(&item, lowered)
+    }))
 }
 
-/// The request's `tools` for strict tool use: as [`tools`], with `"strict": true`.
+/// The request's `tools` for strict tool use: as [`tools`], with `"strict": true` and each
+/// schema in strict tool use's subset; a tool whose schema the subset cannot take at all is
+/// declared without `"strict"` ([`provider::lower`](super::lower) says why). A tool without
+/// an input schema takes no arguments here (strict tool use wants every object closed).
 ///
 /// ```
 /// use agentkit_core::provider::anthropic;
 /// use agentkit_core::ToolSpec;
+/// use serde_json::json;
 ///
 /// let spec = ToolSpec::builder("get_time").build()?;
 /// let declared = anthropic::strict_tools([&spec]);
 /// assert_eq!(declared[0]["strict"], true);
-/// assert_eq!(declared[0]["input_schema"], anthropic::tools([&spec])[0]["input_schema"]);
+/// assert_eq!(declared[0]["input_schema"], json!({
+///     "type": "object", "properties": {}, "required": [], "additionalProperties": false,
+/// }));
 /// # Ok::<(), agentkit_core::SemanticError>(())
 /// ```
 pub fn strict_tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
-    with_search(declare(tools, true, |item| tool(&item, true)))
+    let mut budget = StrictBudget::default();
+    with_search(declare(tools, true, |item| {
+        let lowered = budget.lower(item.declared_spec());
+        tool(&item, lowered)
+    }))
+}
+
+/// The tools [`strict_tools`] declares without strict, by the names they are declared by,
+/// each with the reason: a schema strict tool use cannot take (see
+/// [`provider::lower`](super::lower)), or a request past strict tool use's limits
+/// ([`STRICT_LIMITS`]: the tools past them go without strict, in order).
+///
+/// ```
+/// use agentkit_core::provider::anthropic;
+/// use agentkit_core::ToolSpec;
+/// use serde_json::json;
+///
+/// let tree = ToolSpec::builder("tree")
+///     .input_json_schema(json!({
+///         "type": "object",
+///         "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#"}}},
+///     }))
+///     .build()?;
+/// let plain = ToolSpec::builder("get_time").build()?;
+/// let fallbacks = anthropic::not_strict([&tree, &plain]);
+/// assert_eq!(fallbacks.len(), 1);
+/// assert_eq!(fallbacks[0].0, "tree");
+/// assert!(fallbacks[0].1.contains("recursive"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn not_strict<D: Declare>(tools: impl IntoIterator<Item = D>) -> Vec<(String, String)> {
+    let mut budget = StrictBudget::default();
+    tools
+        .into_iter()
+        .filter_map(|item| {
+            let lowered = budget.lower(item.declared_spec());
+            let reason = lowered.not_strict_because()?.to_owned();
+            Some((item.declared_name().into_owned(), reason))
+        })
+        .collect()
+}
+
+/// Strict tool use's limits on one request, as documented: at most 20 strict tools, 24
+/// optional parameters in all their schemas, and 16 parameters that are unions (`anyOf` or
+/// a type list). [`strict_tools`] declares the tools past them without strict.
+pub const STRICT_LIMITS: StrictLimits = StrictLimits {
+    tools: 20,
+    optional_parameters: 24,
+    union_parameters: 16,
+};
+
+/// Limits on the strict tools of one request (see [`STRICT_LIMITS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StrictLimits {
+    /// The most strict tools.
+    pub tools: usize,
+    /// The most optional properties, over every object of every strict schema.
+    pub optional_parameters: usize,
+    /// The most schemas that are unions (`anyOf` or a type list), over every strict schema.
+    pub union_parameters: usize,
+}
+
+/// What a request's strict tools have used of [`STRICT_LIMITS`].
+#[derive(Debug, Default)]
+struct StrictBudget {
+    tools: usize,
+    optional: usize,
+    unions: usize,
+}
+
+impl StrictBudget {
+    /// `spec` lowered for strict tool use if the schema and the request's limits allow it,
+    /// else without strict, with the reason.
+    fn lower(&mut self, spec: &crate::tool::ToolSpec) -> Lowered {
+        let lowered = super::lower(spec, Target::AnthropicStrict);
+        if !lowered.is_strict() {
+            return lowered;
+        }
+        let (optional, unions) = complexity(lowered.schema());
+        let limits = STRICT_LIMITS;
+        let past = if self.tools + 1 > limits.tools {
+            Some(format!("{} strict tools", limits.tools))
+        } else if self.optional + optional > limits.optional_parameters {
+            Some(format!(
+                "{} optional parameters in all",
+                limits.optional_parameters
+            ))
+        } else if self.unions + unions > limits.union_parameters {
+            Some(format!(
+                "{} union parameters in all",
+                limits.union_parameters
+            ))
+        } else {
+            None
+        };
+        match past {
+            Some(limit) => super::lower(spec, Target::Anthropic).refused(format!(
+                "Anthropic's strict tool use takes at most {limit} in one request; \
+                 the tools before this one took them"
+            )),
+            None => {
+                self.tools += 1;
+                self.optional += optional;
+                self.unions += unions;
+                lowered
+            }
+        }
+    }
+}
+
+/// The optional properties and the unions (`anyOf`, type lists) of a lowered schema, each
+/// `$defs` entry counted once.
+fn complexity(schema: &Value) -> (usize, usize) {
+    let (mut optional, mut unions) = (0, 0);
+    let mut pending = vec![schema];
+    while let Some(value) = pending.pop() {
+        let Value::Object(map) = value else { continue };
+        if let Some(Value::Object(properties)) = map.get("properties") {
+            let required = map.get("required").and_then(Value::as_array);
+            optional += properties
+                .keys()
+                .filter(|name| !required.is_some_and(|r| r.iter().any(|n| n == name.as_str())))
+                .count();
+            pending.extend(properties.values());
+        }
+        if map.contains_key("anyOf") || map.get("type").is_some_and(Value::is_array) {
+            unions += 1;
+        }
+        for key in ["anyOf", "prefixItems"] {
+            if let Some(Value::Array(items)) = map.get(key) {
+                pending.extend(items);
+            }
+        }
+        for key in ["items", "additionalProperties"] {
+            if let Some(child) = map.get(key) {
+                pending.push(child);
+            }
+        }
+        if let Some(Value::Object(defs)) = map.get("$defs") {
+            pending.extend(defs.values());
+        }
+    }
+    (optional, unions)
 }
 
 /// Anthropic's tool search tool (BM25 over the deferred tools' names, descriptions and
@@ -111,22 +264,16 @@ fn with_search(mut declared: Value) -> Value {
     declared
 }
 
-fn tool(item: &impl Declare, strict: bool) -> Value {
+fn tool(item: &impl Declare, lowered: Lowered) -> Value {
     let spec = item.declared_spec();
-    // A tool declared with a JSON Schema of its own goes without strict, its schema whole.
-    let strict = strict && spec.strict_capable();
     let mut tool = Map::new();
     tool.insert("name".into(), Value::from(item.declared_name()));
     // Anthropic takes examples in a field of their own.
     if !spec.description().is_empty() {
         tool.insert("description".into(), Value::from(spec.description()));
     }
-    let style = if strict {
-        Style::AnthropicStrict
-    } else {
-        Style::Declaration
-    };
-    tool.insert("input_schema".into(), spec.input_schema_in(style));
+    let strict = lowered.is_strict();
+    tool.insert("input_schema".into(), lowered.into_schema());
     if strict {
         tool.insert("strict".into(), Value::from(true));
     }

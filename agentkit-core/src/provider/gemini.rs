@@ -46,7 +46,8 @@
 //! the OpenAPI subset cannot: `additionalProperties: false` (undeclared arguments are refused
 //! by the executor, and the model should know), and a free-form `dictionary` or untyped
 //! `list` (the subset refuses an `OBJECT` without `properties`). The cost: older Gemini
-//! models that predate the field reject it.
+//! models that predate the field reject it: for those, [`openapi_tools`] declares
+//! `parameters` instead, lowered to the subset (see [the table](super#the-schemas-models-are-sent)).
 //!
 //! # Call ids
 //!
@@ -74,10 +75,9 @@ use serde_json::{Map, Value, json};
 
 use super::parse::{At, ParseError, value_arguments};
 use super::parts::{self, Kind};
-use super::{Declare, declare, description_with_examples};
+use super::{Declare, Target, declare, description_with_examples};
 use crate::call::ToolCall;
 use crate::result::{ToolResult, ToolStatus};
-use crate::schema::json_schema::Style;
 
 const API: &str = "Gemini";
 
@@ -118,6 +118,52 @@ pub const GENERATED_ID_PREFIX: &str = "agentkit-gemini-";
 /// # Ok::<(), agentkit_core::SemanticError>(())
 /// ```
 pub fn tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
+    declarations(tools, Target::GeminiJsonSchema)
+}
+
+/// The request's `tools` with each function's parameters as `parameters`, the Schema object
+/// of an OpenAPI 3.0 subset: for the Gemini APIs and models that do not take
+/// `parametersJsonSchema`. Types are in capitals, "or null" is `nullable`, local `$ref`s are
+/// written out (a recursive one two levels deep), and what the subset cannot say
+/// (`additionalProperties`, `const` of a number, tuples, ...) is stated in descriptions; the
+/// executor still checks the whole schema (see [the table](super#the-schemas-models-are-sent)).
+///
+/// ```
+/// use agentkit_core::provider::gemini;
+/// use agentkit_core::ToolSpec;
+/// use serde_json::json;
+///
+/// let spec = ToolSpec::builder("find")
+///     .description("Find a person.")
+///     .input_json_schema(json!({
+///         "type": "object",
+///         "properties": {"person": {"$ref": "#/$defs/Person"}},
+///         "required": ["person"],
+///         "$defs": {"Person": {"type": "object", "properties": {
+///             "name": {"type": "string"},
+///             "age": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
+///         }}},
+///     }))
+///     .build()?;
+/// assert_eq!(gemini::openapi_tools([&spec])[0]["functionDeclarations"][0]["parameters"], json!({
+///     "type": "OBJECT",
+///     "properties": {"person": {"type": "OBJECT", "properties": {
+///         "name": {"type": "STRING"},
+///         "age": {"type": "INTEGER", "minimum": 0, "nullable": true},
+///     }}},
+///     "required": ["person"],
+/// }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn openapi_tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
+    declarations(tools, Target::GeminiOpenApi)
+}
+
+fn declarations<D: Declare>(tools: impl IntoIterator<Item = D>, target: Target) -> Value {
+    let field = match target {
+        Target::GeminiOpenApi => "parameters",
+        _ => "parametersJsonSchema",
+    };
     let declarations = declare(tools, false, |item| {
         let spec = item.declared_spec();
         let mut function = Map::new();
@@ -127,10 +173,7 @@ pub fn tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
             "description".into(),
             Value::from(description_with_examples(spec)),
         );
-        function.insert(
-            "parametersJsonSchema".into(),
-            spec.input_schema_in(Style::Declaration),
-        );
+        function.insert(field.into(), super::lower(spec, target).into_schema());
         Value::Object(function)
     });
     match declarations.as_array() {

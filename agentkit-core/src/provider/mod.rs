@@ -7,8 +7,8 @@
 //! |---|---|---|---|
 //! | [OpenAI Chat Completions](openai_chat) | `tools`, `strict_tools` | `calls(&message or response)` | `results` → `role: "tool"` messages (and a `user` message with their images, audio, PDFs) |
 //! | [OpenAI Responses](openai_responses) | `tools`, `strict_tools` | `calls(&response or output)` | `results` → `function_call_output` items |
-//! | [Anthropic Messages](anthropic) | `tools`, `strict_tools` | `calls(&message or content)` | `results` → one `user` message of `tool_result` blocks |
-//! | [Google Gemini](gemini) | `tools` | `calls(&response or content)` | `results` → one `user` content of `functionResponse` parts |
+//! | [Anthropic Messages](anthropic) | `tools`, `strict_tools` (`not_strict` lists the tools it declares without strict, and why) | `calls(&message or content)` | `results` → one `user` message of `tool_result` blocks |
+//! | [Google Gemini](gemini) | `tools` (`parametersJsonSchema`), `openapi_tools` (`parameters`) | `calls(&response or content)` | `results` → one `user` content of `functionResponse` parts |
 //! | [MCP](mcp) | `tools` (`tools/list`) | `call(&tools/call request)` | `result` → `CallToolResult` |
 //!
 //! Declarations take any iterator of [`ToolSpec`]s, all of a registry's
@@ -94,10 +94,51 @@
 //!
 //! Strict modes want every object closed and every array typed: give list parameters their
 //! [`items`](crate::Param::with_items) and dictionaries their
-//! [`fields`](crate::Param::with_fields). A free-form `dictionary` is declared as
-//! `{"type": "object"}`, which strict modes refuse, and so is the input of a tool without an
-//! input schema in Anthropic's strict mode (OpenAI's gets an empty closed object); declare
-//! such tools without strict.
+//! [`fields`](crate::Param::with_fields). A tool with a free-form `dictionary` or an untyped
+//! `list` is declared without strict (its schema whole), and [`lower`] says why; a tool
+//! without an input schema is declared with an empty closed object in both strict modes.
+//!
+//! ## Tools with a JSON Schema of their own
+//!
+//! A tool declared with a JSON Schema ([`input_json_schema`](crate::ToolSpecBuilder::input_json_schema),
+//! an MCP server's tools; 2020-12 or draft-07) has that one schema *lowered* for each target
+//! ([`lower`], [`lower_json_schema`]). Lowering reads the schema, changes only what the model
+//! is shown, and never removes a declared property; the executor still validates every call
+//! against the whole schema. What a target cannot express is loosened, keyword by keyword,
+//! and stated in the description ("At least 3 characters long.", "Matches the regular
+//! expression `^[a-z]+$`.", "Format: idn-hostname."), each listed in
+//! [`Lowered::loosened`]. A schema a strict mode cannot take *at all* is declared without
+//! strict, whole, never with its parameters removed; [`Lowered::not_strict_because`] names
+//! the place and the reason ("OpenAI's strict mode cannot declare this schema:
+//! '/properties/labels' takes keys it does not name (a map)").
+//!
+//! | | OpenAI strict | Anthropic strict | OpenAI, Anthropic (not strict) | Gemini `parametersJsonSchema` | Gemini `parameters` (OpenAPI) | MCP `inputSchema` |
+//! |---|---|---|---|---|---|---|
+//! | the root | one object; a union there: not strict | one object; a union is merged into one object (every variant's properties, none required, the forms stated) | one object; a union merged likewise | one object; a union merged likewise | one object; a union merged likewise | as written |
+//! | optional properties | required, made nullable (`null` reads as absent) | optional | as written | optional | optional | as written |
+//! | objects | closed (`additionalProperties: false`); a map (`additionalProperties` other than `false`, `patternProperties`) or an object of any keys: not strict | closed; a map or an object of any keys: not strict | as written | closed where they list properties (as the executor treats them); maps kept; `patternProperties` stated | no `additionalProperties`: maps and `patternProperties` stated | as written |
+//! | `$ref`, `$defs`/`definitions` | local refs gathered into the root's `$defs` (`#` kept), recursion kept | gathered likewise; recursion: not strict | as written | gathered likewise, recursion kept | written out where they stand; a recursive one two levels deep, the next level its type alone ("The same shape as above, nested further") | as written |
+//! | `allOf`, a `$ref` beside constraints | merged into one object (a clash stated) | merged | as written | merged | merged | as written |
+//! | `anyOf`, `oneOf` | `anyOf` (`oneOf` declared as `anyOf`); beside `properties`: stated | likewise | as written | likewise, kept beside `properties` | likewise, `null` variant as `nullable` | as written |
+//! | type lists | `["T", "null"]` kept; more types split into an `anyOf` | kept | as written | kept | one type in capitals, `nullable`; more types split into an `anyOf` | as written |
+//! | `const` | a one-value `enum` | kept | as written | a one-value `enum` | a one-value `enum` of a string, else stated | as written |
+//! | `enum` | kept | plain values kept, others stated | as written | plain values kept | strings kept, others stated | as written |
+//! | `default` | stated ("Defaults to 5.") | kept | as written | kept | kept | as written |
+//! | `pattern` | kept | kept | as written | kept | kept | as written |
+//! | `format` | date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid kept; others stated | the same and uri kept; others stated | as written | kept | kept | as written |
+//! | `minimum`, `maximum` | kept | stated | as written | kept | kept | as written |
+//! | `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf` | kept | stated | as written | stated | stated | as written |
+//! | `minLength`, `maxLength` | stated | stated | as written | kept | kept | as written |
+//! | `minItems`, `maxItems` | kept | `minItems` of 0 or 1 kept; others stated | as written | kept | kept | as written |
+//! | tuples (`prefixItems`, draft-07 `items` arrays) | `items` as the union of the positions, the order stated | likewise | as written | kept | as OpenAI strict | as written |
+//! | `uniqueItems`, `contains`, `minProperties`/`maxProperties`, `propertyNames`, `dependentRequired`, `dependentSchemas`, `not`, `if`/`then`/`else`, `unevaluated*` | stated | stated | as written | stated | stated (`minProperties`, `maxProperties` kept) | as written |
+//! | a schema of any value (`{}`, `true`), a list of any values | not strict | not strict | as written | kept | kept, without a type | as written |
+//! | limits | 10 levels of objects, 5,000 properties, 1,000 `enum` values: beyond, not strict | per request (20 strict tools, 24 optional parameters, 16 unions): the tools past them go without strict ([`anthropic::not_strict`] names them) | | | | |
+//!
+//! Annotations other than `description` and `title` (`examples`, `$comment`, `deprecated`,
+//! ...) are left out where a schema is rewritten. A reference to another document is
+//! never resolved (the executor refused it when the tool was built, unless the document was
+//! given): where a target rewrites, it is stated, and a strict mode is not used.
 //!
 //! # Example: one turn with OpenAI Chat Completions
 //!
@@ -162,14 +203,76 @@ mod parse;
 mod parts;
 mod stream;
 
+pub use crate::schema::lower::{Loosened, Lowered, Target, lower as lower_json_schema};
 pub use parse::ParseError;
 
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+use crate::schema::json_schema::Style;
 use crate::tool::ToolSpec;
 use crate::toolset::ToolsetEntry;
+
+/// The schema of `spec`'s arguments as `target` is sent it, with whether it is strict and
+/// why not (see [the table](self#the-schemas-models-are-sent)). Every module's declarations
+/// use it; call it to see what a model is shown, and why a tool went without strict.
+///
+/// A tool with a [`ToolSchema`](crate::ToolSchema) gets the six-type export for its target,
+/// declared without strict when it holds what the strict mode cannot take (a free-form
+/// `dictionary`, a `list` without `items`); a tool with a JSON Schema of its own
+/// ([`input_json_schema`](crate::ToolSpecBuilder::input_json_schema), an MCP server's) gets
+/// that schema [lowered](lower_json_schema).
+///
+/// ```
+/// use agentkit_core::provider::{self, Target};
+/// use agentkit_core::ToolSpec;
+/// use serde_json::json;
+///
+/// let spec = ToolSpec::builder("tag")
+///     .input_json_schema(json!({"type": "object", "properties": {
+///         "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+///     }}))
+///     .build()?;
+/// let lowered = provider::lower(&spec, Target::OpenAiStrict);
+/// assert!(!lowered.is_strict());
+/// assert_eq!(
+///     lowered.not_strict_because(),
+///     Some("OpenAI's strict mode cannot declare this schema: \
+///           '/properties/labels' takes keys it does not name (a map)"),
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn lower(spec: &ToolSpec, target: Target) -> Lowered {
+    if let Some(schema) = spec.input_json() {
+        return lower_json_schema(schema.as_value(), target);
+    }
+    let style = match target {
+        Target::OpenAiStrict => Style::OpenAiStrict,
+        Target::AnthropicStrict => Style::AnthropicStrict,
+        _ => Style::Declaration,
+    };
+    let export = spec.input_schema_in(style);
+    match target {
+        Target::OpenAiStrict | Target::AnthropicStrict => {
+            // The export is already in the strict form; the lowering only checks it.
+            match lower_json_schema(&export, target).not_strict_because() {
+                Some(reason) => {
+                    let fallback = if target == Target::OpenAiStrict {
+                        Target::OpenAi
+                    } else {
+                        Target::Anthropic
+                    };
+                    Lowered::exact(spec.input_schema_in(Style::Declaration), fallback)
+                        .refused(reason.to_owned())
+                }
+                None => Lowered::exact(export, target),
+            }
+        }
+        Target::GeminiOpenApi => lower_json_schema(&export, target),
+        _ => Lowered::exact(export, target),
+    }
+}
 
 /// What a declaration is made from: a [`ToolSpec`], declared by its own name, or a
 /// [`ToolsetEntry`], declared by the name its [`Toolset`](crate::Toolset) gives it and, where

@@ -99,12 +99,11 @@ use serde_json::{Map, Value, json};
 
 use super::parse::{At, ParseError, text_arguments};
 use super::parts::{self, Kind};
-use super::{Declare, declare, describe};
+use super::{Declare, Target, declare, describe};
 use crate::call::ToolCall;
 use crate::content::Content;
 use crate::model_text::{Escaped, EscapedText};
 use crate::result::ToolResult;
-use crate::schema::json_schema::Style;
 
 const API: &str = "OpenAI Chat Completions";
 
@@ -137,7 +136,11 @@ pub fn tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
 
 /// The request's `tools` in strict mode (`"strict": true`): every parameter required,
 /// optional ones nullable, defaults stated in their descriptions
-/// ([`ToolSchema::to_strict_json_schema`](crate::ToolSchema::to_strict_json_schema)).
+/// ([`ToolSchema::to_strict_json_schema`](crate::ToolSchema::to_strict_json_schema); a tool
+/// with a JSON Schema of its own is lowered to strict mode's subset, see [the
+/// table](super#the-schemas-models-are-sent)). A tool whose schema strict mode cannot take
+/// at all (a map, a free-form object, a union at the root) is declared with `"strict":
+/// false` and its schema whole; [`provider::lower`](super::lower) says why.
 ///
 /// ```
 /// use agentkit_core::provider::openai_chat;
@@ -161,17 +164,19 @@ pub fn strict_tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
 
 fn tool(item: &impl Declare, strict: bool) -> Value {
     let spec = item.declared_spec();
-    // A tool declared with a JSON Schema of its own goes without strict, its schema whole.
-    let strict = strict && spec.strict_capable();
-    let style = if strict {
-        Style::OpenAiStrict
-    } else {
-        Style::Declaration
-    };
+    let lowered = super::lower(
+        spec,
+        if strict {
+            Target::OpenAiStrict
+        } else {
+            Target::OpenAi
+        },
+    );
     let mut function = Map::new();
     function.insert("name".into(), Value::from(item.declared_name()));
     describe(&mut function, spec);
-    function.insert("parameters".into(), spec.input_schema_in(style));
+    let strict = lowered.is_strict();
+    function.insert("parameters".into(), lowered.into_schema());
     function.insert("strict".into(), Value::from(strict));
     json!({"type": "function", "function": function})
 }

@@ -34,11 +34,10 @@ use serde_json::{Map, Value, json};
 
 use super::parse::{At, ParseError, text_arguments};
 use super::parts::{self, Kind};
-use super::{Declare, declare, describe};
+use super::{Declare, Target, declare, describe};
 use crate::call::ToolCall;
 use crate::content::Content;
 use crate::result::ToolResult;
-use crate::schema::json_schema::Style;
 
 const API: &str = "OpenAI Responses";
 
@@ -74,7 +73,11 @@ pub fn tools<D: Declare>(tools: impl IntoIterator<Item = D>) -> Value {
 
 /// The request's `tools` in strict mode (`"strict": true`): every parameter required,
 /// optional ones nullable, defaults stated in their descriptions
-/// ([`ToolSchema::to_strict_json_schema`](crate::ToolSchema::to_strict_json_schema)).
+/// ([`ToolSchema::to_strict_json_schema`](crate::ToolSchema::to_strict_json_schema); a tool
+/// with a JSON Schema of its own is lowered to strict mode's subset, see [the
+/// table](super#the-schemas-models-are-sent)). A tool whose schema strict mode cannot take
+/// at all (a map, a free-form object, a union at the root) is declared with `"strict":
+/// false` and its schema whole; [`provider::lower`](super::lower) says why.
 ///
 /// ```
 /// use agentkit_core::provider::openai_responses;
@@ -111,18 +114,20 @@ fn with_search(mut declared: Value) -> Value {
 
 fn tool(item: &impl Declare, strict: bool) -> Value {
     let spec = item.declared_spec();
-    // A tool declared with a JSON Schema of its own goes without strict, its schema whole.
-    let strict = strict && spec.strict_capable();
-    let style = if strict {
-        Style::OpenAiStrict
-    } else {
-        Style::Declaration
-    };
+    let lowered = super::lower(
+        spec,
+        if strict {
+            Target::OpenAiStrict
+        } else {
+            Target::OpenAi
+        },
+    );
     let mut tool = Map::new();
     tool.insert("type".into(), Value::from("function"));
     tool.insert("name".into(), Value::from(item.declared_name()));
     describe(&mut tool, spec);
-    tool.insert("parameters".into(), spec.input_schema_in(style));
+    let strict = lowered.is_strict();
+    tool.insert("parameters".into(), lowered.into_schema());
     tool.insert("strict".into(), Value::from(strict));
     if item.is_deferred() {
         tool.insert("defer_loading".into(), Value::from(true));

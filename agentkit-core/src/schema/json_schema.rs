@@ -144,12 +144,12 @@ fn bound_integers(property: &mut Map<String, Value>, ty: ParamType, style: Style
 /// `description` followed by "Defaults to <value>.", for schemas that cannot carry a
 /// `default` keyword: the model still learns what leaving the parameter out (sending `null`)
 /// means.
-fn describe_default(description: &str, default: &Value) -> String {
+pub(crate) fn describe_default(description: &str, default: &Value) -> String {
     append_sentence(description, &format!("Defaults to {default}."))
 }
 
 /// `description` followed by `sentence`, with a full stop between them where needed.
-fn append_sentence(description: &str, sentence: &str) -> String {
+pub(crate) fn append_sentence(description: &str, sentence: &str) -> String {
     let sentence = sentence.to_owned();
     let description = description.trim_end();
     match description.chars().last() {
@@ -160,7 +160,7 @@ fn append_sentence(description: &str, sentence: &str) -> String {
 }
 
 /// "Between 1 and 50." (or "At least 1.", "At most 50."), with a unit when one is given.
-fn range_sentence<T: std::fmt::Display>(
+pub(crate) fn range_sentence<T: std::fmt::Display>(
     min: Option<T>,
     max: Option<T>,
     unit: Option<(&str, &str)>,

@@ -6,13 +6,14 @@
 //! [`ValidationIssue`]s, `issue`) and exports JSON Schema for model providers
 //! (`json_schema`). JSON values and [`Literal`] defaults meet in `literal`. A schema written
 //! in JSON Schema itself (an MCP server's, or a tool's own) is compiled and validated in
-//! full by `json` ([`JsonSchema`]).
+//! full by `json` ([`JsonSchema`]), and lowered for each model API's declarations by `lower`.
 
 mod foreign;
 mod issue;
 pub(crate) mod json;
 pub(crate) mod json_schema;
 mod literal;
+pub(crate) mod lower;
 mod param;
 mod semantic;
 mod serde;

@@ -73,10 +73,6 @@ impl JsonInput {
         }
     }
 
-    pub(crate) fn is_none(&self) -> bool {
-        matches!(self, JsonInput::None)
-    }
-
     /// Why a generated schema cannot validate anything: the registry refuses such a tool
     /// rather than run it unvalidated.
     pub(crate) fn problem(&self, key: &str) -> Option<SemanticError> {

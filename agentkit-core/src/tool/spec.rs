@@ -394,8 +394,7 @@ impl ToolSpec {
     ///
     /// For a tool declared with a JSON Schema of its own (an MCP server's, or
     /// [`input_json_schema`](ToolSpecBuilder::input_json_schema)), that schema as written:
-    /// the declarations do not put such a tool in a strict mode (see
-    /// [`strict_capable`](Self::strict_capable)), so its parameters are never dropped.
+    /// [`provider::lower`](crate::provider::lower) lowers it for each API.
     pub(crate) fn input_schema_in(&self, style: Style) -> Value {
         if let Some(declared) = self.json_input.get() {
             return declared.as_value().clone();
@@ -403,16 +402,11 @@ impl ToolSpec {
         match (&self.input, style) {
             (Some(schema), style) => export(schema, style),
             // Strict modes accept only closed objects, whose properties are all listed.
-            (None, Style::OpenAiStrict) => export(&ToolSchema::empty(), style),
+            (None, Style::OpenAiStrict | Style::AnthropicStrict) => {
+                export(&ToolSchema::empty(), style)
+            }
             (None, _) => serde_json::json!({"type": "object"}),
         }
-    }
-
-    /// Whether the tool can be declared in a provider's strict mode: not when it was declared
-    /// with a JSON Schema of its own, whose keywords a strict mode may refuse; such a tool is
-    /// declared without strict, its schema whole.
-    pub(crate) fn strict_capable(&self) -> bool {
-        self.json_input.is_none()
     }
 
     /// The output's JSON Schema in `style`, when one is declared; a JSON Schema of the tool's

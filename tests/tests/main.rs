@@ -47,6 +47,7 @@ mod derive_fields;
 // without `unreachable_pub`).
 pub mod derive_hygiene;
 mod derive_output_defaults;
+mod derive_json_forms;
 mod derive_params;
 mod derive_pass;
 mod derive_policy;

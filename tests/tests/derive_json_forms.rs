@@ -10,6 +10,7 @@ use agentkit_core::{
     BoxError, JsonObject, JsonSchema, Tool, ToolCall, ToolContext, ToolExecutor, ToolHandler,
     ToolParams, ToolRegistry, block_on, tool,
 };
+use proptest::prelude::*;
 use serde_json::{Value, json};
 
 /// What to do in the browser.
@@ -620,4 +621,86 @@ fn a_struct_of_the_six_types_keeps_its_static_parameter_list() {
     assert!(<Sheet as FromInputs>::PARAM_LIST.is_none());
     // Its JSON Schema is the six-type export, as before.
     assert_eq!(Scroll::json_schema(), Scroll::schema().to_json_schema());
+}
+
+fn actions() -> impl Strategy<Value = Action> {
+    prop_oneof![
+        (any::<u32>(), any::<u32>()).prop_map(|(x, y)| Action::Click { x, y }),
+        ".{0,8}".prop_map(|text| Action::Type { text }),
+        (any::<i64>(), 1..100i64).prop_map(|(dy, times)| Action::Scroll(Scroll { dy, times })),
+        Just(Action::Wait),
+    ]
+}
+
+fn trees() -> impl Strategy<Value = Node> {
+    let leaf = "[a-z]{1,4}".prop_map(|name| Node {
+        name,
+        children: Vec::new(),
+    });
+    leaf.prop_recursive(6, 40, 4, |inner| {
+        ("[a-z]{1,4}", prop::collection::vec(inner, 0..4))
+            .prop_map(|(name, children)| Node { name, children })
+    })
+}
+
+/// The paths of the nodes' names in `tree`, depth first: `name`, `children[0].name`, ...
+fn name_paths(tree: &Value, prefix: &str, paths: &mut Vec<String>) {
+    paths.push(format!("{prefix}name"));
+    for (index, child) in tree["children"].as_array().into_iter().flatten().enumerate() {
+        name_paths(child, &format!("{prefix}children[{index}]."), paths);
+    }
+}
+
+/// `tree` with the name at `path` (as [`name_paths`] writes it) replaced by `bad`.
+fn corrupt(tree: &mut Value, path: &str, bad: Value) {
+    let mut node = tree;
+    let mut rest = path;
+    while let Some(after) = rest.strip_prefix("children[") {
+        let (index, after) = after.split_once("].").unwrap();
+        node = &mut node["children"][index.parse::<usize>().unwrap()];
+        rest = after;
+    }
+    node["name"] = bad;
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Every Rust value converts to JSON its schema accepts (ours and the `jsonschema`
+    /// crate's reading of it), and back to itself.
+    #[test]
+    fn tagged_values_round_trip_through_their_schema(action in actions()) {
+        use agentkit_core::{FromParam, IntoParam};
+        let schema = Action::json_schema();
+        let value = action.clone().into_value().unwrap();
+        prop_assert!(JsonSchema::new(schema.clone()).unwrap().is_valid(&value), "{}", value);
+        prop_assert!(jsonschema::validator_for(&schema).unwrap().is_valid(&value), "{}", value);
+        prop_assert_eq!(Action::from_value(Some(&value)), Some(action));
+    }
+
+    /// A tree of any shape round-trips; one bad name anywhere in it is one problem, at its
+    /// path.
+    #[test]
+    fn one_bad_name_in_any_tree_is_one_problem_at_its_path(
+        tree in trees(),
+        pick in any::<prop::sample::Index>(),
+    ) {
+        use agentkit_core::{FromParam, IntoParam};
+        let schema = Node::json_schema();
+        let compiled = JsonSchema::new(schema.clone()).unwrap();
+        let value = tree.clone().into_value().unwrap();
+        prop_assert!(compiled.is_valid(&value));
+        prop_assert!(jsonschema::validator_for(&schema).unwrap().is_valid(&value));
+        prop_assert_eq!(Node::from_value(Some(&value)), Some(tree));
+        let mut paths = Vec::new();
+        name_paths(&value, "", &mut paths);
+        let path = pick.get(&paths);
+        let mut bad = value.clone();
+        corrupt(&mut bad, path, json!(7));
+        let issues: Vec<String> = compiled.validate(&mut bad).iter().map(ToString::to_string).collect();
+        prop_assert_eq!(
+            issues,
+            vec![format!("Parameter '{path}': expected type 'string', got 'integer'")]
+        );
+    }
 }

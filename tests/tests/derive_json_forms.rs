@@ -382,6 +382,17 @@ fn maps_and_any_value_are_objects_of_their_values_and_anything() {
         serde_json::from_str::<Value>(&text).unwrap(),
         json!({"total": 3, "labels": 2, "extra": [1, {"k": true}]})
     );
+    // `null` for an optional field is absent; for `Value`, a value like any other.
+    let (ok, text) = dispatch(
+        &executor,
+        "tally",
+        json!({"votes": {}, "labels": null, "extra": null}),
+    );
+    assert!(ok, "{text}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap(),
+        json!({"total": 0, "labels": 0, "extra": null})
+    );
 }
 
 /// A tree, in a struct that contains itself.
@@ -646,7 +657,12 @@ fn trees() -> impl Strategy<Value = Node> {
 /// The paths of the nodes' names in `tree`, depth first: `name`, `children[0].name`, ...
 fn name_paths(tree: &Value, prefix: &str, paths: &mut Vec<String>) {
     paths.push(format!("{prefix}name"));
-    for (index, child) in tree["children"].as_array().into_iter().flatten().enumerate() {
+    for (index, child) in tree["children"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
         name_paths(child, &format!("{prefix}children[{index}]."), paths);
     }
 }
@@ -703,4 +719,46 @@ proptest! {
             vec![format!("Parameter '{path}': expected type 'string', got 'integer'")]
         );
     }
+}
+
+#[derive(Debug, ToolParams)]
+struct Totals {
+    totals: HashMap<String, i64>,
+}
+
+#[tool(name = "totals", description = "Sum totals.", input = Totals)]
+struct SumTotals;
+
+impl ToolHandler for SumTotals {
+    async fn run(&self, input: Totals, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+        let mut output = JsonObject::new();
+        output.insert("sum".into(), input.totals.values().sum::<i64>().into());
+        Ok(output)
+    }
+}
+
+#[test]
+fn a_valid_value_the_rust_type_cannot_hold_is_a_typed_error_not_a_panic() {
+    // JSON Schema's `integer` takes any whole number; `i64` does not hold this one. The
+    // conversion fails as the tool's error, typed, and the model is told the tool failed.
+    let executor = executor(SumTotals);
+    let call = ToolCall::new(
+        "c1",
+        "totals",
+        json!({"totals": {"a": 1, "b": u64::MAX}}).to_string(),
+    );
+    let result = block_on(executor.dispatch(&call));
+    assert!(!result.is_success());
+    assert_eq!(result.to_model_content(), "Error: tool 'totals' failed.");
+    let error = result.error().unwrap();
+    assert!(
+        error
+            .to_string()
+            .contains("parameter 'totals' is not a valid dictionary"),
+        "{error}"
+    );
+    assert_eq!(
+        dispatch(&executor, "totals", json!({"totals": {"a": 1, "b": 2}})),
+        (true, r#"{"sum":3}"#.to_owned())
+    );
 }

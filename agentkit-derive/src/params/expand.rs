@@ -375,21 +375,26 @@ fn expand_tagged(
                     quote_spanned!(ty.span()=> #p::field::<#ty>())
                 };
                 let idents: Vec<&Ident> = fields.iter().map(|f| f.ident).collect();
+                // Bound to names of the macro's own: a field called `output` must not be
+                // shadowed by the object the fields are written into.
+                let bindings: Vec<Ident> = (0..fields.len())
+                    .map(|i| Ident::new(&format!("__agentkit_field_{i}"), Span::call_site()))
+                    .collect();
                 let field_reads = fields.iter().map(|f| {
                     let (field, name, of) = (f.ident, name_of(f), field_of(f));
                     quote!(#field: #of.read_value(object, #name)?,)
                 });
                 reads.push(quote!(#value => #p::Some(Self::#v { #(#field_reads)* }),));
-                let field_writes = fields.iter().map(|f| {
-                    let (field, name, of) = (f.ident, name_of(f), field_of(f));
-                    quote!(#of.write(&mut output, #name, #field);)
+                let field_writes = fields.iter().zip(&bindings).map(|(f, binding)| {
+                    let (name, of) = (name_of(f), field_of(f));
+                    quote!(#of.write(&mut output, #name, #binding);)
                 });
                 let output = if fields.is_empty() {
                     quote!(output)
                 } else {
                     quote!(mut output)
                 };
-                writes.push(quote!(Self::#v { #(#idents),* } => {
+                writes.push(quote!(Self::#v { #(#idents: #bindings),* } => {
                     let #output = #p::Map::new();
                     #(#field_writes)*
                     #p::tagged_value(#tag, #value, #p::Some(#p::Value::Object(output)))

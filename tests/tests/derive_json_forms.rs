@@ -533,6 +533,16 @@ struct Move {
     tag: Option<(String, Option<bool>, f64)>,
 }
 
+#[tool(name = "move_piece", description = "Move a piece.", input = Move)]
+struct MovePiece;
+
+impl ToolHandler for MovePiece {
+    async fn run(&self, input: Move, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+        let moved = format!("{:?} {:?} {:?}", input.from, input.to, input.tag);
+        Ok(JsonObject::from_iter([("moved".into(), moved.into())]))
+    }
+}
+
 #[test]
 fn tuples_are_lists_of_exactly_their_elements() {
     use agentkit_core::{FromParam, IntoParam};
@@ -547,19 +557,32 @@ fn tuples_are_lists_of_exactly_their_elements() {
         json!({"anyOf": [{"type": "boolean"}, {"type": "null"}]})
     );
     assert_eq!(schema["required"], json!(["from", "to"]));
-    let compiled = JsonSchema::new(schema).unwrap();
-    let mut wrong = json!({"from": [1], "to": [1, 2, 3], "tag": ["a", null, 1.5]});
-    let issues: Vec<String> = compiled
-        .validate(&mut wrong)
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    JsonSchema::new(schema).unwrap();
+    let executor = executor(MovePiece);
     assert_eq!(
-        issues,
-        [
-            "Parameter 'from': must have at least 2 items, got 1",
-            "Parameter 'to[2]': is not allowed: the list takes at most 2 items",
-        ]
+        dispatch(
+            &executor,
+            "move_piece",
+            json!({"from": [1], "to": [1, 2, 3], "tag": ["a", null, 1.5]})
+        ),
+        (
+            false,
+            "Error: invalid arguments for tool 'move_piece':\n\
+             - Parameter 'from': must have at least 2 items, got 1\n\
+             - Parameter 'to[2]': is not allowed: the list takes at most 2 items"
+                .into()
+        )
+    );
+    assert_eq!(
+        dispatch(
+            &executor,
+            "move_piece",
+            json!({"from": [1, 2], "to": [3, 4], "tag": ["a", null, 1.5]})
+        ),
+        (
+            true,
+            r#"{"moved":"(1, 2) (3, 4) Some((\"a\", None, 1.5))"}"#.into()
+        )
     );
     let value = json!({"from": [1, 2], "to": [3, 4], "tag": ["a", null, 1.5]});
     let moved = Move::from_value(Some(&value)).unwrap();
@@ -583,6 +606,16 @@ struct Sheet {
     units: Vec<Units>,
 }
 
+#[tool(name = "fill", description = "Fill a sheet.", input = Sheet)]
+struct Fill;
+
+impl ToolHandler for Fill {
+    async fn run(&self, input: Sheet, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+        let cells = format!("{:?}", input.cells);
+        Ok(JsonObject::from_iter([("cells".into(), cells.into())]))
+    }
+}
+
 #[test]
 fn lists_of_what_six_type_items_cannot_say_are_json_schema() {
     use agentkit_core::{FromParam, IntoParam};
@@ -600,21 +633,31 @@ fn lists_of_what_six_type_items_cannot_say_are_json_schema() {
             "units": {"type": "array", "items": {"type": "string", "enum": ["metric", "imperial"]}},
         })
     );
-    let compiled = JsonSchema::new(Sheet::json_schema()).unwrap();
-    let mut bad = json!({"cells": [1.5, null, "x"], "rows": [["a"], [1]], "bytes": [256], "units": ["kelvin"]});
-    let issues: Vec<String> = compiled
-        .validate(&mut bad)
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let executor = executor(Fill);
     assert_eq!(
-        issues,
-        [
-            "Parameter 'bytes[0]': must be at most 255, got 256",
-            "Parameter 'cells[2]': matches none of the 2 allowed forms (number, null)",
-            "Parameter 'rows[1][0]': expected type 'string', got 'integer'",
-            "Parameter 'units[0]': expected one of 'metric', 'imperial', got 'kelvin'",
-        ]
+        dispatch(
+            &executor,
+            "fill",
+            json!({"cells": [1.5, null, "x"], "rows": [["a"], [1]], "bytes": [256], "units": ["kelvin"]})
+        ),
+        (
+            false,
+            "Error: invalid arguments for tool 'fill':\n\
+             - Parameter 'bytes[0]': must be at most 255, got 256\n\
+             - Parameter 'cells[2]': matches none of the 2 allowed forms (number, null)\n\
+             - Parameter 'rows[1][0]': expected type 'string', got 'integer'\n\
+             - Parameter 'units[0]': expected one of 'metric', 'imperial', got 'kelvin'"
+                .into()
+        )
+    );
+    // A null item is `None`, in its place.
+    assert_eq!(
+        dispatch(
+            &executor,
+            "fill",
+            json!({"cells": [null, 2.0], "rows": [], "bytes": [], "units": []})
+        ),
+        (true, r#"{"cells":"[None, Some(2.0)]"}"#.into())
     );
     let value =
         json!({"cells": [1.5, null], "rows": [["a"]], "bytes": [0, 255], "units": ["imperial"]});

@@ -46,10 +46,12 @@ mod derive_fields;
 // user's public tool is, so the generated code is checked as public code (documented, and
 // without `unreachable_pub`).
 pub mod derive_hygiene;
+mod derive_json_forms;
 mod derive_output_defaults;
 mod derive_params;
 mod derive_pass;
 mod derive_policy;
+mod derive_tagged_unions;
 pub mod derive_typed_views;
 mod hostile_panic_hook;
 mod one_mistake;

@@ -97,10 +97,10 @@ pub fn root_json_schema<T: ParamSchema + 'static>() -> Value {
         ..SchemaDefs::default()
     };
     let mut schema = T::write_json_schema(&mut defs);
-    if !defs.defs.is_empty() {
-        if let Value::Object(object) = &mut schema {
-            object.insert("$defs".into(), Value::Object(defs.defs));
-        }
+    if !defs.defs.is_empty()
+        && let Value::Object(object) = &mut schema
+    {
+        object.insert("$defs".into(), Value::Object(defs.defs));
     }
     schema
 }

@@ -44,10 +44,10 @@ impl Lowerer<'_> {
             }
             let mut lowered = Vec::new();
             for (index, variant) in variants.iter().enumerate() {
-                if let Some(variant) = self.node(variant, &format!("{pointer}/{key}/{index}")) {
-                    if lowered.len() > DEDUPE || !lowered.contains(&variant) {
-                        lowered.push(variant);
-                    }
+                if let Some(variant) = self.node(variant, &format!("{pointer}/{key}/{index}"))
+                    && (lowered.len() > DEDUPE || !lowered.contains(&variant))
+                {
+                    lowered.push(variant);
                 }
             }
             if lowered.is_empty() {

@@ -211,13 +211,11 @@ fn flatten_at(
         }
         return described;
     }
-    if ref_with_siblings {
-        if let Some(reference) = merged.remove("$ref") {
-            parts.insert(
-                0,
-                Value::Object(Map::from_iter([("$ref".into(), reference)])),
-            );
-        }
+    if ref_with_siblings && let Some(reference) = merged.remove("$ref") {
+        parts.insert(
+            0,
+            Value::Object(Map::from_iter([("$ref".into(), reference)])),
+        );
     }
     for part in parts {
         let part = match part {

@@ -35,15 +35,13 @@ pub(super) fn root_object(
     let anchors = refs::anchors(schema);
     let mut conflicts = Vec::new();
     let mut root = map.clone();
-    if let Some(Value::String(reference)) = root.get("$ref").cloned() {
-        if let Some(Value::Object(named)) =
+    if let Some(Value::String(reference)) = root.get("$ref").cloned()
+        && let Some(Value::Object(named)) =
             refs::target(&reference, &anchors).and_then(|p| refs::resolve(schema, &p))
-        {
-            if !named.contains_key("$ref") {
-                root.remove("$ref");
-                root.insert("allOf".into(), json!([named]));
-            }
-        }
+        && !named.contains_key("$ref")
+    {
+        root.remove("$ref");
+        root.insert("allOf".into(), json!([named]));
     }
     let mut root = if keep_rest && !root.contains_key("allOf") {
         root
@@ -62,14 +60,14 @@ pub(super) fn root_object(
         let union = ["anyOf", "oneOf"]
             .into_iter()
             .find(|key| matches!(root.get(*key), Some(Value::Array(_))));
-        if let Some(key) = union {
-            if let Some(Value::Array(variants)) = root.remove(key) {
-                merge_union(schema, &anchors, &variants, &mut root);
-                loosened.push(Loosened {
-                    pointer: String::new(),
-                    keyword: key.to_owned(),
-                });
-            }
+        if let Some(key) = union
+            && let Some(Value::Array(variants)) = root.remove(key)
+        {
+            merge_union(schema, &anchors, &variants, &mut root);
+            loosened.push(Loosened {
+                pointer: String::new(),
+                keyword: key.to_owned(),
+            });
         }
     }
     if root.get("type") != Some(&Value::from("object")) {
@@ -171,10 +169,10 @@ fn merge_forms(schemas: Vec<Value>) -> Value {
     match consts {
         Some(values) => {
             let mut merged = json!({"enum": values});
-            if let Some(ty) = schemas[0].get("type") {
-                if schemas.iter().all(|s| s.get("type") == Some(ty)) {
-                    merged["type"] = ty.clone();
-                }
+            if let Some(ty) = schemas[0].get("type")
+                && schemas.iter().all(|s| s.get("type") == Some(ty))
+            {
+                merged["type"] = ty.clone();
             }
             merged
         }

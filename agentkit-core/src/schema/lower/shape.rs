@@ -27,18 +27,17 @@ pub(super) fn make_nullable(schema: &mut Value) {
         }
         _ => {}
     }
-    if let Some(Value::Array(variants)) = map.get_mut("anyOf") {
-        if !variants
+    if let Some(Value::Array(variants)) = map.get_mut("anyOf")
+        && !variants
             .iter()
             .any(|v| v.get("type") == Some(&Value::from("null")))
-        {
-            variants.push(json!({"type": "null"}));
-        }
+    {
+        variants.push(json!({"type": "null"}));
     }
-    if let Some(Value::Array(values)) = map.get_mut("enum") {
-        if !values.contains(&Value::Null) {
-            values.push(Value::Null);
-        }
+    if let Some(Value::Array(values)) = map.get_mut("enum")
+        && !values.contains(&Value::Null)
+    {
+        values.push(Value::Null);
     }
 }
 
@@ -67,13 +66,13 @@ pub(super) fn openapi_nullable(out: &mut Map<String, Value>) {
         }
     }
     // A union of one form left (`Optional[X]`'s) is that form: the subset wants a `type`.
-    if let Some(Value::Array(variants)) = out.get("anyOf") {
-        if let ([Value::Object(only)], false) = (variants.as_slice(), out.contains_key("type")) {
-            let only = only.clone();
-            out.remove("anyOf");
-            for (key, value) in only {
-                out.entry(key).or_insert(value);
-            }
+    if let Some(Value::Array(variants)) = out.get("anyOf")
+        && let ([Value::Object(only)], false) = (variants.as_slice(), out.contains_key("type"))
+    {
+        let only = only.clone();
+        out.remove("anyOf");
+        for (key, value) in only {
+            out.entry(key).or_insert(value);
         }
     }
     if nullable {

@@ -135,10 +135,10 @@ impl<'a> Lowerer<'a> {
             self.defs[next].2 = Some(schema);
             next += 1;
         }
-        if !self.rules.recursion {
-            if let Some(pointer) = self.cycle() {
-                self.refuse(pointer, "is recursive (a cycle of `$ref`s reaches it)");
-            }
+        if !self.rules.recursion
+            && let Some(pointer) = self.cycle()
+        {
+            self.refuse(pointer, "is recursive (a cycle of `$ref`s reaches it)");
         }
         if !self.defs.is_empty() {
             let defs = self
@@ -352,10 +352,10 @@ impl<'a> Lowerer<'a> {
             self.loosen(pointer, &keyword);
             sentences.push(format!("Also `{keyword}`: {}.", literal(&value)));
         }
-        if self.rules.split_types {
-            if let Some(split) = refs::split_types(&schema) {
-                schema = split;
-            }
+        if self.rules.split_types
+            && let Some(split) = refs::split_types(&schema)
+        {
+            schema = split;
         }
         if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
             let lowered = self.reference(reference, pointer)?;

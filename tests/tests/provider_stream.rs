@@ -56,6 +56,15 @@ impl Acc {
         }
     }
 
+    fn push_bytes(&mut self, bytes: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
+        match self {
+            Acc::Chat(s) => s.push_bytes(bytes),
+            Acc::Responses(s) => s.push_bytes(bytes),
+            Acc::Anthropic(s) => s.push_bytes(bytes),
+            Acc::Gemini(s) => s.push_bytes(bytes),
+        }
+    }
+
     fn completed(&self) -> Vec<ToolCall> {
         match self {
             Acc::Chat(s) => s.completed().cloned().collect(),
@@ -554,6 +563,12 @@ fn malformed_json_text_is_refused() {
 
 #[path = "provider_stream_props.rs"]
 mod props;
+
+#[path = "provider_stream_bytes.rs"]
+mod bytes;
+
+#[path = "provider_stream_ends.rs"]
+mod ends;
 
 /// The `streaming_turn` example's code, compiled into this test: its recorded streams are
 /// checked here as `cargo run --example streaming_turn -- <api>` replays them.

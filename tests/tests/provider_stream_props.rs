@@ -77,7 +77,7 @@ fn corrupt(events: &mut Vec<Value>, corruption: &Corruption) {
 }
 
 /// Whether `event` is `api`'s terminal event, the one without which a stream was cut.
-fn is_terminal(api: Api, event: &Value) -> bool {
+pub(super) fn is_terminal(api: Api, event: &Value) -> bool {
     match api {
         Api::Chat => event["choices"][0]["finish_reason"].is_string(),
         Api::Responses => event["type"] == "response.completed",

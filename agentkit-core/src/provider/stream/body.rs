@@ -161,7 +161,9 @@ impl Json {
                         start = at;
                     }
                     _ => {
-                        return Err(not_json("a body that is neither an array nor an object").into());
+                        return Err(
+                            not_json("a body that is neither an array nor an object").into()
+                        );
                     }
                 },
                 State::Item => match byte {

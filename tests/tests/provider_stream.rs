@@ -543,24 +543,6 @@ fn gemini_refuses_malformed_streams() {
     }
 }
 
-#[test]
-fn a_broken_stream_stays_broken() {
-    let mut stream = openai_chat::CallStream::new();
-    stream.push(&chat_start(json!(0), "a")).unwrap();
-    let error = stream.push(&chat_args(7, "{")).unwrap_err();
-    assert_eq!(stream.push(&chat_args(0, "{}")).unwrap_err(), error);
-    assert_eq!(stream.finish().unwrap_err(), error);
-}
-
-#[test]
-fn malformed_json_text_is_refused() {
-    for api in APIS {
-        let mut acc = Acc::new(api);
-        let error = acc.push_str("{\"type\": ").unwrap_err();
-        assert_eq!(error.as_malformed().unwrap().path(), "event 1", "{api:?}");
-    }
-}
-
 #[path = "provider_stream_props.rs"]
 mod props;
 

@@ -315,6 +315,24 @@ fn a_chunk_the_decoder_does_not_understand_is_not_a_success() {
     stream.push(&json!({"usage": {"total_tokens": 3}})).unwrap();
 }
 
+#[test]
+fn a_broken_stream_stays_broken() {
+    let mut stream = openai_chat::CallStream::new();
+    stream.push(&chat_start(json!(0), "a")).unwrap();
+    let error = stream.push(&chat_args(7, "{")).unwrap_err();
+    assert_eq!(stream.push(&chat_args(0, "{}")).unwrap_err(), error);
+    assert_eq!(stream.finish().unwrap_err(), error);
+}
+
+#[test]
+fn malformed_json_text_is_refused() {
+    for api in APIS {
+        let mut acc = Acc::new(api);
+        let error = acc.push_str("{\"type\": ").unwrap_err();
+        assert_eq!(error.as_malformed().unwrap().path(), "event 1", "{api:?}");
+    }
+}
+
 // ------------------------------------------------------- what OpenAI-compatible servers send
 
 #[test]

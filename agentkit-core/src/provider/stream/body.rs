@@ -216,11 +216,11 @@ impl Json {
             State::Ended
         };
         let read = if self.chunk.is_empty() {
-            text(api, last).and_then(|text| event(text))
+            text(api, last).and_then(&mut *event)
         } else {
             self.chunk.extend_from_slice(last);
             let chunk = std::mem::take(&mut self.chunk);
-            let read = text(api, &chunk).and_then(|text| event(text));
+            let read = text(api, &chunk).and_then(&mut *event);
             self.chunk = chunk;
             read
         };

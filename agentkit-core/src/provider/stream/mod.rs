@@ -48,10 +48,8 @@ impl Events {
 
     /// Passes on what reading an event gave, keeping its error.
     pub(super) fn record<T>(&mut self, read: Result<T, StreamError>) -> Result<T, StreamError> {
-        if let Err(error) = &read {
-            if self.failed.is_none() {
-                self.failed = Some(error.clone());
-            }
+        if let (Err(error), None) = (&read, &self.failed) {
+            self.failed = Some(error.clone());
         }
         read
     }

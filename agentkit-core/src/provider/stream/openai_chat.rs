@@ -53,11 +53,11 @@ const API: &str = "OpenAI Chat Completions";
 ///
 /// A [`StreamError`]:
 ///
-/// - [`Malformed`](StreamError::Malformed), a [`ParseError`] naming the event (counted from
-///   1) and the place in it, for a stream the API would not send: a fragment for an index no
-///   call started (no `id` and `name`), a second `id` for a started call or another `name`
-///   once its arguments began (repeating the same one is accepted), an id an earlier call
-///   has, more arguments text than whitespace for a call whose JSON already closed (it was
+/// - [`Malformed`](StreamError::Malformed), a [`ParseError`] naming the event (the first
+///   is event 1) and the place in it, for a stream the API would not send: a fragment for an
+///   index no call started (no `id` and `name`), a second `id` for a started call or
+///   another `name` once its arguments began (repeating the same one is accepted), an id an
+///   earlier call has, more arguments text than whitespace for a call whose JSON already closed (it was
 ///   handed out without them), a fragment after the `finish_reason`, a chunk with neither
 ///   `choices`, `usage` nor `error`, a field of the wrong type;
 /// - [`Provider`](StreamError::Provider) for an `{"error": {...}}` object in the stream,

@@ -371,6 +371,23 @@ fn gemini_reads_its_json_array_as_it_arrives() {
     );
     assert_eq!(stream.finish().unwrap(), expected);
 
+    // An error chunk in the array (a 503 mid-stream) ends the stream with the provider's
+    // code, whatever the split.
+    let mut events = recorded(Api::Gemini).0;
+    events.insert(
+        3,
+        json!({"error": {"code": 503, "message": "The model is overloaded.",
+                                      "status": "UNAVAILABLE"}}),
+    );
+    for size in [1, 5, 64] {
+        let body = json_body(&events);
+        let (_, finished) = feed(Api::Gemini, &body.chunks(size).collect::<Vec<_>>());
+        let Err(StreamError::Provider(error)) = finished else {
+            panic!("{finished:?}")
+        };
+        assert_eq!(error.code(), "UNAVAILABLE");
+    }
+
     // What is not an array of chunks is refused, not skipped.
     let bad: [&[u8]; 4] = [
         b"[1]",

@@ -236,3 +236,24 @@ impl fmt::Display for BodyErrorKind {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_CODE_CHARS, ProviderError};
+
+    #[test]
+    fn a_provider_error_shows_what_it_has() {
+        let shown = |code: &str, message: &str| ProviderError::new("X", code, message).to_string();
+        assert_eq!(shown("c", "m"), "X sent an error: c: m");
+        assert_eq!(shown("", "m"), "X sent an error: m");
+        assert_eq!(shown("c", ""), "X sent an error: c");
+        assert_eq!(shown("", ""), "X sent an error: no code, no message");
+    }
+
+    #[test]
+    fn a_provider_error_is_cut_and_escaped() {
+        let error = ProviderError::new("X", &"c".repeat(1000), "a\u{1b}[2Jb\r\nc");
+        assert_eq!(error.code().chars().count(), MAX_CODE_CHARS + 1); // and `…`
+        assert_eq!(error.message(), "a\\u{1b}[2Jb\\r\\nc");
+    }
+}

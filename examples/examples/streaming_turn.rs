@@ -1,12 +1,14 @@
 //! A streamed model reply whose tool calls run as they arrive.
 //!
-//! Replays a recorded-shaped stream of one API (the `data:` of each server-sent event, in
-//! order) with a pause between events, as a model's reply arrives: a thread sends the events
-//! into a channel, the API's `CallStream` turns them into calls the moment each call's
-//! arguments are complete, and `Turn::dispatch_stream` runs each call as soon as it
-//! arrives, while the model is still writing the next one. Each tool takes a while (an async
-//! wait). Prints, per call, when it started and when the stream ended, in milliseconds since
-//! the stream began:
+//! Replays a recorded-shaped HTTP body of one API (server-sent events; for Gemini the JSON
+//! array `streamGenerateContent` sends without `alt=sse`) in small pieces with a pause
+//! between them, as a model's reply arrives off the wire: a thread sends the pieces into a
+//! channel, the API's `CallStream::push_bytes` frames them into events and turns them into
+//! calls the moment each call's arguments are complete, and `Turn::dispatch_stream` runs
+//! each call as soon as it arrives, while the model is still writing the next one. Each
+//! tool takes a while (an async wait). At the end, `finish` says whether the stream was
+//! whole. Prints, per call, when it started and when the stream ended, in milliseconds
+//! since the stream began:
 //!
 //! ```sh
 //! cargo run --example streaming_turn -- openai-chat
@@ -22,7 +24,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use agentkit_core::provider::{ParseError, anthropic, gemini, openai_chat, openai_responses};
+use agentkit_core::provider::{StreamError, anthropic, gemini, openai_chat, openai_responses};
 use agentkit_core::serde_json::json;
 use agentkit_core::{
     BoxError, JsonObject, Param, ParamType, Runtime, StdRuntime, Tool, ToolCall, ToolContext,
@@ -30,8 +32,11 @@ use agentkit_core::{
 };
 use futures_util::stream::{self, StreamExt};
 
-/// The pause between two events of the stream.
-const PAUSE: Duration = Duration::from_millis(40);
+/// The pause between two pieces of the body.
+const PAUSE: Duration = Duration::from_millis(10);
+/// The size of the body's pieces, in bytes: smaller than an event, so that events, lines and
+/// characters are split between pieces as a network splits them.
+const PIECE: usize = 61;
 /// How long each tool takes.
 const WORK: Duration = Duration::from_millis(150);
 
@@ -89,20 +94,30 @@ impl Reply {
         })
     }
 
-    /// Reads one event's `data:`; returns the calls it completed.
-    pub fn push_str(&mut self, data: &str) -> Result<Vec<ToolCall>, ParseError> {
+    /// Reads the next piece of the body; returns the calls it completed.
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
         match self {
-            Reply::Chat(stream) => stream.push_str(data),
-            Reply::Responses(stream) => stream.push_str(data),
-            Reply::Anthropic(stream) => stream.push_str(data),
-            Reply::Gemini(stream) => stream.push_str(data),
+            Reply::Chat(stream) => stream.push_bytes(bytes),
+            Reply::Responses(stream) => stream.push_bytes(bytes),
+            Reply::Anthropic(stream) => stream.push_bytes(bytes),
+            Reply::Gemini(stream) => stream.push_bytes(bytes),
+        }
+    }
+
+    /// Every call of the reply, or why the stream was not whole.
+    pub fn finish(self) -> Result<Vec<ToolCall>, StreamError> {
+        match self {
+            Reply::Chat(stream) => stream.finish(),
+            Reply::Responses(stream) => stream.finish(),
+            Reply::Anthropic(stream) => stream.finish(),
+            Reply::Gemini(stream) => stream.finish(),
         }
     }
 }
 
 fn main() -> ExitCode {
     let api = std::env::args().nth(1).unwrap_or_default();
-    let (Some(mut reply), Some(events)) = (Reply::new(&api), events(&api)) else {
+    let (Some(reply), Some(body)) = (Reply::new(&api), body(&api)) else {
         eprintln!(
             "usage: cargo run --example streaming_turn -- <api>\nwhere <api> is one of: {}",
             APIS.join(", ")
@@ -129,12 +144,12 @@ fn main() -> ExitCode {
         .expect("one tool");
     let executor = ToolExecutor::new(registry);
 
-    // The model's reply arriving: one event every PAUSE, from another thread.
-    let (sender, receiver) = futures_channel::mpsc::unbounded::<&'static str>();
+    // The model's reply arriving: one piece of the body every PAUSE, from another thread.
+    let (sender, receiver) = futures_channel::mpsc::unbounded::<Vec<u8>>();
     let producer = thread::spawn(move || {
-        for data in events {
+        for piece in body.chunks(PIECE) {
             thread::sleep(PAUSE);
-            if sender.unbounded_send(data).is_err() {
+            if sender.unbounded_send(piece.to_vec()).is_err() {
                 break;
             }
         }
@@ -149,18 +164,25 @@ fn main() -> ExitCode {
             *end.lock().unwrap_or_else(PoisonError::into_inner) = Some(begin.elapsed());
             None
         }))
-        .flat_map(move |data| {
-            let calls = match data.map(|data| reply.push_str(data)) {
-                Some(Ok(calls)) => calls,
-                Some(Err(error)) => {
+        .flat_map({
+            let mut reply = Some(reply);
+            move |piece| {
+                let read = match (piece, reply.as_mut()) {
+                    (Some(piece), Some(reply)) => reply.push_bytes(&piece),
+                    // The body ended: was the stream whole?
+                    (None, _) => reply
+                        .take()
+                        .map_or(Ok(Vec::new()), |reply| reply.finish().map(|_| Vec::new())),
+                    (Some(_), None) => Ok(Vec::new()),
+                };
+                let calls = read.unwrap_or_else(|error| {
                     fail.lock()
                         .unwrap_or_else(PoisonError::into_inner)
                         .get_or_insert(error);
                     Vec::new()
-                }
-                None => Vec::new(),
-            };
-            stream::iter(calls)
+                });
+                stream::iter(calls)
+            }
         });
 
     let turn = executor.turn();
@@ -201,6 +223,26 @@ fn main() -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// The HTTP body of a reply calling `fetch_weather` for Paris, Oslo and Lima, as `api`
+/// streams it: server-sent events (with their `event:` line where the API sends one, and a
+/// comment as a keep-alive), or for Gemini the JSON array of chunks.
+pub fn body(api: &str) -> Option<Vec<u8>> {
+    let events = events(api)?;
+    let mut body = String::from(": connected\r\n\r\n");
+    if api == "gemini" {
+        body = format!("[{}]", events.join(",\r\n"));
+    } else {
+        for data in events {
+            if api != "openai-chat" {
+                let kind = data.split('"').nth(3).unwrap_or_default();
+                body.push_str(&format!("event: {kind}\r\n"));
+            }
+            body.push_str(&format!("data: {data}\r\n\r\n"));
+        }
+    }
+    Some(body.into_bytes())
 }
 
 /// The `data:` of each event of a reply calling `fetch_weather` for Paris, Oslo and Lima,

@@ -76,6 +76,16 @@ fn corrupt(events: &mut Vec<Value>, corruption: &Corruption) {
     }
 }
 
+/// Whether `event` is `api`'s terminal event, the one without which a stream was cut.
+pub(super) fn is_terminal(api: Api, event: &Value) -> bool {
+    match api {
+        Api::Chat => event["choices"][0]["finish_reason"].is_string(),
+        Api::Responses => event["type"] == "response.completed",
+        Api::Anthropic => event["type"] == "message_stop",
+        Api::Gemini => event["candidates"][0]["finishReason"].is_string(),
+    }
+}
+
 /// Visits every value under `value` (itself first), stopping below one that was replaced.
 fn walk(value: &mut Value, visit: &mut dyn FnMut(&mut Value)) {
     visit(value);
@@ -138,18 +148,45 @@ proptest! {
             corrupt(&mut events, corruption);
         }
         let run = run(api, &events);
-        if let Ok(calls) = run.finished {
+        let ended = events.iter().any(|event| is_terminal(api, event));
+        if let [Corruption::Truncate(_)] = corruptions.as_slice() {
+            if !ended {
+                // Cut before the terminal event: never a success, and the calls completed
+                // before the cut are kept, in reply order.
+                let Err(StreamError::Cut(cut)) = &run.finished else {
+                    panic!("{api:?}: a cut stream read as {:?}", run.finished);
+                };
+                let kept: Vec<&ToolCall> =
+                    expected.iter().filter(|call| cut.completed().contains(call)).collect();
+                prop_assert_eq!(cut.completed().iter().collect::<Vec<_>>(), kept);
+                let mut handed = run.handed.concat();
+                handed.sort_by_key(|call| expected.iter().position(|c| c == call));
+                prop_assert_eq!(cut.completed(), &handed[..]);
+            }
+        }
+        let calls = match run.finished {
+            Ok(calls) if ended => calls,
+            Ok(calls) => panic!("{api:?}: no terminal event, and {} calls as a success", calls.len()),
+            Err(StreamError::Cut(cut)) => cut.into_completed(),
+            Err(_) => return Ok(()),
+        };
+        {
             let ids: Vec<String> = calls.iter().map(|c| c.id().to_owned()).collect();
             let unique: BTreeSet<String> = ids.iter().cloned().collect();
             prop_assert_eq!(unique.len(), ids.len(), "a call twice: {:?}", ids);
-            prop_assert_eq!(&unique, &ids_seen(&events, &expected), "lost or invented calls");
+            let seen = ids_seen(&events, &expected);
+            if ended {
+                prop_assert_eq!(&unique, &seen, "lost or invented calls");
+            } else {
+                prop_assert!(unique.is_subset(&seen), "invented calls");
+            }
             let mut handed: Vec<ToolCall> = run.handed.concat();
             let mut all = calls.clone();
             handed.sort_by(|a, b| a.id().cmp(b.id()));
             all.sort_by(|a, b| a.id().cmp(b.id()));
             prop_assert_eq!(handed, all);
-            if let [Corruption::Truncate(_)] = corruptions.as_slice() {
-                prop_assert_eq!(&calls[..], &expected[..calls.len()], "not the calls before the cut");
+            if let ([Corruption::Truncate(_)], true) = (corruptions.as_slice(), ended) {
+                prop_assert_eq!(&calls[..], &expected[..], "the terminal event came, not every call");
             }
         }
     }
@@ -170,6 +207,7 @@ fn a_huge_number_of_indexes_and_ids_is_bounded_by_the_input() {
     }
     let handed = stream.push(&chunk(Value::Array(tool_calls))).unwrap();
     assert_eq!(handed.len(), 50_000);
+    stream.push_str("[DONE]").unwrap();
     assert_eq!(stream.finish().unwrap().len(), 50_000);
 
     let mut stream = anthropic::CallStream::new();
@@ -183,7 +221,15 @@ fn a_huge_number_of_indexes_and_ids_is_bounded_by_the_input() {
             .unwrap();
     }
     // None stopped: the first is named, whatever the count.
-    assert_eq!(stream.finish().unwrap_err().path(), "call 't0'");
+    let mut cut = stream.clone();
+    cut.push(&json!({"type": "message_stop"})).unwrap();
+    let error = cut.finish().unwrap_err();
+    assert_eq!(error.as_malformed().unwrap().path(), "call 't0'");
+    let Err(StreamError::Cut(cut)) = stream.finish() else {
+        panic!("not a cut stream")
+    };
+    assert_eq!(cut.unfinished().len(), 20_000);
+    assert_eq!(cut.unfinished()[0], "t0");
 }
 
 #[test]
@@ -236,7 +282,8 @@ fn hostile_json_paths_are_refused_not_built() {
             .push(&part(json!({"willContinue": true,
                 "partialArgs": [{"jsonPath": path, "stringValue": "x"}]})))
             .unwrap_err();
-        assert!(error.path().ends_with("partialArgs[0].jsonPath"), "{error}");
+        let path = error.as_malformed().unwrap().path();
+        assert!(path.ends_with("partialArgs[0].jsonPath"), "{error}");
     }
 }
 
@@ -245,7 +292,9 @@ fn hostile_ids_are_cut_short_in_messages() {
     let id = "\u{202e}".repeat(10_000);
     let mut stream = openai_chat::CallStream::new();
     stream.push(&chat_start(json!(0), &id)).unwrap();
+    stream.push_str("[DONE]").unwrap();
     let error = stream.finish().unwrap_err();
+    assert!(error.as_malformed().is_some(), "{error}");
     assert!(
         error.to_string().len() < 1_000,
         "{}",

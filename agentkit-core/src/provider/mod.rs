@@ -29,7 +29,36 @@
 //! [`anthropic::CallStream`], [`gemini::CallStream`]) takes the events as they arrive and
 //! hands out each call the moment its arguments are complete, equal to what `calls` reads
 //! from the finished reply; [`Turn::dispatch_stream`](crate::Turn::dispatch_stream)
-//! runs them as they come. A malformed stream is a [`ParseError`] naming the event.
+//! runs them as they come.
+//!
+//! A stream that is not the whole reply is a [`StreamError`], never a quiet success: a
+//! malformed event is a [`ParseError`] naming it; an error the provider sends in the stream
+//! (Anthropic's `error` event, OpenAI Responses' `error` and `response.failed`, a Gemini
+//! `{"error": ..}` chunk, an OpenAI `{"error": ..}` object) is a [`ProviderError`] with the
+//! provider's code and message; a stream that ends before the API's terminal event
+//! (`[DONE]` or a `finish_reason`, `message_stop`, `response.completed`, a `finishReason`)
+//! is a [`CutStream`], which keeps the calls that had completed.
+//!
+//! # Reading an HTTP body
+//!
+//! Each `CallStream`'s `push_bytes` takes the response body's bytes in whatever pieces the
+//! HTTP client yields them (`reqwest`'s `bytes_stream()`, hyper's body frames; `&[u8]`, so
+//! `bytes::Bytes` passes as it is) and frames them into events itself:
+//!
+//! - server-sent events by the WHATWG rules: lines end at LF, CR or CRLF (also split between
+//!   pieces), a blank line ends an event, `:` comments and the `event`, `id` and `retry`
+//!   fields are skipped, `data` lines are joined with `\n`, one space after a field's colon
+//!   and a leading byte-order mark are dropped, an event without its blank line at the end of
+//!   the body is not dispatched;
+//! - a character split between pieces is joined, never replaced; bytes that are not UTF-8
+//!   are a [`BodyError`] (where a browser would write U+FFFD, which would change a call's
+//!   arguments);
+//! - a line, event or JSON chunk longer than [`DEFAULT_MAX_EVENT_BYTES`] (or the
+//!   `with_max_event_bytes` given) is a [`BodyError`], so a server cannot make it hold
+//!   unbounded memory;
+//! - a body that starts with `[` is Gemini's JSON array of chunks (`streamGenerateContent`
+//!   without `alt=sse`), each chunk read when its closing brace arrives; one that starts with
+//!   `{` is one JSON object, the error body a provider sends with an error status.
 //!
 //! # Content parts
 //!
@@ -205,6 +234,11 @@ mod stream;
 
 pub use crate::schema::lower::{Loosened, Lowered, Target, lower as lower_json_schema};
 pub use parse::ParseError;
+pub use stream::body::DEFAULT_MAX_EVENT_BYTES;
+pub use stream::error::{
+    BodyError, BodyErrorKind, CutStream, MAX_CODE_CHARS, MAX_MESSAGE_CHARS, ProviderError,
+    StreamError,
+};
 
 use std::borrow::Cow;
 

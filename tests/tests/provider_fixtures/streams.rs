@@ -367,6 +367,10 @@ pub fn vertex(calls: &[Call], cuts: &[Vec<usize>]) -> Streamed {
         completes.push(events.len() - 1);
         parts.push(json!({"functionCall": {"name": call.name, "id": call.id, "args": args}}));
     }
+    events.push(
+        json!({"candidates": [{"content": {"role": "model", "parts": []},
+                                       "finishReason": "STOP", "index": 0}]}),
+    );
     let finished = json!({"role": "model", "parts": parts});
     Streamed {
         events,

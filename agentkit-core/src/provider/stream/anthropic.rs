@@ -5,7 +5,11 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{Completed, Events, Ids, in_order, index, read_event};
+use super::body::Body;
+use super::error::{CutStream, StreamError};
+use super::{
+    Completed, Decode, Events, Ids, in_order, index, provider_error, push_bytes, read_event,
+};
 use crate::call::{ToolArguments, ToolCall};
 use crate::provider::parse::{At, ParseError, value_arguments};
 
@@ -14,8 +18,9 @@ const API: &str = "Anthropic Messages";
 /// The tool calls of a streamed Messages reply (`"stream": true`), each handed out when its
 /// content block stops.
 ///
-/// Feed it each event's JSON, in order, with [`push`](Self::push) or
-/// [`push_str`](Self::push_str) (the `data:` text; the `event:` line repeats its `type`).
+/// Feed it the HTTP body's bytes as they arrive with [`push_bytes`](Self::push_bytes), or
+/// each event's JSON, in order, with [`push`](Self::push) or [`push_str`](Self::push_str)
+/// (the `data:` text; the `event:` line repeats its `type`).
 /// The events:
 ///
 /// | event | read |
@@ -24,8 +29,9 @@ const API: &str = "Anthropic Messages";
 /// | `content_block_start` | a `tool_use` block starts a call: its `index`, `id`, `name` (and `input`, `{}`) |
 /// | `content_block_delta` | an `input_json_delta`'s `partial_json` adds to the call's input text |
 /// | `content_block_stop` | the call is complete: handed out by this event |
-/// | `message_delta`, `message_stop`, `ping` | nothing more |
-/// | `error` | a [`ParseError`]: the stream failed |
+/// | `message_delta`, `ping` | nothing more |
+/// | `message_stop` | the end of the stream: without it, [`finish`](Self::finish) says the stream was cut |
+/// | `error` | a [`StreamError::Provider`] with the error's `type` and `message`: the stream failed |
 ///
 /// Other blocks (text, thinking, server tools' `server_tool_use` and their results) and
 /// their deltas are skipped, as [`calls`](crate::provider::anthropic::calls) skips them; events of a type it does
@@ -40,10 +46,13 @@ const API: &str = "Anthropic Messages";
 ///
 /// # Errors
 ///
-/// A [`ParseError`] naming the event and the place in it: a delta or stop for a block that
-/// did not start (or already stopped), a second start at one index, an id an earlier call
-/// has, a block event after `message_stop`, an `error` event, a field of the wrong type. A
-/// call whose block did not stop is an error of [`finish`](Self::finish).
+/// A [`StreamError`]: [`Malformed`](StreamError::Malformed), a [`ParseError`] naming the
+/// event and the place in it, for a delta or stop for a block that did not start (or already
+/// stopped), a second start at one index, an id an earlier call has, a block event after
+/// `message_stop`, a field of the wrong type, or a call whose block did not stop before
+/// `message_stop`; [`Provider`](StreamError::Provider) for an `error` event;
+/// [`Cut`](StreamError::Cut), from [`finish`](Self::finish), for a stream that ended before
+/// `message_stop`; [`Body`](StreamError::Body) for bytes that are not an event stream.
 ///
 /// ```
 /// use agentkit_core::provider::anthropic::{self, CallStream};
@@ -71,11 +80,12 @@ const API: &str = "Anthropic Messages";
 ///     {"type": "tool_use", "id": "toolu_1", "name": "get_time", "input": {"tz": "UTC"}},
 /// ]});
 /// assert_eq!(stream.finish()?, anthropic::calls(&finished)?);
-/// # Ok::<(), agentkit_core::provider::ParseError>(())
+/// # Ok::<(), agentkit_core::provider::StreamError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct CallStream {
     events: Events,
+    body: Body,
     // Every block that started, by index, until it stops.
     blocks: BTreeMap<u64, Block>,
     done: Completed,
@@ -100,19 +110,73 @@ struct Open {
     text: String,
 }
 
+impl Decode for CallStream {
+    fn events(&mut self) -> &mut Events {
+        &mut self.events
+    }
+
+    fn body(&mut self) -> &mut Body {
+        &mut self.body
+    }
+
+    fn push_data(&mut self, data: &str) -> Result<Vec<ToolCall>, StreamError> {
+        self.push_str(data)
+    }
+}
+
 impl CallStream {
     /// An accumulator for one streamed message.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Sets the longest line or event [`push_bytes`](Self::push_bytes) takes, in bytes
+    /// (default [`DEFAULT_MAX_EVENT_BYTES`](crate::provider::DEFAULT_MAX_EVENT_BYTES)).
+    pub fn with_max_event_bytes(mut self, limit: usize) -> Self {
+        self.body.set_limit(limit);
+        self
+    }
+
+    /// Reads the next piece of the HTTP body, as the client yields it (any split); returns
+    /// the calls its events completed, in block order.
+    ///
+    /// The body is a server-sent event stream, read by the WHATWG rules (see
+    /// [`provider`](crate::provider#reading-an-http-body)); a JSON body (the error the API
+    /// answers with an error status) is read as one event.
+    ///
+    /// # Errors
+    ///
+    /// As [`push_str`](Self::push_str) for each event, and a
+    /// [`BodyError`](crate::provider::BodyError) for bytes that are not an event stream.
+    /// Calls that events before the error completed are in [`completed`](Self::completed).
+    ///
+    /// ```
+    /// use agentkit_core::provider::anthropic::CallStream;
+    ///
+    /// let body = "event: content_block_start\ndata: {\"type\": \"content_block_start\", \"index\": 0, \
+    ///             \"content_block\": {\"type\": \"tool_use\", \"id\": \"toolu_1\", \"name\": \"now\", \
+    ///             \"input\": {}}}\n\nevent: content_block_stop\ndata: {\"type\": \"content_block_stop\", \
+    ///             \"index\": 0}\n\nevent: message_stop\ndata: {\"type\": \"message_stop\"}\n\n";
+    /// let mut stream = CallStream::new();
+    /// let mut calls = Vec::new();
+    /// for piece in body.as_bytes().chunks(5) {
+    ///     calls.extend(stream.push_bytes(piece)?);
+    /// }
+    /// assert_eq!(calls[0].id(), "toolu_1");
+    /// assert_eq!(stream.finish()?, calls);
+    /// # Ok::<(), agentkit_core::provider::StreamError>(())
+    /// ```
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
+        push_bytes(self, API, bytes)
+    }
+
     /// Reads one event (its JSON); returns the call it completed, if any.
     ///
     /// # Errors
     ///
-    /// A [`ParseError`] when the event breaks the stream's documented shape (see
-    /// [the type's docs](Self#errors)).
-    pub fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, ParseError> {
+    /// A [`StreamError`] when the event breaks the stream's documented shape or is an error
+    /// (see [the type's docs](Self#errors)).
+    pub fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
         let number = self.events.next()?;
         let read = self.read(number, event);
         self.events.record(read)
@@ -130,12 +194,13 @@ impl CallStream {
     /// let mut stream = CallStream::new();
     /// assert!(stream.push_str(r#"{"type": "ping"}"#)?.is_empty());
     /// let err = stream.push_str(r#"{"type": "content_block_stop", "index": 3}"#).unwrap_err();
-    /// assert_eq!(err.path(), "event 2: index");
-    /// # Ok::<(), agentkit_core::provider::ParseError>(())
+    /// assert_eq!(err.as_malformed().unwrap().path(), "event 2: index");
+    /// # Ok::<(), agentkit_core::provider::StreamError>(())
     /// ```
-    pub fn push_str(&mut self, data: &str) -> Result<Vec<ToolCall>, ParseError> {
+    pub fn push_str(&mut self, data: &str) -> Result<Vec<ToolCall>, StreamError> {
         let number = self.events.next()?;
         let read = read_event(API, number, data)
+            .map_err(StreamError::from)
             .and_then(|event| event.map_or(Ok(Vec::new()), |event| self.read(number, &event)));
         self.events.record(read)
     }
@@ -150,9 +215,21 @@ impl CallStream {
     ///
     /// # Errors
     ///
-    /// A [`ParseError`] naming the first call whose block did not stop.
-    pub fn finish(self) -> Result<Vec<ToolCall>, ParseError> {
+    /// The error that broke the stream, if one did; a [`CutStream`] when `message_stop` did
+    /// not come (the calls whose blocks had stopped are in it); a [`ParseError`] naming the
+    /// first call whose block did not stop before `message_stop`.
+    pub fn finish(self) -> Result<Vec<ToolCall>, StreamError> {
         self.events.check()?;
+        if !self.stopped {
+            let unfinished = self.blocks.values().filter_map(|block| match block {
+                Block::Call(open) => Some(open.id.to_string()),
+                Block::Other { .. } => None,
+            });
+            let unfinished: Vec<String> = unfinished.collect();
+            return Err(
+                CutStream::new(API, "`message_stop`", self.done.into_vec(), unfinished).into(),
+            );
+        }
         for block in self.blocks.values() {
             if let Block::Call(open) = block {
                 return Err(ParseError::unfinished(
@@ -160,13 +237,14 @@ impl CallStream {
                     &open.id,
                     "ended by `content_block_stop`",
                     "the end of the stream",
-                ));
+                )
+                .into());
             }
         }
         Ok(self.done.into_vec())
     }
 
-    fn read(&mut self, number: usize, event: &Value) -> Result<Vec<ToolCall>, ParseError> {
+    fn read(&mut self, number: usize, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
         let root = At::event(API, number, event).object()?;
         let kind = root.get("type");
         let block_event = matches!(
@@ -174,9 +252,11 @@ impl CallStream {
             "content_block_start" | "content_block_delta" | "content_block_stop"
         );
         if block_event && self.stopped {
-            return Err(kind.error_found("no block event after `message_stop`", "one"));
+            return Err(kind
+                .error_found("no block event after `message_stop`", "one")
+                .into());
         }
-        match kind.str()? {
+        let read = match kind.str()? {
             "message_start" => self.message_start(&root),
             "content_block_start" => self.start(&root).map(|()| Vec::new()),
             "content_block_delta" => self.delta(&root).map(|()| Vec::new()),
@@ -185,9 +265,10 @@ impl CallStream {
                 self.stopped = true;
                 Ok(Vec::new())
             }
-            "error" => Err(kind.error_found("a message event", "an `error` event")),
+            "error" => return Err(provider_error(API, &root.get("error"), &["type"])),
             _ => Ok(Vec::new()),
-        }
+        };
+        Ok(read?)
     }
 
     fn message_start(&mut self, root: &At<'_>) -> Result<Vec<ToolCall>, ParseError> {

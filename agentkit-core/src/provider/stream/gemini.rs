@@ -4,7 +4,11 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{Completed, Events, Ids, index, read_event};
+use super::body::Body;
+use super::error::{CutStream, ProviderError, StreamError};
+use super::{
+    Completed, Decode, Events, Ids, has_none, index, provider_error, push_bytes, read_event,
+};
 use crate::call::ToolCall;
 use crate::provider::gemini::GENERATED_ID_PREFIX;
 use crate::provider::parse::{At, ParseError, value_arguments};
@@ -14,7 +18,9 @@ const API: &str = "Google Gemini";
 /// The function calls of a streamed Gemini reply (`models.streamGenerateContent?alt=sse`),
 /// each handed out the moment it is whole.
 ///
-/// Feed it each chunk, a `GenerateContentResponse`, in order, with [`push`](Self::push) or
+/// Feed it the HTTP body's bytes as they arrive with [`push_bytes`](Self::push_bytes)
+/// (server-sent events with `alt=sse`, or the JSON array of chunks without it), or each
+/// chunk, a `GenerateContentResponse`, in order, with [`push`](Self::push) or
 /// [`push_str`](Self::push_str) (an event's `data:` text). Only the first candidate
 /// (`"index": 0`) is read, as [`calls`](crate::provider::gemini::calls) reads `candidates[0]`; its content's
 /// parts over all chunks are the finished reply's parts, and its `functionCall` parts are the
@@ -38,13 +44,22 @@ const API: &str = "Google Gemini";
 /// A call without an `id` gets the [generated one](crate::provider::gemini#call-ids) `calls` gives it, from its
 /// place among the reply's calls.
 ///
+/// The stream ends with the first candidate's `finishReason`.
+///
 /// # Errors
 ///
-/// A [`ParseError`] naming the event and the place in it: a continuation with no call
-/// started, a new call (another `name`) before the started one ended, an id an earlier call
-/// has, a `jsonPath` that is not a path of names and indexes (`$.a.b[0]`) or that does not
-/// fit what earlier pieces built, a field of the wrong type. A call that had not ended when
-/// the stream ends is an error of [`finish`](Self::finish).
+/// A [`StreamError`]: [`Malformed`](StreamError::Malformed), a [`ParseError`] naming the
+/// event and the place in it, for a continuation with no call started, a new call (another
+/// `name`) before the started one ended, an id an earlier call has, a `jsonPath` that is not
+/// a path of names and indexes (`$.a.b[0]`) or that does not fit what earlier pieces built,
+/// a chunk with none of `candidates`, `promptFeedback`, `usageMetadata`, `modelVersion`,
+/// `responseId` (nothing this decoder would read, which must not pass as a success), a
+/// field of the wrong type, or a call still in pieces at the `finishReason`;
+/// [`Provider`](StreamError::Provider) for a chunk `{"error": {...}}` (its `status`, or
+/// `code`, and `message`) and for a prompt the API blocked (`promptFeedback.blockReason`);
+/// [`Cut`](StreamError::Cut), from [`finish`](Self::finish), for a stream that ended before
+/// a `finishReason`; [`Body`](StreamError::Body) for bytes that are neither an event stream
+/// nor a JSON array of chunks.
 ///
 /// ```
 /// use agentkit_core::provider::gemini::{self, CallStream};
@@ -69,7 +84,7 @@ const API: &str = "Google Gemini";
 ///     {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}, "id": "fc_1"}},
 /// ]});
 /// assert_eq!(stream.finish()?, gemini::calls(&finished)?);
-/// # Ok::<(), agentkit_core::provider::ParseError>(())
+/// # Ok::<(), agentkit_core::provider::StreamError>(())
 /// ```
 ///
 /// Arguments in pieces (Vertex AI):
@@ -90,11 +105,14 @@ const API: &str = "Google Gemini";
 ///     {"jsonPath": "$.days", "numberValue": 3}]})))?;
 /// let calls = stream.push(&part(json!({})))?;
 /// assert_eq!(calls[0].arguments(), &ToolArguments::Value(json!({"location": "Boston, MA", "days": 3})));
-/// # Ok::<(), agentkit_core::provider::ParseError>(())
+/// # Ok::<(), agentkit_core::provider::StreamError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct CallStream {
     events: Events,
+    body: Body,
+    // Whether the first candidate's `finishReason` came.
+    ended: bool,
     // The call whose arguments are coming in pieces, if one is.
     open: Option<Open>,
     done: Completed,
@@ -110,19 +128,77 @@ struct Open {
     continuing: Option<String>,
 }
 
+impl Decode for CallStream {
+    fn events(&mut self) -> &mut Events {
+        &mut self.events
+    }
+
+    fn body(&mut self) -> &mut Body {
+        &mut self.body
+    }
+
+    fn push_data(&mut self, data: &str) -> Result<Vec<ToolCall>, StreamError> {
+        self.push_str(data)
+    }
+}
+
 impl CallStream {
     /// An accumulator for one streamed reply.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Sets the longest line, event or JSON chunk [`push_bytes`](Self::push_bytes) takes, in
+    /// bytes (default [`DEFAULT_MAX_EVENT_BYTES`](crate::provider::DEFAULT_MAX_EVENT_BYTES)).
+    pub fn with_max_event_bytes(mut self, limit: usize) -> Self {
+        self.body.set_limit(limit);
+        self
+    }
+
+    /// Reads the next piece of the HTTP body, as the client yields it (any split); returns
+    /// the calls its chunks completed, in order.
+    ///
+    /// The body is a server-sent event stream (`?alt=sse`), read by the WHATWG rules, or the
+    /// JSON array of chunks `streamGenerateContent` sends without `alt=sse`, each chunk read
+    /// when its closing brace arrives (see
+    /// [`provider`](crate::provider#reading-an-http-body)); a JSON object (the error the API
+    /// answers with an error status) is read as one chunk.
+    ///
+    /// # Errors
+    ///
+    /// As [`push_str`](Self::push_str) for each chunk, and a
+    /// [`BodyError`](crate::provider::BodyError) for bytes that are neither.
+    /// Calls that chunks before the error completed are in [`completed`](Self::completed).
+    ///
+    /// ```
+    /// use agentkit_core::provider::gemini::CallStream;
+    ///
+    /// let body = r#"[{"candidates": [{"content": {"role": "model", "parts": [
+    ///   {"functionCall": {"name": "now", "args": {}}}]}, "index": 0}]}
+    /// ,
+    /// {"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]},
+    ///   "finishReason": "STOP", "index": 0}]}
+    /// ]"#;
+    /// let mut stream = CallStream::new();
+    /// let mut calls = Vec::new();
+    /// for piece in body.as_bytes().chunks(9) {
+    ///     calls.extend(stream.push_bytes(piece)?);
+    /// }
+    /// assert_eq!(calls[0].name(), "now");
+    /// assert_eq!(stream.finish()?, calls);
+    /// # Ok::<(), agentkit_core::provider::StreamError>(())
+    /// ```
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
+        push_bytes(self, API, bytes)
+    }
+
     /// Reads one chunk (the JSON of one event); returns the calls it completed, in order.
     ///
     /// # Errors
     ///
-    /// A [`ParseError`] when the chunk breaks the stream's documented shape (see
-    /// [the type's docs](Self#errors)).
-    pub fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, ParseError> {
+    /// A [`StreamError`] when the chunk breaks the stream's documented shape or is an error
+    /// (see [the type's docs](Self#errors)).
+    pub fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
         let number = self.events.next()?;
         let read = self.read(number, event);
         self.events.record(read)
@@ -140,11 +216,15 @@ impl CallStream {
     /// let mut stream = CallStream::new();
     /// let err = stream.push_str(r#"{"candidates": [{"content": {"parts": [
     ///     {"functionCall": {"args": {}}}]}}]}"#).unwrap_err();
-    /// assert_eq!(err.path(), "event 1: candidates[0].content.parts[0].functionCall.name");
+    /// assert_eq!(
+    ///     err.as_malformed().unwrap().path(),
+    ///     "event 1: candidates[0].content.parts[0].functionCall.name",
+    /// );
     /// ```
-    pub fn push_str(&mut self, data: &str) -> Result<Vec<ToolCall>, ParseError> {
+    pub fn push_str(&mut self, data: &str) -> Result<Vec<ToolCall>, StreamError> {
         let number = self.events.next()?;
         let read = read_event(API, number, data)
+            .map_err(StreamError::from)
             .and_then(|event| event.map_or(Ok(Vec::new()), |event| self.read(number, &event)));
         self.events.record(read)
     }
@@ -159,28 +239,50 @@ impl CallStream {
     ///
     /// # Errors
     ///
-    /// A [`ParseError`] naming a call whose arguments were still coming in pieces.
-    pub fn finish(self) -> Result<Vec<ToolCall>, ParseError> {
+    /// The error that broke the stream, if one did; a [`CutStream`] when no `finishReason`
+    /// came (the calls that were whole are in it).
+    pub fn finish(self) -> Result<Vec<ToolCall>, StreamError> {
         self.events.check()?;
-        if let Some(open) = &self.open {
-            let id = match &open.id {
-                Some(id) => id.to_string(),
-                None => format!("{GENERATED_ID_PREFIX}{}", self.done.len()),
-            };
-            return Err(ParseError::unfinished(
-                API,
-                &id,
-                "ended by a `functionCall` part without `willContinue`",
-                "the end of the stream",
-            ));
+        if !self.ended {
+            let unfinished: Vec<String> = self.open.iter().map(|open| self.open_id(open)).collect();
+            return Err(
+                CutStream::new(API, "a `finishReason`", self.done.into_vec(), unfinished).into(),
+            );
         }
         Ok(self.done.into_vec())
     }
 
-    fn read(&mut self, number: usize, event: &Value) -> Result<Vec<ToolCall>, ParseError> {
+    /// The id of the call in pieces: its own, or the one `calls` would give it.
+    fn open_id(&self, open: &Open) -> String {
+        match &open.id {
+            Some(id) => id.to_string(),
+            None => format!("{GENERATED_ID_PREFIX}{}", self.done.len()),
+        }
+    }
+
+    fn read(&mut self, number: usize, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
         let root = At::event(API, number, event).object()?;
+        if root.get("error").is_present() {
+            return Err(provider_error(API, &root.get("error"), &["status", "code"]));
+        }
         let candidates = root.get("candidates");
         if !candidates.is_present() {
+            let blocked = root.get("promptFeedback").get("blockReason");
+            if let Some(reason) = blocked.value().and_then(Value::as_str) {
+                let message = "the prompt was blocked";
+                return Err(ProviderError::new(API, reason, message).into());
+            }
+            let known = [
+                "promptFeedback",
+                "usageMetadata",
+                "modelVersion",
+                "responseId",
+            ];
+            if has_none(&root, &known) {
+                return Err(root
+                    .error_found("a chunk with `candidates`, or an `error`", "neither")
+                    .into());
+            }
             return Ok(Vec::new());
         }
         let mut completed = Vec::new();
@@ -190,18 +292,34 @@ impl CallStream {
                 Some(_) => index(&candidate.get("index"))? == 0,
                 None => position == 0,
             };
+            if !first {
+                continue;
+            }
+            let finish_reason = candidate.get("finishReason");
             let content = candidate.get("content");
-            if !first || !content.is_present() {
-                continue;
+            if content.is_present() {
+                let parts = content.object()?.get("parts");
+                if parts.is_present() {
+                    for part in parts.items()? {
+                        let call = part.object()?.get("functionCall");
+                        if call.is_present() {
+                            completed.extend(self.function_call(&call.object()?)?);
+                        }
+                    }
+                }
             }
-            let parts = content.object()?.get("parts");
-            if !parts.is_present() {
-                continue;
-            }
-            for part in parts.items()? {
-                let call = part.object()?.get("functionCall");
-                if call.is_present() {
-                    completed.extend(self.function_call(&call.object()?)?);
+            if finish_reason.is_present() {
+                finish_reason.str()?;
+                self.ended = true;
+                if let Some(open) = &self.open {
+                    let id = self.open_id(open);
+                    return Err(ParseError::unfinished(
+                        API,
+                        &id,
+                        "ended by a `functionCall` part without `willContinue`",
+                        "the `finishReason`",
+                    )
+                    .into());
                 }
             }
         }

@@ -5,19 +5,25 @@
 //! call the moment its arguments are complete, with the id, name and arguments that the
 //! API's `calls(..)` reads from the finished reply; `finish` then gives every call of the
 //! reply in reply order. What they share lives here: the event count that error messages
-//! name, reading an event's text, indexes, and the ids already taken.
+//! name, reading an event's text, indexes, the ids already taken, the errors a stream ends
+//! with ([`error`]), and the framing of an HTTP body's bytes into events ([`body`]).
 
 pub(super) mod anthropic;
+pub(super) mod body;
+pub(super) mod error;
 pub(super) mod gemini;
 mod json_end;
 pub(super) mod openai_chat;
 pub(super) mod openai_responses;
+mod sse;
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 use serde_json::Value;
 
+use self::body::Body;
+use self::error::{ProviderError, StreamError};
 use super::parse::{At, ParseError};
 use crate::call::ToolCall;
 
@@ -29,27 +35,27 @@ use crate::call::ToolCall;
 #[derive(Debug, Clone, Default)]
 pub(super) struct Events {
     count: usize,
-    failed: Option<ParseError>,
+    failed: Option<StreamError>,
 }
 
 impl Events {
     /// The number of the event being pushed now, unless the stream is broken.
-    pub(super) fn next(&mut self) -> Result<usize, ParseError> {
+    pub(super) fn next(&mut self) -> Result<usize, StreamError> {
         self.check()?;
         self.count += 1;
         Ok(self.count)
     }
 
     /// Passes on what reading an event gave, keeping its error.
-    pub(super) fn record<T>(&mut self, read: Result<T, ParseError>) -> Result<T, ParseError> {
-        if let Err(error) = &read {
+    pub(super) fn record<T>(&mut self, read: Result<T, StreamError>) -> Result<T, StreamError> {
+        if let (Err(error), None) = (&read, &self.failed) {
             self.failed = Some(error.clone());
         }
         read
     }
 
     /// The error that broke the stream, if one did.
-    pub(super) fn check(&self) -> Result<(), ParseError> {
+    pub(super) fn check(&self) -> Result<(), StreamError> {
         match &self.failed {
             Some(error) => Err(error.clone()),
             None => Ok(()),
@@ -70,6 +76,64 @@ pub(super) fn read_event(
     serde_json::from_str(data)
         .map(Some)
         .map_err(|_| At::event(api, number, &Value::Null).error_found("JSON", "malformed JSON"))
+}
+
+/// Whether `at` holds an object with none of `keys`: a chunk the decoder would not read
+/// anything from, which must not pass as a quiet success.
+pub(super) fn has_none(at: &At<'_>, keys: &[&str]) -> bool {
+    keys.iter().all(|key| !at.get(key).is_present())
+}
+
+/// The error a provider reported at `at` (an error object, or its message alone): its code is
+/// the first of `codes` that is there (a string or a number), its message the `message`.
+pub(super) fn provider_error(api: &'static str, at: &At<'_>, codes: &[&str]) -> StreamError {
+    let text = |value: Option<&Value>| match value {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Number(number)) => number.to_string(),
+        _ => String::new(),
+    };
+    let error = match at.value() {
+        Some(Value::String(message)) => ProviderError::new(api, "", message),
+        Some(Value::Object(object)) => {
+            let code = codes
+                .iter()
+                .map(|key| text(object.get(*key)))
+                .find(|code| !code.is_empty())
+                .unwrap_or_default();
+            ProviderError::new(api, &code, &text(object.get("message")))
+        }
+        _ => ProviderError::new(api, "", ""),
+    };
+    StreamError::Provider(error)
+}
+
+/// A stream decoder's parts that reading an HTTP body needs.
+pub(super) trait Decode {
+    /// The events pushed so far.
+    fn events(&mut self) -> &mut Events;
+    /// The framing of the body's bytes.
+    fn body(&mut self) -> &mut Body;
+    /// Reads one event's `data:` text (`push_str`).
+    fn push_data(&mut self, data: &str) -> Result<Vec<ToolCall>, StreamError>;
+}
+
+/// Reads a piece of an HTTP body: every event it completes is pushed, and the calls they
+/// complete come back in order.
+pub(super) fn push_bytes<S: Decode>(
+    stream: &mut S,
+    api: &'static str,
+    bytes: &[u8],
+) -> Result<Vec<ToolCall>, StreamError> {
+    stream.events().check()?;
+    let mut body = std::mem::take(stream.body());
+    let mut calls = Vec::new();
+    let read = body.feed(api, bytes, &mut |data| {
+        calls.extend(stream.push_data(data)?);
+        Ok(())
+    });
+    *stream.body() = body;
+    stream.events().record(read)?;
+    Ok(calls)
 }
 
 /// The index (a non-negative integer) at `at`.

@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{Completed, Events, Ids, index, read_event};
+use super::body::Body;
+use super::error::{CutStream, StreamError};
+use super::{Completed, Decode, Events, Ids, index, provider_error, push_bytes, read_event};
 use crate::call::{ToolArguments, ToolCall};
 use crate::provider::parse::{At, ParseError};
 
@@ -14,8 +16,9 @@ const API: &str = "OpenAI Responses";
 /// The function calls of a streamed Responses reply (`"stream": true`), each handed out
 /// when its arguments are done.
 ///
-/// Feed it each event's JSON, in order, with [`push`](Self::push) or
-/// [`push_str`](Self::push_str) (the `data:` text). The events, each keyed by the output
+/// Feed it the HTTP body's bytes as they arrive with [`push_bytes`](Self::push_bytes), or
+/// each event's JSON, in order, with [`push`](Self::push) or [`push_str`](Self::push_str)
+/// (the `data:` text). The events, each keyed by the output
 /// item's `output_index`:
 ///
 /// | event | read |
@@ -24,8 +27,8 @@ const API: &str = "OpenAI Responses";
 /// | `response.function_call_arguments.delta` | its `delta` adds to the call's arguments |
 /// | `response.function_call_arguments.done` | the call is complete, with the event's `arguments` (the whole text): handed out by this event |
 /// | `response.output_item.done` | the finished item: completes the call if the `done` above was missed, and must agree with it otherwise |
-/// | `response.completed`, `response.incomplete` | the finished response: its `function_call` items must be the calls, and any not seen yet are handed out |
-/// | `response.failed`, `error` | a [`ParseError`]: the response failed |
+/// | `response.completed`, `response.incomplete` | the finished response, and the end of the stream: its `function_call` items must be the calls, and any not seen yet are handed out |
+/// | `response.failed`, `error` | a [`StreamError::Provider`] with the error's `code` and `message`: the response failed |
 ///
 /// Other items (messages, reasoning, built-in tools' calls) and events (text deltas, the
 /// response's progress) are skipped, as [`calls`](crate::provider::openai_responses::calls) skips them; so are event
@@ -35,11 +38,14 @@ const API: &str = "OpenAI Responses";
 ///
 /// # Errors
 ///
-/// A [`ParseError`] naming the event and the place in it: a delta or `done` for an index no
-/// call started (or already done), an `item_id` that is not the call's, a second item at
-/// one index, an id an earlier call has, a finished item or response whose calls differ from
-/// those the events made, a failed response, a field of the wrong type. A call that was not
-/// done when the stream ends is an error of [`finish`](Self::finish).
+/// A [`StreamError`]: [`Malformed`](StreamError::Malformed), a [`ParseError`] naming the
+/// event and the place in it, for a delta or `done` for an index no call started (or already
+/// done), an `item_id` that is not the call's, a second item at one index, an id an earlier
+/// call has, a finished item or response whose calls differ from those the events made, a
+/// field of the wrong type; [`Provider`](StreamError::Provider) for an `error` event or a
+/// failed response; [`Cut`](StreamError::Cut), from [`finish`](Self::finish), for a stream
+/// that ended before `response.completed` (or `response.incomplete`);
+/// [`Body`](StreamError::Body) for bytes that are not an event stream.
 ///
 /// ```
 /// use agentkit_core::provider::openai_responses::{self, CallStream};
@@ -63,12 +69,16 @@ const API: &str = "OpenAI Responses";
 ///
 /// let finished = json!({"output": [{"type": "function_call", "id": "fc_1",
 ///     "call_id": "call_1", "name": "get_time", "arguments": "{\"tz\": \"UTC\"}"}]});
+/// stream.push(&json!({"type": "response.completed", "response": finished}))?;
 /// assert_eq!(stream.finish()?, openai_responses::calls(&finished)?);
-/// # Ok::<(), agentkit_core::provider::ParseError>(())
+/// # Ok::<(), agentkit_core::provider::StreamError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct CallStream {
     events: Events,
+    body: Body,
+    // Whether the finished response came.
+    ended: bool,
     // Function calls started and not done, by output index.
     open: BTreeMap<u64, Open>,
     done: Completed,
@@ -83,19 +93,68 @@ struct Open {
     arguments: String,
 }
 
+impl Decode for CallStream {
+    fn events(&mut self) -> &mut Events {
+        &mut self.events
+    }
+
+    fn body(&mut self) -> &mut Body {
+        &mut self.body
+    }
+
+    fn push_data(&mut self, data: &str) -> Result<Vec<ToolCall>, StreamError> {
+        self.push_str(data)
+    }
+}
+
 impl CallStream {
     /// An accumulator for one streamed response.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Sets the longest line or event [`push_bytes`](Self::push_bytes) takes, in bytes
+    /// (default [`DEFAULT_MAX_EVENT_BYTES`](crate::provider::DEFAULT_MAX_EVENT_BYTES)).
+    pub fn with_max_event_bytes(mut self, limit: usize) -> Self {
+        self.body.set_limit(limit);
+        self
+    }
+
+    /// Reads the next piece of the HTTP body, as the client yields it (any split); returns
+    /// the calls its events completed, in output order.
+    ///
+    /// The body is a server-sent event stream, read by the WHATWG rules (see
+    /// [`provider`](crate::provider#reading-an-http-body)); a JSON body (the error the API
+    /// answers with an error status) is read as one event.
+    ///
+    /// # Errors
+    ///
+    /// As [`push_str`](Self::push_str) for each event, and a
+    /// [`BodyError`](crate::provider::BodyError) for bytes that are not an event stream.
+    /// Calls that events before the error completed are in [`completed`](Self::completed).
+    ///
+    /// ```
+    /// use agentkit_core::provider::{StreamError, openai_responses::CallStream};
+    ///
+    /// let body = "event: error\ndata: {\"type\": \"error\", \"code\": \"server_error\", \
+    ///             \"message\": \"The server had an error\"}\n\n";
+    /// let mut stream = CallStream::new();
+    /// let StreamError::Provider(error) = stream.push_bytes(body.as_bytes()).unwrap_err() else {
+    ///     panic!()
+    /// };
+    /// assert_eq!(error.code(), "server_error");
+    /// ```
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
+        push_bytes(self, API, bytes)
+    }
+
     /// Reads one event (its JSON); returns the calls it completed, in output order.
     ///
     /// # Errors
     ///
-    /// A [`ParseError`] when the event breaks the stream's documented shape (see
-    /// [the type's docs](Self#errors)).
-    pub fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, ParseError> {
+    /// A [`StreamError`] when the event breaks the stream's documented shape or is an error
+    /// (see [the type's docs](Self#errors)).
+    pub fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
         let number = self.events.next()?;
         let read = self.read(number, event);
         self.events.record(read)
@@ -114,11 +173,12 @@ impl CallStream {
     /// let err = stream
     ///     .push_str(r#"{"type": "response.function_call_arguments.delta", "output_index": 1, "delta": "{"}"#)
     ///     .unwrap_err();
-    /// assert_eq!(err.path(), "event 1: output_index");
+    /// assert_eq!(err.as_malformed().unwrap().path(), "event 1: output_index");
     /// ```
-    pub fn push_str(&mut self, data: &str) -> Result<Vec<ToolCall>, ParseError> {
+    pub fn push_str(&mut self, data: &str) -> Result<Vec<ToolCall>, StreamError> {
         let number = self.events.next()?;
         let read = read_event(API, number, data)
+            .map_err(StreamError::from)
             .and_then(|event| event.map_or(Ok(Vec::new()), |event| self.read(number, &event)));
         self.events.record(read)
     }
@@ -133,24 +193,44 @@ impl CallStream {
     ///
     /// # Errors
     ///
-    /// A [`ParseError`] naming the first call that was not done.
-    pub fn finish(self) -> Result<Vec<ToolCall>, ParseError> {
+    /// The error that broke the stream, if one did; a [`CutStream`] when the finished
+    /// response did not come (the calls that were done are in it).
+    pub fn finish(self) -> Result<Vec<ToolCall>, StreamError> {
         self.events.check()?;
+        if !self.ended {
+            let unfinished: Vec<String> = self
+                .open
+                .values()
+                .map(|open| open.call_id.to_string())
+                .collect();
+            return Err(CutStream::new(
+                API,
+                "`response.completed` (or `response.incomplete`)",
+                self.done.into_vec(),
+                unfinished,
+            )
+            .into());
+        }
         if let Some(open) = self.open.values().next() {
             return Err(ParseError::unfinished(
                 API,
                 &open.call_id,
                 "done (`response.function_call_arguments.done` or `response.output_item.done`)",
                 "the end of the stream",
-            ));
+            )
+            .into());
         }
         Ok(self.done.into_vec())
     }
 
-    fn read(&mut self, number: usize, event: &Value) -> Result<Vec<ToolCall>, ParseError> {
+    fn read(&mut self, number: usize, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
         let root = At::event(API, number, event).object()?;
         let kind = root.get("type");
-        match kind.str()? {
+        if !kind.is_present() && root.get("error").is_present() {
+            // The JSON body of an error status.
+            return Err(provider_error(API, &root.get("error"), &["code", "type"]));
+        }
+        let read = match kind.str()? {
             "response.output_item.added" => self.added(&root).map(|()| Vec::new()),
             "response.function_call_arguments.delta" => self.delta(&root).map(|()| Vec::new()),
             "response.function_call_arguments.done" => self.arguments_done(&root),
@@ -159,11 +239,26 @@ impl CallStream {
                 self.item_done(place, &root.get("item").object()?)
                     .map(|call| call.into_iter().collect())
             }
-            "response.completed" | "response.incomplete" => self.completed_response(&root),
-            "response.failed" => Err(kind.error_found("a response event", "a failed response")),
-            "error" => Err(kind.error_found("a response event", "an `error` event")),
+            "response.completed" | "response.incomplete" => {
+                self.ended = true;
+                self.completed_response(&root)
+            }
+            "response.failed" => {
+                let error = root.get("response").get("error");
+                return Err(provider_error(API, &error, &["code", "type"]));
+            }
+            "error" => {
+                // The documented event has its fields at the top; some servers nest them.
+                let error = root.get("error");
+                return Err(if error.is_present() {
+                    provider_error(API, &error, &["code", "type"])
+                } else {
+                    provider_error(API, &root, &["code"])
+                });
+            }
             _ => Ok(Vec::new()),
-        }
+        };
+        Ok(read?)
     }
 
     fn added(&mut self, root: &At<'_>) -> Result<(), ParseError> {

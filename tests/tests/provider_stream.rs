@@ -534,7 +534,7 @@ fn gemini_refuses_malformed_streams() {
         ),
         (
             vec![json!({"candidates": [{"content": {"parts": []}, "finishReason": 1}]})],
-            format!("event 1: candidates[0].finishReason"),
+            "event 1: candidates[0].finishReason".to_string(),
         ),
         (vec![json!({"usage": {}})], "event 1".to_owned()),
     ];

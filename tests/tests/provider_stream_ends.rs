@@ -236,10 +236,10 @@ fn a_providers_error_text_is_bounded_and_escaped() {
                 "/code",
                 "/response/error/code",
             ] {
-                if let Some(value) = error.pointer_mut(place) {
-                    if value.is_string() || value.is_number() {
-                        *value = json!(code);
-                    }
+                if let Some(value) = error.pointer_mut(place)
+                    && (value.is_string() || value.is_number())
+                {
+                    *value = json!(code);
                 }
             }
             let mut acc = Acc::new(api);

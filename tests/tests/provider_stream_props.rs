@@ -149,8 +149,8 @@ proptest! {
         }
         let run = run(api, &events);
         let ended = events.iter().any(|event| is_terminal(api, event));
-        if let [Corruption::Truncate(_)] = corruptions.as_slice() {
-            if !ended {
+        if let [Corruption::Truncate(_)] = corruptions.as_slice()
+            && !ended {
                 // Cut before the terminal event: never a success, and the calls completed
                 // before the cut are kept, in reply order.
                 let Err(StreamError::Cut(cut)) = &run.finished else {
@@ -163,7 +163,6 @@ proptest! {
                 handed.sort_by_key(|call| expected.iter().position(|c| c == call));
                 prop_assert_eq!(cut.completed(), &handed[..]);
             }
-        }
         let calls = match run.finished {
             Ok(calls) if ended => calls,
             Ok(calls) => panic!("{api:?}: no terminal event, and {} calls as a success", calls.len()),

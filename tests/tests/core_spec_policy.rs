@@ -214,3 +214,82 @@ fn the_builder_refuses_a_timeout_outside_a_millisecond_to_a_day() {
         assert_eq!(spec.timeout(), Some(timeout));
     }
 }
+
+/// A spec saved with `to_value` loads back equal, whatever its schemas are: a parameter list,
+/// a JSON Schema given at run time (input and any-value output), or one a derive wrote.
+#[test]
+fn specs_with_json_schemas_round_trip_through_their_json_form() {
+    use agentkit_core::Tool;
+
+    let given = ToolSpec::builder("pick")
+        .input_json_schema(json!({
+            "type": "object",
+            "$defs": {"n": {"type": "integer", "minimum": 1}},
+            "properties": {"n": {"$ref": "#/$defs/n"}, "mode": {"enum": ["a", "b"]}},
+            "required": ["n"],
+        }))
+        .output_json_schema(json!({"type": "array", "items": {"type": "integer"}}))
+        .build()
+        .unwrap();
+    let derived = Act.spec().clone();
+    for spec in [given, derived.clone()] {
+        let saved = spec.to_value();
+        let loaded = ToolSpec::from_value(saved.clone()).unwrap();
+        assert_eq!(loaded, spec, "{saved}");
+        assert_eq!(loaded.input_json_schema(), spec.input_json_schema());
+        assert_eq!(loaded.output_json_schema(), spec.output_json_schema());
+        // What loads validates as what was saved.
+        let schema = loaded.input_json().expect("a JSON Schema input");
+        assert!(!schema.is_valid(&json!({"n": 0, "action": {"type": "click"}})));
+    }
+    assert!(derived.to_value().get("input_json_schema").is_some());
+}
+
+/// What to do.
+#[derive(agentkit_core::ToolParams)]
+enum Action {
+    /// Click at a point.
+    Click { x: u32, y: u32 },
+    /// Wait.
+    Wait,
+}
+
+#[derive(agentkit_core::ToolParams)]
+struct ActArgs {
+    /// What to do.
+    action: Action,
+}
+
+#[agentkit_core::tool(name = "act", input = ActArgs)]
+struct Act;
+
+impl agentkit_core::ToolHandler for Act {
+    async fn run(
+        &self,
+        _: ActArgs,
+        _: &agentkit_core::ToolContext<'_>,
+    ) -> Result<agentkit_core::JsonObject, agentkit_core::BoxError> {
+        Ok(agentkit_core::JsonObject::new())
+    }
+}
+
+/// A saved JSON Schema that does not compile is refused when loaded, with where it is wrong;
+/// it is never loaded unvalidated.
+#[test]
+fn a_saved_json_schema_that_does_not_compile_is_refused() {
+    let error = ToolSpec::from_value(json!({
+        "name": "broken",
+        "input_json_schema": {"type": "object", "properties": {"n": {"$ref": "#/$defs/missing"}}},
+        "output_json_schema": {"type": "strnig"},
+    }))
+    .unwrap_err();
+    let text = error.to_string();
+    assert!(
+        text.contains("input_schema") && text.contains("/properties/n/$ref"),
+        "{text}"
+    );
+    assert!(
+        text.contains("output_schema") && text.contains("/type"),
+        "{text}"
+    );
+}

@@ -416,6 +416,8 @@ fn spec_from_value(value: Value) -> Result<ToolSpec, SemanticError> {
         "version",
         "input_schema",
         "output_schema",
+        "input_json_schema",
+        "output_json_schema",
         "tags",
         "credential_names",
         "timeout",
@@ -457,6 +459,8 @@ fn spec_from_value(value: Value) -> Result<ToolSpec, SemanticError> {
                     Err(e) => schema_problems.extend(e.prefixed(direction).into_problems()),
                 }
             }
+            ("input_json_schema", value) => builder = builder.input_json_schema(value),
+            ("output_json_schema", value) => builder = builder.output_json_schema(value),
             ("tags", Value::Object(tags)) => {
                 for (k, v) in tags {
                     match v {

@@ -132,6 +132,28 @@ impl ToolSpec {
     }
 
     /// Saves the spec as JSON data in the shape [`from_value`](Self::from_value) reads.
+    ///
+    /// A parameter list is saved as `input_schema` / `output_schema` (the Python original's
+    /// `{"parameters": [...]}`); a JSON Schema, as written, as `input_json_schema` /
+    /// `output_json_schema`, which [`from_value`](Self::from_value) compiles again with the
+    /// default options (documents given with [`JsonSchemaOptions::resource`] are not saved:
+    /// a schema that needs one then fails to load, it is never left unvalidated).
+    ///
+    /// ```
+    /// use agentkit_core::ToolSpec;
+    /// use serde_json::json;
+    ///
+    /// let spec = ToolSpec::builder("pick")
+    ///     .input_json_schema(json!({"type": "object", "properties": {"n": {"enum": [1, 2]}}}))
+    ///     .output_json_schema(json!({"type": "array", "items": {"type": "integer"}}))
+    ///     .build()?;
+    /// let saved = spec.to_value();
+    /// assert_eq!(saved["input_json_schema"]["properties"]["n"], json!({"enum": [1, 2]}));
+    /// assert_eq!(ToolSpec::from_value(saved)?, spec);
+    /// # Ok::<(), agentkit_core::SemanticError>(())
+    /// ```
+    ///
+    /// [`JsonSchemaOptions::resource`]: crate::JsonSchemaOptions::resource
     pub fn to_value(&self) -> Value {
         let mut object = Map::new();
         object.insert("name".into(), Value::from(self.name()));
@@ -142,6 +164,12 @@ impl ToolSpec {
         }
         if let Some(output) = &self.output {
             object.insert("output_schema".into(), output.to_value());
+        }
+        if let Some(input) = self.input_json() {
+            object.insert("input_json_schema".into(), input.as_value().clone());
+        }
+        if let Some(output) = self.output_json() {
+            object.insert("output_json_schema".into(), output.as_value().clone());
         }
         object.insert(
             "tags".into(),

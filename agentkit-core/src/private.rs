@@ -41,6 +41,7 @@ pub use serde;
 pub use serde_json::{Map, Value};
 pub use std::any::Any;
 pub use std::borrow::Cow;
+pub use std::collections::HashMap;
 pub use std::boxed::Box;
 // Traits and their derive macros (one name, two namespaces).
 pub use std::clone::Clone;

@@ -17,6 +17,7 @@ use syn::Lit;
 use crate::ast::{DefaultLit, DefaultValue, Param, Str, Ty};
 use crate::attr::{Entry, Seen, Value, Written};
 use crate::ctxt::Ctxt;
+use crate::forms;
 use crate::rules::{self, ParamType, Problem, ValueKind};
 use crate::symbol::{
     self, DEFAULT, DESCRIPTION, ENUM, FIELDS, ITEMS, MAX_ITEMS, MAX_LENGTH, MAXIMUM, MIN_ITEMS,
@@ -96,6 +97,42 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
     read_param(cx, span, entries, Param::empty(), false)
 }
 
+/// A declaration without `name`: a definition of the tool's `defs`, named by its key.
+pub(crate) fn unnamed_param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
+    let base = Param {
+        name: Some(Str {
+            value: String::new(),
+            span,
+        }),
+        ..Param::empty()
+    };
+    read_param(cx, span, entries, base, false)
+}
+
+/// The keys of a parameter declaration in `#[tool(...)]`: the shared ones, then those of the
+/// forms beyond the six types.
+const LITERAL_KEYS: [&str; 19] = [
+    "name",
+    "type",
+    "required",
+    "default",
+    "description",
+    "items",
+    "fields",
+    "enum",
+    "minimum",
+    "maximum",
+    "min_length",
+    "max_length",
+    "min_items",
+    "max_items",
+    "nullable",
+    "const",
+    "values",
+    "tag",
+    "variants",
+];
+
 /// The keys `#[param(...)]` takes on a field of a `#[derive(ToolParams)]` struct: those of a
 /// parameter that the field's name and Rust type do not already say, and `rename`.
 pub(crate) const FIELD_KEYS: [&str; 10] = [
@@ -121,13 +158,27 @@ pub(crate) fn field_param(cx: &Ctxt, entries: Vec<Entry>, base: Param) -> Param 
 /// keys the field itself says are refused, and none is missing.
 fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field: bool) -> Param {
     let mut param = base;
+    let named = param.name.is_some() && !on_field;
     let mut seen = Seen::default();
+    // `items = [...]`, read once the type is known: a tuple's positions, else a mistake.
+    let mut items_list: Option<Value> = None;
     // The keys that unknown keys look like misspellings of: reported as such, they are not
     // reported missing too, and what depends on them is not checked on a guess.
     let mut misspelt: Vec<&'static str> = Vec::new();
     // What those keys say, read without a word, for the fallback's field types only.
     let mut guess = Guess::default();
     for Entry { key, value } in entries {
+        if let (false, Some(known)) = (
+            on_field,
+            forms::KEYS.iter().copied().find(|k| *k == key.text),
+        ) {
+            if seen.first(cx, &key) {
+                if let Some(value) = value.value(cx, &key) {
+                    forms::read::key(cx, known, key.span, value, &mut param);
+                }
+            }
+            continue;
+        }
         let symbol = match rules::check_param_key(&key.text) {
             Ok(known) if on_field && !FIELD_KEYS.contains(&known) => {
                 cx.error(key.span, field_says(known));
@@ -148,6 +199,7 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
                 continue;
             }
             Err(problem) => {
+                let problem = with_form_keys(problem);
                 if let Problem::UnknownKey {
                     suggestion: Some(suggestion),
                     ..
@@ -204,11 +256,20 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
                     param.name = string(cx, NAME, value, "a string, e.g. `name = \"city\"`");
                 }
             },
-            TYPE => param.ty = param_type(cx, TYPE, value),
-            ITEMS => {
-                let span = value.span();
-                param.items = param_type(cx, ITEMS, value).map(|ty| (ty, span));
-            }
+            TYPE => match forms::read::form(cx, &value) {
+                Some(form) => param.forms.form = Some(form),
+                None => param.ty = param_type(cx, TYPE, value),
+            },
+            ITEMS => match value {
+                Value::List(..) => items_list = Some(value),
+                value => match forms::read::items(cx, &value) {
+                    Some(items) => param.forms.items = Some(items),
+                    None => {
+                        let span = value.span();
+                        param.items = param_type(cx, ITEMS, value).map(|ty| (ty, span));
+                    }
+                },
+            },
             // The same keys and rules as a parameter, as deep as it goes.
             FIELDS => param.fields = params(cx, FIELDS, value).map(|fields| (fields, key.span)),
             REQUIRED => match value {
@@ -235,7 +296,19 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
             _ => unreachable!("every parameter key is handled"),
         }
     }
+    if let Some(list) = items_list {
+        let is_tuple = matches!(param.forms.form, Some((forms::Kind::Tuple, _)));
+        if is_tuple {
+            param.forms.tuple = forms::read::tuple(cx, list);
+        } else {
+            let span = list.span();
+            param.items = param_type(cx, ITEMS, list).map(|ty| (ty, span));
+        }
+    }
     for key in [NAME, TYPE] {
+        if key == NAME && named {
+            continue;
+        }
         if !on_field && !seen.contains(key) && !misspelt.contains(&key.as_str()) {
             cx.error(span, Problem::MissingKey { key: key.as_str() });
         }
@@ -251,6 +324,25 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
     }
     guess.apply(&mut param);
     param
+}
+
+/// An unknown key of a `#[tool(...)]` declaration, with the keys of the forms beyond the six
+/// types among those it may be a slip of.
+fn with_form_keys(problem: Problem) -> Problem {
+    match problem {
+        Problem::UnknownKey {
+            found, suggestion, ..
+        } => {
+            let suggestion =
+                suggestion.or_else(|| rules::suggest(&found, forms::KEYS.iter().copied()));
+            Problem::UnknownKey {
+                found,
+                suggestion,
+                allowed: &LITERAL_KEYS,
+            }
+        }
+        other => other,
+    }
 }
 
 /// Reports a value of `key` that is not `true` or `false`. One that spells either in another
@@ -502,7 +594,7 @@ fn param_type(cx: &Ctxt, key: Symbol, value: Value) -> Option<Ty> {
                         }
                         _ => None,
                     };
-                    cx.error(span, problem);
+                    forms::read::unknown_type(cx, &ident.to_string(), span, problem);
                     guess.map(|ty| Ty { ty, guessed: true })
                 }
             }

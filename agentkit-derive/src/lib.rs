@@ -25,6 +25,8 @@ mod ctxt;
 mod decl;
 #[cfg(feature = "expand")]
 mod expand;
+#[cfg(feature = "expand")]
+mod forms;
 // Without it, `#[tool]` is one error, and what keeps it the only one.
 #[cfg(not(feature = "expand"))]
 mod needs_derive;

@@ -202,7 +202,7 @@ fn check_literals(cx: &Ctxt, param: &Param, defs: &[Def]) {
             cx.error(
                 locate(constant, &misfit.at, misfit.on_key),
                 format_args!(
-                    "the `const` of '{}'{} {}",
+                    "parameter '{}': the `const`{} {}",
                     name.value,
                     path(&misfit.at),
                     misfit.message
@@ -220,7 +220,7 @@ fn check_literals(cx: &Ctxt, param: &Param, defs: &[Def]) {
         cx.error(
             locate(default, &misfit.at, misfit.on_key),
             format_args!(
-                "the default of '{}'{} {}",
+                "parameter '{}': the default{} {}",
                 name.value,
                 path(&misfit.at),
                 misfit.message
@@ -229,9 +229,13 @@ fn check_literals(cx: &Ctxt, param: &Param, defs: &[Def]) {
     }
 }
 
-/// `.x`, `[1]`: where inside the literal, after its name.
+/// `'s 'x'`, `'s '[1].y'`: where inside the literal, after what it is.
 fn path(at: &[Step]) -> String {
-    rules::render_steps(at)
+    if at.is_empty() {
+        return String::new();
+    }
+    let rendered = rules::render_steps(at);
+    format!("'s '{}'", rendered.strip_prefix('.').unwrap_or(&rendered))
 }
 
 /// Every complete input example against the input, when the input uses a form.

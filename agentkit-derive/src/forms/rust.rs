@@ -240,16 +240,31 @@ fn union_enum(g: &mut Gen<'_, '_>, enum_name: Ident, label: &str, param: &Param)
                     #p::Some(#p::Value::Object(output))
                 }
             }
-
-            #[automatically_derived]
-            impl #p::serde::Serialize for #enum_name {
-                fn serialize<S: #p::serde::Serializer>(&self, serializer: S) -> #p::Result<S::Ok, S::Error> {
-                    let value = #p::IntoParam::into_value(#p::Clone::clone(self));
-                    #p::serde::Serialize::serialize(&value, serializer)
-                }
-            }
         }
     });
+    // The fallback's enum has no conversions: its `Serialize` is there for the struct that
+    // holds it, and never called.
+    let serialize_body = if g.fallback {
+        quote!(#p::unreachable!("#[tool] reported errors for this tool"))
+    } else {
+        quote! {
+            let value = #p::IntoParam::into_value(#p::Clone::clone(self));
+            #p::serde::Serialize::serialize(&value, serializer)
+        }
+    };
+    let serializer = if g.fallback {
+        quote!(_)
+    } else {
+        quote!(serializer)
+    };
+    let serialize = quote! {
+        #[automatically_derived]
+        impl #p::serde::Serialize for #enum_name {
+            fn serialize<S: #p::serde::Serializer>(&self, #serializer: S) -> #p::Result<S::Ok, S::Error> {
+                #serialize_body
+            }
+        }
+    };
     let de = deserialize(&p, &enum_name, "value", g.fallback);
     g.items.push(quote! {
         #[doc = #doc]
@@ -259,6 +274,7 @@ fn union_enum(g: &mut Gen<'_, '_>, enum_name: Ident, label: &str, param: &Param)
             #(#variant_defs)*
         }
         #conversions
+        #serialize
         #de
     });
     enum_name

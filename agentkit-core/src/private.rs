@@ -14,7 +14,7 @@ pub mod rules {
     pub use crate::rules::*;
 }
 
-pub use crate::params::{Field, Shape, field, has_enum_value};
+pub use crate::params::{Field, Shape, field, has_enum_value, has_param};
 /// The check that a `#[tool]` struct's fields are `Send` and `Sync`.
 pub mod thread_safety {
     pub use crate::thread_safety::*;
@@ -181,5 +181,31 @@ pub mod serde_glue {
         let value = Value::deserialize(deserializer)?;
         T::from_value(Some(&value))
             .ok_or_else(|| D::Error::custom(format_args!("expected a valid {}", T::PARAM_TYPE)))
+    }
+}
+
+pub use crate::params::{
+    ObjectSchema, SchemaDefs, from_object, one_of, root_json_schema, tagged_value, write_fields,
+};
+
+/// The JSON Schema a tool's `TypedTool::Input` declares itself, if it has a form only JSON
+/// Schema can say: `#[tool(input = Args)]`'s spec declares it with
+/// [`with_json_input`].
+pub const fn input_json_schema<T: TypedTool>() -> Option<StaticJsonSchema> {
+    <T::Input as FromInputs>::JSON_SCHEMA
+}
+
+/// The JSON Schema a tool's `TypedTool::Output` declares itself; see [`input_json_schema`].
+pub const fn output_json_schema<T: TypedTool>() -> Option<StaticJsonSchema> {
+    <T::Output as IntoOutput>::JSON_SCHEMA
+}
+
+/// `spec` with its arguments declared by `schema`, if there is one: the generated spec of
+/// `#[tool(input = Args)]` works the same whether `Args` is six-type data (`None`, its
+/// parameter list in the spec) or JSON Schema.
+pub const fn with_json_input(spec: ToolSpec, schema: Option<StaticJsonSchema>) -> ToolSpec {
+    match schema {
+        Some(schema) => spec.with_static_json_input(schema),
+        None => spec,
     }
 }

@@ -34,6 +34,7 @@
 //!
 //! [`Tool`]: crate::Tool
 
+use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::sync::OnceLock;
 
@@ -47,6 +48,7 @@ use crate::inputs::Inputs;
 use crate::output::{Returned, TypedOutput, floats_are_finite};
 use crate::rules::ParamType;
 use crate::schema::{JsonObject, Param};
+use crate::tool::StaticJsonSchema;
 
 /// A parameter's value that is not of the type its Rust field expects.
 ///
@@ -152,8 +154,6 @@ param_impls! {
     i64 => Integer, |v| v.as_i64();
     f64 => Float, |v| v.as_f64();
     bool => Boolean, |v| v.as_bool();
-    Vec<Value> => List, |v| v.as_array().cloned(),
-        owned |v| match v { Value::Array(items) => Some(items), _ => None };
     Map<String, Value> => Dictionary, |v| v.as_object().cloned(),
         owned |v| match v { Value::Object(object) => Some(object), _ => None };
     u64 => Integer, |v| v.as_u64();
@@ -227,6 +227,132 @@ impl<T: IntoParam> IntoParam for Option<T> {
     }
 }
 
+/// Any JSON value, as it is (`Vec<Value>` is a list of them). Absent is no value: make the
+/// field an `Option<Value>` to allow it.
+impl FromParam for Value {
+    // A value of any type; only an absent one fails, and validation reports that first.
+    const PARAM_TYPE: ParamType = ParamType::Dictionary;
+
+    fn from_value(value: Option<&Value>) -> Option<Self> {
+        value.cloned()
+    }
+
+    fn from_owned(value: Option<Value>) -> Option<Self> {
+        value
+    }
+}
+
+impl IntoParam for Value {
+    fn into_value(self) -> Option<Value> {
+        Some(self)
+    }
+}
+
+macro_rules! map_impls {
+    ($($map:ident),*) => {$(
+        /// An object of `T`s under any keys (`Option<T>`: a `null` value is `None`).
+        impl<T: FromParam> FromParam for $map<String, T> {
+            const PARAM_TYPE: ParamType = ParamType::Dictionary;
+
+            fn from_value(value: Option<&Value>) -> Option<Self> {
+                value?
+                    .as_object()?
+                    .iter()
+                    .map(|(key, value)| Some((key.clone(), T::from_value(Some(value))?)))
+                    .collect()
+            }
+
+            fn from_owned(value: Option<Value>) -> Option<Self> {
+                match value? {
+                    Value::Object(object) => object
+                        .into_iter()
+                        .map(|(key, value)| Some((key, T::from_owned(Some(value))?)))
+                        .collect(),
+                    _ => None,
+                }
+            }
+        }
+
+        impl<T: IntoParam> IntoParam for $map<String, T> {
+            fn into_value(self) -> Option<Value> {
+                // A value that converts to nothing (`None`) is a `null`: the key stays.
+                Some(Value::Object(
+                    self.into_iter()
+                        .map(|(key, value)| (key, value.into_value().unwrap_or(Value::Null)))
+                        .collect(),
+                ))
+            }
+        }
+    )*};
+}
+
+map_impls!(HashMap, BTreeMap);
+
+/// `T`, boxed: how a Rust type contains itself.
+impl<T: FromParam> FromParam for Box<T> {
+    const PARAM_TYPE: ParamType = T::PARAM_TYPE;
+
+    fn from_value(value: Option<&Value>) -> Option<Self> {
+        T::from_value(value).map(Box::new)
+    }
+
+    fn from_owned(value: Option<Value>) -> Option<Self> {
+        T::from_owned(value).map(Box::new)
+    }
+}
+
+impl<T: IntoParam> IntoParam for Box<T> {
+    fn into_value(self) -> Option<Value> {
+        (*self).into_value()
+    }
+}
+
+macro_rules! tuple_impls {
+    ($($len:literal => ($($name:ident $index:tt),+);)*) => {$(
+        /// A list of exactly these elements, in order (`Option<T>`: a `null` element is
+        /// `None`).
+        impl<$($name: FromParam),+> FromParam for ($($name,)+) {
+            const PARAM_TYPE: ParamType = ParamType::List;
+
+            fn from_value(value: Option<&Value>) -> Option<Self> {
+                let items = value?.as_array()?;
+                if items.len() != $len {
+                    return None;
+                }
+                Some(($(<$name as FromParam>::from_value(Some(&items[$index]))?,)+))
+            }
+
+            fn from_owned(value: Option<Value>) -> Option<Self> {
+                let Value::Array(items) = value? else {
+                    return None;
+                };
+                if items.len() != $len {
+                    return None;
+                }
+                let mut items = items.into_iter();
+                Some(($(<$name as FromParam>::from_owned(items.next())?,)+))
+            }
+        }
+
+        impl<$($name: IntoParam),+> IntoParam for ($($name,)+) {
+            fn into_value(self) -> Option<Value> {
+                Some(Value::Array(vec![
+                    $(self.$index.into_value().unwrap_or(Value::Null)),+
+                ]))
+            }
+        }
+    )*};
+}
+
+tuple_impls! {
+    1 => (A 0);
+    2 => (A 0, B 1);
+    3 => (A 0, B 1, C 2);
+    4 => (A 0, B 1, C 2, D 3);
+    5 => (A 0, B 1, C 2, D 3, E 4);
+    6 => (A 0, B 1, C 2, D 3, E 4, F 5);
+}
+
 /// A struct built from a tool's validated inputs; generated by `#[tool(...)]` and
 /// `#[derive(ToolParams)]`.
 #[diagnostic::on_unimplemented(
@@ -241,6 +367,13 @@ pub trait FromInputs: Sized {
     /// than from `<Args as ToolParams>`: a type without the derive then fails one bound, the
     /// one on `TypedTool::Input`, and is one error.
     const PARAM_LIST: Option<&'static [Param]> = None;
+
+    /// The JSON Schema the type declares itself, when it has a form only JSON Schema can
+    /// say (an enum with data, a map, ...), or `None`: `#[tool(input = Args)]` declares it
+    /// with [`ToolSpec::with_static_json_input`](crate::ToolSpec::with_static_json_input).
+    /// At most one of this and [`PARAM_LIST`](Self::PARAM_LIST) is `Some`.
+    #[doc(hidden)]
+    const JSON_SCHEMA: Option<StaticJsonSchema> = None;
 
     /// Reads every field from `inputs`.
     fn from_inputs(inputs: &JsonObject) -> Result<Self, ParamTypeError>;
@@ -264,6 +397,11 @@ pub trait IntoOutput {
     /// The parameters the type declares itself (`#[derive(ToolParams)]`), or `None`; see
     /// [`FromInputs::PARAM_LIST`].
     const PARAM_LIST: Option<&'static [Param]> = None;
+
+    /// The JSON Schema the type declares itself, or `None`; see
+    /// [`FromInputs::JSON_SCHEMA`].
+    #[doc(hidden)]
+    const JSON_SCHEMA: Option<StaticJsonSchema> = None;
 
     /// Writes every field into an object.
     fn into_output(self) -> JsonObject;

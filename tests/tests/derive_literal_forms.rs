@@ -62,6 +62,7 @@ fn a_union_is_a_one_of_whose_variants_fix_the_tag() {
         json!({
             "type": "object",
             "properties": {"action": {
+                "type": "object",
                 "oneOf": [
                     {
                         "type": "object",

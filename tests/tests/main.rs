@@ -48,6 +48,7 @@ mod derive_literal_forms;
 // without `unreachable_pub`).
 pub mod derive_hygiene;
 mod derive_output_defaults;
+mod derive_json_forms;
 mod derive_params;
 mod derive_pass;
 mod derive_policy;

@@ -331,6 +331,16 @@ impl Param {
         self
     }
 
+    /// The name in a `const` (empty unless it is `static`): read by the compile-time
+    /// checks of `#[derive(ToolParams)]`. Not public API.
+    #[doc(hidden)]
+    pub const fn static_name(&self) -> &str {
+        match &self.name {
+            Cow::Borrowed(name) => name,
+            Cow::Owned(_) => "",
+        }
+    }
+
     /// The parameter's name.
     pub fn name(&self) -> &str {
         &self.name

@@ -3,9 +3,10 @@
 //!
 //! Every object is closed (`additionalProperties: false`), as the six types' are; an optional
 //! parameter is simply not `required` (the validator reads a `null` for it as absent unless
-//! it is `nullable`, when `null` is its value); a union is a `oneOf` whose variants each fix
-//! the tag with a `const`, from which the validator reports the problems of the variant the
-//! tag names.
+//! it is `nullable`, when `null` is its value); a union is an object that is `oneOf` its
+//! variants, each fixing the tag with a `const`, from which the validator reports the
+//! problems of the variant the tag names. What `#[derive(ToolParams)]` writes for the same
+//! form is the same schema (`tests/tests/derive_literal_forms.rs` holds them equal).
 
 use super::json::Json;
 use super::{Def, Kind, items_of, kind_of};
@@ -179,7 +180,10 @@ fn union(param: &Param) -> Json {
             schema
         })
         .collect();
-    Json::Obj(vec![("oneOf".into(), Json::Arr(variants))])
+    Json::Obj(vec![
+        ("type".into(), Json::str("object")),
+        ("oneOf".into(), Json::Arr(variants)),
+    ])
 }
 
 fn typed(ty: &str) -> Json {

@@ -1,5 +1,6 @@
 //! Stage 2 of `#[derive(ToolParams)]`: the type it is on, read as a parameter list (a struct's
-//! fields) or a string's allowed values (a fieldless enum's variants).
+//! fields), a string's allowed values (a fieldless enum's variants), or a tagged union (an
+//! enum with data: each variant a closed object naming its tag).
 //!
 //! Each field's `#[param(...)]` is read by [`crate::decl`] with the keys of a literal
 //! parameter, less those the field says itself (name, type, `required`, `items`, `fields`).
@@ -15,7 +16,7 @@ use crate::ast::{Param, Str, Ty};
 use crate::attr::{self, Entry, Value};
 use crate::ctxt::Ctxt;
 use crate::decl;
-use crate::rules::{ParamType, Problem};
+use crate::rules::{self, NameKind, ParamType, Problem};
 use crate::value::{crate_path, doc_of};
 
 /// A type deriving `ToolParams`, as read.
@@ -26,8 +27,13 @@ pub(crate) struct Container<'a> {
     pub(crate) krate: TokenStream,
     /// Whether the type has generic parameters (reported: it cannot have the impls at all).
     pub(crate) generic: bool,
+    /// `#[param(tag = "...")]` on an enum: the key naming the variant (else `"type"`).
+    pub(crate) tag: Option<Str>,
     pub(crate) data: Data<'a>,
 }
+
+/// The key naming the variant of a tagged enum, unless `#[param(tag = "...")]` says another.
+pub(crate) const DEFAULT_TAG: &str = "type";
 
 /// What the type is.
 pub(crate) enum Data<'a> {
@@ -37,6 +43,8 @@ pub(crate) enum Data<'a> {
     Unnamed,
     /// A fieldless enum: each variant's value, and the variant.
     Enum(Vec<(Str, &'a Ident)>),
+    /// An enum with data (or with `#[param(tag = "...")]`): a tagged union.
+    Tagged(Vec<TaggedVariant<'a>>),
     /// A union (reported).
     Union,
 }
@@ -51,7 +59,7 @@ impl<'a> Container<'a> {
     /// Each field is checked by `check_field` as soon as it is read, before the next field is
     /// read, so that a field's errors come together, in the order of the fields.
     pub(crate) fn from_ast(cx: &Ctxt, input: &'a DeriveInput, check_field: CheckField) -> Self {
-        let krate = container(cx, input);
+        let (krate, tag) = container(cx, input);
         let generic = !input.generics.params.is_empty();
         if generic {
             cx.error_spanned_by(
@@ -66,7 +74,7 @@ impl<'a> Container<'a> {
                     named
                         .named
                         .iter()
-                        .map(|f| field(cx, f, check_field))
+                        .map(|f| field(cx, f, check_field, Some(&input.ident)))
                         .collect(),
                 ),
                 other => {
@@ -79,11 +87,6 @@ impl<'a> Container<'a> {
                 }
             },
             syn::Data::Enum(data) => {
-                let variants: Vec<(Str, &Ident)> = data
-                    .variants
-                    .iter()
-                    .filter_map(|v| variant(cx, v))
-                    .collect();
                 if data.variants.is_empty() {
                     cx.error(
                         input.ident.span(),
@@ -91,49 +94,106 @@ impl<'a> Container<'a> {
                          are the values the parameter allows",
                     );
                 }
-                Data::Enum(variants)
+                let has_data = data
+                    .variants
+                    .iter()
+                    .any(|v| !matches!(v.fields, Fields::Unit));
+                if has_data || tag.is_some() {
+                    let tag_name = tag.as_ref().map_or(DEFAULT_TAG, |t| t.value.as_str());
+                    Data::Tagged(
+                        data.variants
+                            .iter()
+                            .filter_map(|v| tagged_variant(cx, v, tag_name, check_field))
+                            .collect(),
+                    )
+                } else {
+                    Data::Enum(data.variants.iter().filter_map(|v| variant(cx, v)).collect())
+                }
             }
             syn::Data::Union(data) => {
                 cx.error(
                     data.union_token.span,
-                    "#[derive(ToolParams)] goes on a struct with named fields or a fieldless enum, \
-                     not a union",
+                    "#[derive(ToolParams)] goes on a struct with named fields or an enum, not a \
+                     union",
                 );
                 Data::Union
             }
         };
+        if let (Some(tag), Data::Struct(_)) = (&tag, &data) {
+            cx.error(
+                tag.span,
+                "`tag` goes on an enum: it names the key that says which variant an object is; a \
+                 struct is one object, with no variants",
+            );
+        }
         Container {
             ident: &input.ident,
             krate,
             generic,
+            tag,
             data,
         }
     }
 }
 
-/// `#[param(crate = "...")]` on the type: the path of agentkit-core.
-fn container(cx: &Ctxt, input: &DeriveInput) -> TokenStream {
+/// `#[param(crate = "...")]` on the type (the path of agentkit-core) and `#[param(tag =
+/// "...")]` (an enum's tag key).
+fn container(cx: &Ctxt, input: &DeriveInput) -> (TokenStream, Option<Str>) {
     let mut krate = quote!(::agentkit_core);
+    let mut tag = None;
     for entry in param_entries(cx, &input.attrs) {
         let Entry { key, value } = entry;
-        if key.text != "crate" {
-            cx.error(
+        match key.text.as_str() {
+            "crate" => {
+                if let Some(value) = value.value(cx, &key) {
+                    if let Some(path) = crate_path(cx, value) {
+                        krate = path;
+                    }
+                }
+            }
+            "tag" => {
+                if tag.is_some() {
+                    cx.error(
+                        key.span,
+                        Problem::DuplicateKey {
+                            key: key.text.clone(),
+                        },
+                    );
+                    continue;
+                }
+                let Some(value) = value.value(cx, &key) else {
+                    continue;
+                };
+                match value {
+                    Value::Lit(syn::Lit::Str(s)) => {
+                        let name = s.value();
+                        if let Err(problem) = rules::check_name(NameKind::Parameter, &name) {
+                            cx.error(s.span(), format_args!("'tag': {problem}"));
+                        }
+                        tag = Some(Str {
+                            value: name,
+                            span: s.span(),
+                        });
+                    }
+                    other => cx.error(
+                        other.span(),
+                        "'tag' takes a string, the key that names the variant, such as \
+                         `tag = \"kind\"`",
+                    ),
+                }
+            }
+            _ => cx.error(
                 key.span,
                 format_args!(
-                    "unknown key '{}': #[param(...)] on the type takes only `crate = \"...\"`, \
-                     the path of agentkit-core; the parameters' keys go on the fields",
+                    "unknown key '{}': #[param(...)] on the type takes `crate = \"...\"` (the \
+                     path of agentkit-core) and, on an enum, `tag = \"...\"` (the key that names \
+                     the variant); the parameters' keys go on the fields",
                     key.text
                 ),
-            );
-            continue;
-        }
-        if let Some(value) = value.value(cx, &key) {
-            if let Some(path) = crate_path(cx, value) {
-                krate = path;
-            }
+            ),
         }
     }
-    krate
+    (krate, tag)
 }
 
 /// The entries of every `#[param(...)]` in `attrs`.
@@ -200,11 +260,42 @@ pub(crate) struct FieldParam<'a> {
     /// A default of a type of the user's own (a fieldless enum's value), checked when the
     /// generated `const`s are evaluated.
     pub(crate) own_default: Option<(String, Span)>,
+    /// The type names the type being derived (`children: Vec<Node>` in `Node`): its shape
+    /// is not read from the type, whose own `SHAPE` it would need.
+    pub(crate) recursive: bool,
+    /// The type is an `Option`.
+    pub(crate) optional: bool,
+}
+
+/// A variant of a tagged enum.
+pub(crate) struct TaggedVariant<'a> {
+    pub(crate) ident: &'a Ident,
+    /// Its tag value: `rename`, else its name in snake_case.
+    pub(crate) value: Str,
+    pub(crate) description: Option<String>,
+    pub(crate) fields: VariantFields<'a>,
+}
+
+/// What a variant of a tagged enum holds.
+pub(crate) enum VariantFields<'a> {
+    /// Nothing: `{tag: value}`.
+    Unit,
+    /// Named fields, beside the tag.
+    Named(Vec<FieldParam<'a>>),
+    /// One struct deriving `ToolParams`, whose fields sit beside the tag.
+    Newtype(&'a Type),
 }
 
 /// Reads one field: its name, its type, and its `#[param(...)]`, then checks it with
 /// `check_field` (unless its type could not be read, which is reported already).
-fn field<'a>(cx: &Ctxt, field: &'a syn::Field, check_field: CheckField) -> FieldParam<'a> {
+fn field<'a>(
+    cx: &Ctxt,
+    field: &'a syn::Field,
+    check_field: CheckField,
+    // The struct the field is of: a field naming it is recursive. (A tagged enum's `SHAPE`
+    // reads none of its fields, so its variants' fields never are.)
+    container: Option<&Ident>,
+) -> FieldParam<'a> {
     let ident = field.ident.as_ref().expect("named fields have names");
     let mut entries = param_entries(cx, &field.attrs);
     let rename = take_rename(cx, &mut entries);
@@ -217,7 +308,7 @@ fn field<'a>(cx: &Ctxt, field: &'a syn::Field, check_field: CheckField) -> Field
     let type_span = field.ty.span();
     let mut base = Param::empty();
     base.ty = Some(match kind {
-        Kind::Known { ty, .. } => Ty { ty, guessed: false },
+        Kind::Known { ty, .. } | Kind::Json { ty } => Ty { ty, guessed: false },
         Kind::ListOfOwn => Ty {
             ty: ParamType::List,
             guessed: false,
@@ -265,18 +356,91 @@ fn field<'a>(cx: &Ctxt, field: &'a syn::Field, check_field: CheckField) -> Field
         kind,
         param,
         own_default,
+        recursive: container.is_some_and(|container| mentions(&field.ty, container)),
+        optional,
     }
 }
 
-/// A variant of an enum: its value (`rename`, else its name in snake_case).
-fn variant<'a>(cx: &Ctxt, variant: &'a Variant) -> Option<(Str, &'a Ident)> {
-    if !matches!(variant.fields, Fields::Unit) {
-        cx.error_spanned_by(
-            &variant.fields,
-            "a `ToolParams` enum is a string with allowed values: its variants carry no data",
-        );
-        return None;
+/// Whether `ty` names `ident` (or `Self`) anywhere.
+fn mentions(ty: &Type, ident: &Ident) -> bool {
+    fn walk(tokens: TokenStream, ident: &Ident) -> bool {
+        tokens.into_iter().any(|token| match token {
+            proc_macro2::TokenTree::Ident(i) => i == *ident || i == "Self",
+            proc_macro2::TokenTree::Group(g) => walk(g.stream(), ident),
+            _ => false,
+        })
     }
+    walk(quote!(#ty), ident)
+}
+
+/// A variant of a tagged enum: its tag value, doc comment and fields.
+fn tagged_variant<'a>(
+    cx: &Ctxt,
+    variant: &'a Variant,
+    tag: &str,
+    check_field: CheckField,
+) -> Option<TaggedVariant<'a>> {
+    let value = variant_value(cx, variant);
+    let fields = match &variant.fields {
+        Fields::Unit => VariantFields::Unit,
+        Fields::Named(named) => {
+            let fields: Vec<FieldParam<'a>> = named
+                .named
+                .iter()
+                .map(|f| field(cx, f, check_field, None))
+                .collect();
+            for f in &fields {
+                if let Some(name) = f.param.name.as_ref().filter(|n| n.value == tag) {
+                    cx.error(
+                        name.span,
+                        format_args!(
+                            "the field '{tag}' of `{}` has the name of the enum's tag, the key \
+                             that says which variant an object is; rename the field \
+                             (#[param(rename = \"...\")]) or choose another tag \
+                             (#[param(tag = \"...\")] on the enum)",
+                            variant.ident
+                        ),
+                    );
+                }
+            }
+            VariantFields::Named(fields)
+        }
+        Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
+            VariantFields::Newtype(&unnamed.unnamed[0].ty)
+        }
+        Fields::Unnamed(unnamed) => {
+            cx.error_spanned_by(
+                unnamed,
+                format_args!(
+                    "`{}` has {} unnamed fields, which cannot be internally tagged: the variant \
+                     is a JSON object, its fields sit beside the tag '{tag}' and need names; name \
+                     them (`{} {{ a: .., b: .. }}`) or wrap them in a struct deriving \
+                     `ToolParams` (`{}(Args)`)",
+                    variant.ident,
+                    unnamed.unnamed.len(),
+                    variant.ident,
+                    variant.ident,
+                ),
+            );
+            return None;
+        }
+    };
+    Some(TaggedVariant {
+        ident: &variant.ident,
+        value,
+        description: doc_of(&variant.attrs),
+        fields,
+    })
+}
+
+/// A variant of a fieldless enum: its value (`rename`, else its name in snake_case).
+fn variant<'a>(cx: &Ctxt, variant: &'a Variant) -> Option<(Str, &'a Ident)> {
+    Some((variant_value(cx, variant), &variant.ident))
+}
+
+/// The value a variant stands for: its `#[param(rename = "...")]`, else its name in
+/// snake_case.
+fn variant_value(cx: &Ctxt, variant: &Variant) -> Str {
     let mut entries = param_entries(cx, &variant.attrs);
     let rename = take_rename(cx, &mut entries);
     for Entry { key, .. } in entries {
@@ -289,11 +453,10 @@ fn variant<'a>(cx: &Ctxt, variant: &'a Variant) -> Option<(Str, &'a Ident)> {
             ),
         );
     }
-    let value = rename.unwrap_or_else(|| Str {
+    rename.unwrap_or_else(|| Str {
         value: snake_case(&variant.ident.unraw().to_string()),
         span: variant.ident.span(),
-    });
-    Some((value, &variant.ident))
+    })
 }
 
 /// `FastTrack` as `fast_track`, `HTTPServer` as `http_server`.

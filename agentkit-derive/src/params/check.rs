@@ -6,7 +6,7 @@ use proc_macro2::Span;
 use quote::quote;
 use syn::{Ident, Type};
 
-use super::ast::{Container, Data, FieldParam};
+use super::ast::{Container, Data, FieldParam, VariantFields};
 use super::kind::Kind;
 use crate::ast::{DefaultValue, Param, Str};
 use crate::check;
@@ -18,7 +18,25 @@ use crate::rules::{self, NameKind, Number, Problem};
 pub(crate) fn check(cx: &Ctxt, container: &Container<'_>) {
     match &container.data {
         Data::Struct(fields) => check_names(cx, fields),
-        Data::Enum(variants) => check_values(cx, variants),
+        Data::Enum(variants) => check_values(cx, variants, false),
+        Data::Tagged(variants) => {
+            let values: Vec<(Str, &Ident)> = variants
+                .iter()
+                .map(|v| {
+                    let value = Str {
+                        value: v.value.value.clone(),
+                        span: v.value.span,
+                    };
+                    (value, v.ident)
+                })
+                .collect();
+            check_values(cx, &values, true);
+            for variant in variants {
+                if let VariantFields::Named(fields) = &variant.fields {
+                    check_names(cx, fields);
+                }
+            }
+        }
         Data::Unnamed | Data::Union => {}
     }
 }
@@ -43,6 +61,34 @@ pub(crate) fn field(cx: &Ctxt, param: &Param, kind: Kind, ty: &Type) -> Option<(
             c.minimum = minimum.or(range.0.map(Number::Integer));
             c.maximum = maximum.or(range.1.map(Number::Integer));
             check::check_default_with(cx, name, param, Some(&c));
+            None
+        }
+        Kind::Json { ty: json_ty } => {
+            let ty_text = quote!(#ty).to_string().replace(' ', "");
+            for (key, key_span, _) in &param.constraint_spans {
+                if json_ty == rules::ParamType::List && key.ends_with("_items") {
+                    continue;
+                }
+                cx.error(
+                    *key_span,
+                    format_args!(
+                        "parameter '{name}': '{key}' cannot be set on a field of type \
+                         `{ty_text}`: its schema is its type's"
+                    ),
+                );
+            }
+            if json_ty == rules::ParamType::List {
+                check::check_constraints(cx, name, param);
+            }
+            if let Some(default) = &param.default {
+                cx.error(
+                    default.span,
+                    format_args!(
+                        "parameter '{name}': a field of type `{ty_text}` takes no default; \
+                         make it an `Option` to leave it out"
+                    ),
+                );
+            }
             None
         }
         Kind::Own | Kind::ListOfOwn => {
@@ -151,8 +197,9 @@ fn check_names(cx: &Ctxt, fields: &[FieldParam<'_>]) {
     }
 }
 
-/// Two variants with one value (`rename`).
-fn check_values(cx: &Ctxt, variants: &[(Str, &Ident)]) {
+/// Two variants with one value (`rename`), or one tag (`tagged`).
+fn check_values(cx: &Ctxt, variants: &[(Str, &Ident)], tagged: bool) {
+    let what = if tagged { "tag" } else { "value" };
     for (index, (value, ident)) in variants.iter().enumerate() {
         if let Some((_, first)) = variants[..index]
             .iter()
@@ -161,8 +208,8 @@ fn check_values(cx: &Ctxt, variants: &[(Str, &Ident)]) {
             cx.error(
                 value.span,
                 format_args!(
-                    "`{ident}` has the value '{}' of `{first}` already; give one of them \
-                     another with #[param(rename = \"...\")]",
+                    "`{ident}` has the {what} '{}' of `{first}` already, so an object with it \
+                     could be either; give one of them another with #[param(rename = \"...\")]",
                     value.value
                 ),
             );

@@ -6,7 +6,7 @@ use quote::{quote, quote_spanned};
 use syn::Ident;
 use syn::spanned::Spanned;
 
-use super::ast::{Container, Data, FieldParam};
+use super::ast::{Container, DEFAULT_TAG, Data, FieldParam, TaggedVariant, VariantFields};
 use super::kind::{Kind, item_type};
 use crate::ast::Str;
 use crate::check;
@@ -19,6 +19,13 @@ pub(crate) fn expand(container: &Container<'_>) -> TokenStream {
     let impls = match &container.data {
         Data::Struct(fields) => expand_struct(&p, container.ident, fields),
         Data::Enum(variants) => expand_enum(&p, container.ident, variants),
+        Data::Tagged(variants) => {
+            let tag = container
+                .tag
+                .as_ref()
+                .map_or(DEFAULT_TAG, |t| t.value.as_str());
+            expand_tagged(&p, container.ident, tag, variants)
+        }
         // Always reported, so never expanded here.
         Data::Unnamed | Data::Union => TokenStream::new(),
     };
@@ -45,6 +52,15 @@ pub(crate) fn wrap(krate: &TokenStream, impls: &TokenStream) -> TokenStream {
 
 fn expand_struct(p: &Ident, ident: &Ident, fields: &[FieldParam<'_>]) -> TokenStream {
     let params = fields.iter().map(|f| param_value(p, f));
+    let shapes = fields.iter().map(|f| shape_of(p, f));
+    let field_schemas = field_schemas(fields, &quote!(<Self as #p::ToolParams>::PARAMS));
+    let json_schema_fn = json_schema_fn(p, ident);
+    let (object_schema, defs) = if fields.is_empty() {
+        (quote!(_), quote!(_))
+    } else {
+        (quote!(object), quote!(defs))
+    };
+    let name = ident.to_string();
     let checks = fields
         .iter()
         .filter_map(|f| own_default_check(p, f))
@@ -86,15 +102,30 @@ fn expand_struct(p: &Ident, ident: &Ident, fields: &[FieldParam<'_>]) -> TokenSt
     };
     quote! {
         #(#checks)*
+        #json_schema_fn
 
         #[automatically_derived]
         impl #p::ToolParams for #ident {
             const PARAMS: &'static [#p::Param] = &[#(#params),*];
+
+            fn write_fields(#object_schema: &mut #p::ObjectSchema, #defs: &mut #p::SchemaDefs) {
+                #(#field_schemas)*
+            }
         }
 
         #[automatically_derived]
         impl #p::ParamSchema for #ident {
-            const SHAPE: #p::Shape = #p::Shape::dictionary(<Self as #p::ToolParams>::PARAMS);
+            // JSON Schema if any field needs it; else the six-type data of today.
+            const SHAPE: #p::Shape = #p::Shape::dictionary(<Self as #p::ToolParams>::PARAMS)
+                .with_json(false #(|| #shapes.json)*);
+
+            fn write_json_schema(defs: &mut #p::SchemaDefs) -> #p::Value {
+                defs.named::<Self>(#name, |defs| {
+                    let mut object = #p::ObjectSchema::new();
+                    <Self as #p::ToolParams>::write_fields(&mut object, defs);
+                    object.finish()
+                })
+            }
         }
 
         #[automatically_derived]
@@ -124,7 +155,17 @@ fn expand_struct(p: &Ident, ident: &Ident, fields: &[FieldParam<'_>]) -> TokenSt
         #[automatically_derived]
         impl #p::FromInputs for #ident {
             const PARAM_LIST: #p::Option<&'static [#p::Param]> =
-                #p::Some(<Self as #p::ToolParams>::PARAMS);
+                if <Self as #p::ParamSchema>::SHAPE.json {
+                    #p::None
+                } else {
+                    #p::Some(<Self as #p::ToolParams>::PARAMS)
+                };
+            const JSON_SCHEMA: #p::Option<#p::StaticJsonSchema> =
+                if <Self as #p::ParamSchema>::SHAPE.json {
+                    #p::Some(__agentkit_json_schema)
+                } else {
+                    #p::None
+                };
 
             fn from_inputs(#inputs: &#p::JsonObject) -> #p::Result<Self, #p::ParamTypeError> {
                 #p::Ok(Self { #(#reads)* })
@@ -138,7 +179,9 @@ fn expand_struct(p: &Ident, ident: &Ident, fields: &[FieldParam<'_>]) -> TokenSt
         #[automatically_derived]
         impl #p::IntoOutput for #ident {
             const PARAM_LIST: #p::Option<&'static [#p::Param]> =
-                #p::Some(<Self as #p::ToolParams>::PARAMS);
+                <Self as #p::FromInputs>::PARAM_LIST;
+            const JSON_SCHEMA: #p::Option<#p::StaticJsonSchema> =
+                <Self as #p::FromInputs>::JSON_SCHEMA;
 
             fn into_output(self) -> #p::JsonObject {
                 let #output = #p::JsonObject::new();
@@ -156,10 +199,54 @@ fn name_of(f: &FieldParam<'_>) -> String {
         .map_or_else(String::new, |n| n.value.clone())
 }
 
+/// The `const` `Shape` of a field: its type's, or for a field naming the type being derived
+/// (whose `SHAPE` is being evaluated), a JSON shape of what the macro sees.
+fn shape_of(p: &Ident, f: &FieldParam<'_>) -> TokenStream {
+    let ty = f.ty;
+    if f.recursive {
+        let json_ty = match f.kind {
+            Kind::ListOfOwn => quote!(List),
+            Kind::Json { ty } | Kind::Known { ty, .. } => {
+                let ty = Ident::new(&format!("{ty:?}"), Span::call_site());
+                quote!(#ty)
+            }
+            Kind::Own => quote!(Dictionary),
+        };
+        let optional = f.optional;
+        return quote!(#p::Shape::recursive(#p::ParamType::#json_ty, #optional));
+    }
+    quote_spanned!(ty.span()=> #p::field::<#ty>().shape)
+}
+
+/// The calls that write each field's schema into `object`, with `params` its `Param`s.
+fn field_schemas(fields: &[FieldParam<'_>], params: &TokenStream) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .enumerate()
+        .map(|(index, f)| {
+            let ty = f.ty;
+            quote!(object.field::<#ty>(defs, &#params[#index]);)
+        })
+        .collect()
+}
+
+/// The function that writes and compiles the type's JSON Schema, once: its
+/// `FromInputs::JSON_SCHEMA`, when it has one.
+fn json_schema_fn(p: &Ident, ident: &Ident) -> TokenStream {
+    quote! {
+        fn __agentkit_json_schema()
+            -> #p::Result<&'static #p::JsonSchema, &'static #p::SchemaError>
+        {
+            static CELL: #p::OnceLock<#p::Result<#p::JsonSchema, #p::SchemaError>> =
+                #p::OnceLock::new();
+            #p::static_schema(&CELL, #p::root_json_schema::<#ident>)
+        }
+    }
+}
+
 /// The `const` `Param` of a field.
 fn param_value(p: &Ident, f: &FieldParam<'_>) -> TokenStream {
-    let ty = f.ty;
-    let shape = quote_spanned!(ty.span()=> #p::field::<#ty>().shape);
+    let shape = shape_of(p, f);
     let name = name_of(f);
     let description = f.param.description.as_deref().unwrap_or("");
     // The default as validation leaves it (`2.0` for an integer as `2`).
@@ -202,7 +289,7 @@ fn own_default_check(p: &Ident, f: &FieldParam<'_>) -> Option<TokenStream> {
 /// For a type of the user's own, or a list of one: a `const` that fails to evaluate, on the
 /// field's type, if the type cannot be a parameter (a `Vec` of an enum).
 fn shape_check(p: &Ident, f: &FieldParam<'_>) -> Option<TokenStream> {
-    if matches!(f.kind, Kind::Known { .. }) {
+    if matches!(f.kind, Kind::Known { .. }) || f.recursive {
         return None;
     }
     let ty = f.ty;
@@ -240,5 +327,172 @@ fn expand_enum(p: &Ident, ident: &Ident, variants: &[(Str, &Ident)]) -> TokenStr
         }
 
         #conversions
+    }
+}
+
+/// The impls of a tagged enum: a JSON Schema `oneOf` of one closed object per variant, each
+/// with its tag, and the conversions that read the tag first.
+fn expand_tagged(
+    p: &Ident,
+    ident: &Ident,
+    tag: &str,
+    variants: &[TaggedVariant<'_>],
+) -> TokenStream {
+    let name = ident.to_string();
+    let mut consts = Vec::new();
+    let mut schemas = Vec::new();
+    let mut reads = Vec::new();
+    let mut writes = Vec::new();
+    for (index, variant) in variants.iter().enumerate() {
+        let (v, value) = (variant.ident, variant.value.value.as_str());
+        let description = variant.description.as_deref().unwrap_or("");
+        let tagged = quote!(#p::ObjectSchema::tagged(#tag, #value, #description));
+        match &variant.fields {
+            VariantFields::Unit => {
+                schemas.push(quote!(#tagged.finish()));
+                reads.push(quote!(#value => #p::Some(Self::#v),));
+                writes.push(quote!(Self::#v => #p::tagged_value(#tag, #value, #p::None),));
+            }
+            VariantFields::Named(fields) => {
+                let array = Ident::new(&format!("__AGENTKIT_VARIANT_{index}"), Span::call_site());
+                let params = fields.iter().map(|f| param_value(p, f));
+                consts.push(quote!(const #array: &[#p::Param] = &[#(#params),*];));
+                consts.extend(fields.iter().filter_map(|f| own_default_check(p, f)));
+                consts.extend(fields.iter().filter_map(|f| shape_check(p, f)));
+                let field_schemas = field_schemas(fields, &quote!(#array));
+                schemas.push(quote!({
+                    let mut object = #tagged;
+                    #(#field_schemas)*
+                    object.finish()
+                }));
+                let field_of = |f: &FieldParam<'_>| {
+                    let ty = f.ty;
+                    quote_spanned!(ty.span()=> #p::field::<#ty>())
+                };
+                let idents: Vec<&Ident> = fields.iter().map(|f| f.ident).collect();
+                let field_reads = fields.iter().map(|f| {
+                    let (field, name, of) = (f.ident, name_of(f), field_of(f));
+                    quote!(#field: #of.read_value(object, #name)?,)
+                });
+                reads.push(quote!(#value => #p::Some(Self::#v { #(#field_reads)* }),));
+                let field_writes = fields.iter().map(|f| {
+                    let (field, name, of) = (f.ident, name_of(f), field_of(f));
+                    quote!(#of.write(&mut output, #name, #field);)
+                });
+                let output = if fields.is_empty() {
+                    quote!(output)
+                } else {
+                    quote!(mut output)
+                };
+                writes.push(quote!(Self::#v { #(#idents),* } => {
+                    let #output = #p::Map::new();
+                    #(#field_writes)*
+                    #p::tagged_value(#tag, #value, #p::Some(#p::Value::Object(output)))
+                }));
+            }
+            VariantFields::Newtype(ty) => {
+                let span = ty.span();
+                let mut ps = p.clone();
+                ps.set_span(span);
+                let not_struct = format!(
+                    "`{}` holds `{}`, which must be a struct deriving `ToolParams`: its fields \
+                     sit beside the tag '{tag}' in one object",
+                    v,
+                    quote!(#ty).to_string().replace(' ', "")
+                );
+                let clash = format!(
+                    "`{}` has a field named '{tag}', the enum's tag, the key that says which \
+                     variant an object is; rename that field (#[param(rename = \"...\")]) or \
+                     choose another tag (#[param(tag = \"...\")] on the enum)",
+                    quote!(#ty).to_string().replace(' ', "")
+                );
+                consts.push(quote_spanned! {span=>
+                    const _: () = #ps::assert!(
+                        #ps::field::<#ty>().shape.fields.is_some(),
+                        #not_struct
+                    );
+                    const _: () = #ps::assert!(!#ps::has_param::<#ty>(#tag), #clash);
+                });
+                schemas.push(quote!({
+                    let mut object = #tagged;
+                    #p::write_fields::<#ty>(&mut object, defs);
+                    object.finish()
+                }));
+                reads.push(quote!(
+                    #value => #p::Some(Self::#v(<#ty as #p::FromParam>::from_value(value)?)),
+                ));
+                writes.push(quote!(Self::#v(inner) => {
+                    #p::tagged_value(#tag, #value, #p::IntoParam::into_value(inner))
+                }));
+            }
+        }
+    }
+    let json_schema_fn = json_schema_fn(p, ident);
+    quote! {
+        #(#consts)*
+        #json_schema_fn
+
+        #[automatically_derived]
+        impl #p::ParamSchema for #ident {
+            // Always JSON Schema, and read from none of the variants: a variant may hold the
+            // enum itself (`And { items: Vec<Expr> }`).
+            const SHAPE: #p::Shape = #p::Shape::json(#p::ParamType::Dictionary);
+
+            fn write_json_schema(defs: &mut #p::SchemaDefs) -> #p::Value {
+                defs.named::<Self>(#name, |defs| {
+                    #p::one_of(#p::Vec::from([#(#schemas),*]))
+                })
+            }
+        }
+
+        #[automatically_derived]
+        impl #p::FromParam for #ident {
+            const PARAM_TYPE: #p::ParamType = #p::ParamType::Dictionary;
+
+            fn from_value(value: #p::Option<&#p::Value>) -> #p::Option<Self> {
+                let object = value?.as_object()?;
+                match object.get(#tag)?.as_str()? {
+                    #(#reads)*
+                    _ => #p::None,
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl #p::IntoParam for #ident {
+            fn into_value(self) -> #p::Option<#p::Value> {
+                match self {
+                    #(#writes)*
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl #p::ToolParams for #ident {
+            const PARAMS: &'static [#p::Param] = &[];
+        }
+
+        #[automatically_derived]
+        impl #p::FromInputs for #ident {
+            const JSON_SCHEMA: #p::Option<#p::StaticJsonSchema> =
+                #p::Some(__agentkit_json_schema);
+
+            fn from_inputs(inputs: &#p::JsonObject) -> #p::Result<Self, #p::ParamTypeError> {
+                #p::from_object(inputs, #tag)
+            }
+        }
+
+        #[automatically_derived]
+        impl #p::IntoOutput for #ident {
+            const JSON_SCHEMA: #p::Option<#p::StaticJsonSchema> =
+                #p::Some(__agentkit_json_schema);
+
+            fn into_output(self) -> #p::JsonObject {
+                match #p::IntoParam::into_value(self) {
+                    #p::Some(#p::Value::Object(object)) => object,
+                    _ => #p::JsonObject::new(),
+                }
+            }
+        }
     }
 }

@@ -22,6 +22,10 @@ pub(crate) enum Kind {
     Own,
     /// A `Vec` of a type of the user's own.
     ListOfOwn,
+    /// A standard type only JSON Schema can say: a map, any value, a box, a tuple, a list of
+    /// nullable, bounded or typed-list items. `ty` is the JSON type it always has (a box's
+    /// and any value's are not known: `Dictionary` stands for them).
+    Json { ty: ParamType },
 }
 
 const fn known(ty: ParamType) -> Kind {
@@ -47,6 +51,15 @@ pub(crate) fn only_arg(segment: &syn::PathSegment) -> Option<&Type> {
 pub(crate) fn classify(cx: &Ctxt, ty: &Type) -> Option<(bool, Kind)> {
     let segment = match ty {
         Type::Path(path) if path.qself.is_none() => path.path.segments.last()?,
+        Type::Tuple(tuple) if !tuple.elems.is_empty() => {
+            return Some((
+                false,
+                Kind::Json {
+                    ty: ParamType::List,
+                },
+            ));
+        }
+        Type::Paren(inner) => return classify(cx, &inner.elem),
         Type::Reference(_) => {
             cx.error_spanned_by(
                 ty,
@@ -78,8 +91,12 @@ pub(crate) fn classify(cx: &Ctxt, ty: &Type) -> Option<(bool, Kind)> {
 
 const NOT_A_PARAM_TYPE: &str = "this type cannot be the type of a parameter: use `String`, an \
                                 integer type, `f64`, `bool`, `Vec<T>`, `Option<T>`, \
-                                `Map<String, Value>`, or a struct or fieldless enum deriving \
-                                `ToolParams`";
+                                `HashMap<String, T>`, `BTreeMap<String, T>`, `Value`, `Box<T>`, \
+                                a tuple `(A, B)`, or a struct or enum deriving `ToolParams`";
+
+const fn json(ty: ParamType) -> Kind {
+    Kind::Json { ty }
+}
 
 fn is_named(ty: &Type, name: &str) -> bool {
     matches!(ty, Type::Path(p) if p.qself.is_none()
@@ -115,59 +132,61 @@ fn plain(cx: &Ctxt, ty: &Type, segment: &syn::PathSegment) -> Option<Kind> {
         }
         "bool" => known(ParamType::Boolean),
         "Map" | "JsonObject" => known(ParamType::Dictionary),
+        "HashMap" | "BTreeMap" => {
+            map_key(cx, segment)?;
+            json(ParamType::Dictionary)
+        }
+        "Value" | "Box" => json(ParamType::Dictionary),
         "Vec" => {
             let item = only_arg(segment)?;
             if is_named(item, "Value") {
                 return Some(known(ParamType::List));
             }
-            if is_named(item, "Option") {
-                cx.error_spanned_by(
-                    item,
-                    "a list's items cannot be optional: use `Vec<T>`, or `Vec<Value>` for items \
-                     that may be null",
-                );
-                return None;
+            // An item that may be `null`, or a tuple: JSON Schema says it.
+            let (optional, item_kind) = classify(cx, item)?;
+            if optional {
+                return Some(json(ParamType::List));
             }
-            let Type::Path(path) = item else {
-                cx.error_spanned_by(item, NOT_A_PARAM_TYPE);
-                return None;
-            };
-            let item_segment = path.path.segments.last()?;
-            return match plain(cx, item, item_segment)? {
-                Kind::Known {
-                    ty: ParamType::List,
-                    items: Some(_),
-                    ..
-                } => {
-                    cx.error_spanned_by(
-                        item,
-                        "a list's items cannot be typed lists: use `Vec<Vec<Value>>`",
-                    );
-                    None
-                }
+            return Some(match item_kind {
                 Kind::Known {
                     range: (None, None),
+                    items: None,
                     ty,
-                    ..
-                } => Some(Kind::Known {
+                } => Kind::Known {
                     ty: ParamType::List,
                     items: Some(ty),
                     range: (None, None),
-                }),
-                Kind::Known { .. } => {
-                    cx.error_spanned_by(
-                        item,
-                        "a list's items cannot be bounded, as a narrow integer type would bound \
-                         them: use `Vec<i64>`, and bound the list with `min_items`/`max_items`",
-                    );
-                    None
-                }
-                Kind::Own | Kind::ListOfOwn => Some(Kind::ListOfOwn),
-            };
+                },
+                // Typed lists, bounded integers: what six-type items cannot say.
+                Kind::Known { .. } | Kind::Json { .. } => json(ParamType::List),
+                Kind::Own | Kind::ListOfOwn => Kind::ListOfOwn,
+            });
         }
         _ => Kind::Own,
     };
     Some(kind)
+}
+
+/// A map's key type is `String`: JSON object keys are strings. Reported on the key.
+fn map_key(cx: &Ctxt, segment: &syn::PathSegment) -> Option<()> {
+    let PathArguments::AngleBracketed(args) = &segment.arguments else {
+        return Some(());
+    };
+    let Some(GenericArgument::Type(key)) = args.args.first() else {
+        return Some(());
+    };
+    if is_named(key, "String") {
+        return Some(());
+    }
+    cx.error_spanned_by(
+        key,
+        format_args!(
+            "a map's keys are the keys of a JSON object, which are always strings: use \
+             `{}<String, V>` (and parse the key in the tool if it stands for something else)",
+            segment.ident
+        ),
+    );
+    None
 }
 
 /// `T` in `Vec<T>` or `Option<Vec<T>>`.

@@ -69,9 +69,8 @@ pub(crate) fn spec(tool: &Tool<'_>) -> TokenStream {
     let policy = policy(&p, &tool.policy);
     let annotations = annotations(&p, &tool.annotations);
     let examples = examples(&p, tool);
-    quote! {
-        #(#statics)*
-        static SPEC: #p::ToolSpec = #p::ToolSpec::from_static(
+    let spec = quote! {
+        #p::ToolSpec::from_static(
             #name,
             #description,
             #version,
@@ -79,7 +78,31 @@ pub(crate) fn spec(tool: &Tool<'_>) -> TokenStream {
             #output,
             &[#(#tags),*],
             &[#(#credentials),*],
-        )#json_input #policy #annotations #examples;
+        )#json_input #policy #annotations #examples
+    };
+    // `input = Args` whose type has a form only JSON Schema can say declares that schema
+    // (and no parameter list); which it is, only the type's `const`s know.
+    let spec = match &tool.input_type {
+        Some(_) => quote!(#p::with_json_input(#spec, #p::input_json_schema::<#ident>())),
+        None => spec,
+    };
+    // An output schema is six-type data for now: a type with JSON-only forms is refused,
+    // on the type, rather than declared without its schema.
+    let output_check = tool.output_type.as_ref().map(|ty| {
+        let span = syn::spanned::Spanned::span(ty);
+        quote::quote_spanned! {span=>
+            const _: () = #p::assert!(
+                #p::output_json_schema::<#ident>().is_none(),
+                "this output type has a form only JSON Schema can say (an enum with data, a map, \
+                 a tuple, a recursive type, ...): an output schema is six-type data for now; \
+                 use `output = JsonObject` or a struct of the six types"
+            );
+        }
+    });
+    quote! {
+        #(#statics)*
+        #output_check
+        static SPEC: #p::ToolSpec = #spec;
         &SPEC
     }
 }

@@ -1,89 +1,12 @@
-//! Type-first schemas: a Rust struct as a tool's parameters.
-//!
-//! `#[derive(ToolParams)]` (with the `derive` feature) turns a struct with named fields into
-//! a parameter list, and a fieldless enum into the allowed values of a string; `#[tool(input
-//! = SearchArgs, output = SearchResults)]` then takes such a struct in place of the list
-//! literal. The spec is the same `static` data the literal form gives, so validation, the
-//! JSON Schema and every provider declaration are the same too.
-//!
-//! Each field's Rust type says what its parameter is, through [`ParamSchema`].
+//! What a Rust type says about its parameter as `const` data ([`Shape`]), and the generic
+//! reads and writes of a derived type's fields ([`Field`]).
 
 use serde_json::{Map, Value};
 
+use super::ParamSchema;
 use crate::rules::{Literal, Number, ParamType};
-use crate::schema::{Param, ToolSchema};
-use crate::typed::{FromInputs, FromParam, IntoOutput, IntoParam, ParamTypeError};
-
-/// A struct whose fields are a tool's parameters: implemented by `#[derive(ToolParams)]`.
-///
-/// ```
-/// # #[cfg(feature = "derive")] {
-/// use agentkit_core::{ParamType, ToolParams};
-///
-/// /// Arguments of a product search.
-/// #[derive(ToolParams)]
-/// pub struct SearchArgs {
-///     /// What to look for.
-///     #[param(min_length = 1)]
-///     pub query: String,
-///     /// How many results to return.
-///     #[param(default = 10, minimum = 1, maximum = 50)]
-///     pub limit: i64,
-///     /// Only products in stock.
-///     pub in_stock: Option<bool>,
-/// }
-///
-/// let schema = SearchArgs::schema();
-/// let limit = &schema.parameters()[1];
-/// assert_eq!((limit.name(), limit.param_type(), limit.is_required()), ("limit", ParamType::Integer, false));
-/// assert_eq!(limit.description(), "How many results to return.");
-/// # }
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a parameter list: it does not implement `ToolParams`",
-    label = "`#[tool(input = ..)]` and `#[tool(output = ..)]` take a struct deriving `ToolParams`",
-    note = "add `#[derive(ToolParams)]` to the struct, or declare the parameters as a list: `input = [{{ name = \"city\", type = string }}]`"
-)]
-pub trait ToolParams: ParamSchema + FromInputs + IntoOutput {
-    /// The parameters, one per field, in declaration order.
-    const PARAMS: &'static [Param];
-
-    /// The parameters as a schema (no allocation: the schema borrows [`Self::PARAMS`]).
-    fn schema() -> ToolSchema {
-        ToolSchema::from_static(Self::PARAMS)
-    }
-}
-
-/// A Rust type that stands for a parameter: the type of a field of a `#[derive(ToolParams)]`
-/// struct.
-///
-/// Each field's Rust type says what its parameter is:
-///
-/// | Rust type | parameter |
-/// |---|---|
-/// | `String` | `string` |
-/// | `i64`, `u64`, `i32`, `u32`, `i16`, `u16`, `i8`, `u8`, `usize`, `isize` | `integer`, bounded to what the type holds (`u8`: 0 to 255) |
-/// | `f64` | `float` |
-/// | `bool` | `boolean` |
-/// | `Vec<T>` | `list` with `items` of `T`'s type (and `T`'s fields, for a struct) |
-/// | `Vec<Value>` | `list`, items unchecked |
-/// | `Map<String, Value>` (`JsonObject`) | `dictionary`, entries unchecked |
-/// | a struct deriving `ToolParams` | `dictionary` with its fields |
-/// | a fieldless enum deriving `ToolParams` | `string` with an `enum` of its values |
-/// | `Option<T>` | `T`'s parameter, not required |
-///
-/// What it says is hidden: implement it with `#[derive(ToolParams)]` on your own struct or
-/// fieldless enum.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be the type of a parameter",
-    label = "a field of a `ToolParams` struct needs a parameter type",
-    note = "use `String`, an integer type, `f64`, `bool`, `Vec<T>`, `Option<T>`, `Map<String, Value>`, or a struct or fieldless enum with `#[derive(ToolParams)]`"
-)]
-pub trait ParamSchema: FromParam + IntoParam {
-    /// What the parameter is; read by the generated `const` data.
-    #[doc(hidden)]
-    const SHAPE: Shape;
-}
+use crate::schema::Param;
+use crate::typed::ParamTypeError;
 
 /// What a Rust type says about its parameter, as `const` data. Not public API.
 #[doc(hidden)]
@@ -100,6 +23,14 @@ pub struct Shape {
     /// Why the type cannot be a parameter, if it cannot: a `const` of the generated code
     /// refuses it, on the field.
     pub problem: Option<&'static str>,
+    /// The type has a form only JSON Schema can say (an enum with data, a map, a tuple, a
+    /// recursive type, ...): a struct with such a field declares its input as a JSON
+    /// Schema, written by [`ParamSchema::write_json_schema`]. The other fields are then
+    /// what the six-type parameter can say of it (its name, description, default,
+    /// constraints, whether it is required).
+    pub json: bool,
+    /// The type takes any value (`Value`): a `Vec` of it is a six-type list without items.
+    pub any: bool,
 }
 
 impl Shape {
@@ -114,6 +45,34 @@ impl Shape {
             maximum: None,
             optional: false,
             problem: None,
+            json: false,
+            any: false,
+        }
+    }
+
+    /// A value of type `ty` only JSON Schema can say.
+    pub const fn json(ty: ParamType) -> Self {
+        Shape {
+            json: true,
+            ..Shape::of(ty)
+        }
+    }
+
+    /// The shape of a field whose type contains the type being derived (`children:
+    /// Vec<Node>` in `Node`): written as JSON Schema, without reading the type's own `SHAPE`,
+    /// which is being evaluated. `optional` says whether the field is an `Option`.
+    pub const fn recursive(ty: ParamType, optional: bool) -> Self {
+        Shape {
+            optional,
+            ..Shape::json(ty)
+        }
+    }
+
+    /// This shape, written as JSON Schema if `json` (a derived type with such a field).
+    pub const fn with_json(self, json: bool) -> Self {
+        Shape {
+            json: self.json || json,
+            ..self
         }
     }
 
@@ -215,45 +174,52 @@ shapes! {
     u8 => Shape::integer(Some(0), Some(u8::MAX as i64));
     f64 => Shape::of(ParamType::Float);
     bool => Shape::of(ParamType::Boolean);
-    Vec<Value> => Shape::of(ParamType::List);
     Map<String, Value> => Shape::of(ParamType::Dictionary);
 }
 
 /// A list of `T`: its items have `T`'s type, and `T`'s fields for a struct.
 ///
-/// What a list's items cannot say (an `enum`, bounds, their own items, being optional) would
-/// be lost, so that the executor would accept an argument the conversion then refuses: such
-/// item types are refused when the schema is built, at compile time.
+/// What a six-type list's items cannot say (an `enum`, bounds, their own items, being
+/// nullable, a form beyond the six types) makes the list JSON Schema (`{"type": "array",
+/// "items": T}`), so that nothing `T` says is lost.
 impl<T: ParamSchema> ParamSchema for Vec<T> {
     const SHAPE: Shape = {
         let item = T::SHAPE;
-        let problem = if item.problem.is_some() {
-            item.problem
-        } else if item.optional {
-            Some(
-                "a list's items cannot be optional (`Vec<Option<T>>`): use `Vec<T>`, or `Vec<Value>` for items that may be null",
-            )
-        } else if item.items.is_some() {
-            Some("a list's items cannot be typed lists (`Vec<Vec<T>>`): use `Vec<Vec<Value>>`")
-        } else if item.enum_values.is_some() {
-            Some(
-                "a list's items cannot have allowed values (a `Vec` of a `ToolParams` enum): use `Vec<String>` and check the values in the tool",
-            )
-        } else if item.minimum.is_some() || item.maximum.is_some() {
-            Some("a list's items cannot be bounded (`Vec<u8>`, `Vec<u32>`): use `Vec<i64>`")
+        if item.problem.is_some() {
+            Shape {
+                problem: item.problem,
+                ..Shape::of(ParamType::List)
+            }
+        } else if item.any {
+            // `Vec<Value>`: a list, its items unchecked, as it always was.
+            Shape::of(ParamType::List)
+        } else if item.json
+            || item.optional
+            || item.items.is_some()
+            || item.enum_values.is_some()
+            || item.minimum.is_some()
+            || item.maximum.is_some()
+        {
+            Shape::json(ParamType::List)
         } else {
-            None
-        };
-        Shape {
-            items: Some(item.ty),
-            fields: item.fields,
-            problem,
-            ..Shape::of(ParamType::List)
+            Shape {
+                items: Some(item.ty),
+                fields: item.fields,
+                ..Shape::of(ParamType::List)
+            }
         }
     };
+
+    fn write_json_schema(defs: &mut super::SchemaDefs) -> Value {
+        if T::SHAPE.any {
+            return serde_json::json!({"type": "array"});
+        }
+        serde_json::json!({"type": "array", "items": T::write_json_schema(defs)})
+    }
 }
 
-/// `T`'s parameter, not required: absent (or `null`) is `None`.
+/// `T`'s parameter, not required: absent (or `null`) is `None`. Where absence is impossible
+/// (a list item, a map value, a tuple element), `null` is: `{"anyOf": [T, {"type": "null"}]}`.
 impl<T: ParamSchema> ParamSchema for Option<T> {
     const SHAPE: Shape = {
         let problem = if T::SHAPE.optional {
@@ -267,6 +233,14 @@ impl<T: ParamSchema> ParamSchema for Option<T> {
             ..T::SHAPE
         }
     };
+
+    fn write_json_schema(defs: &mut super::SchemaDefs) -> Value {
+        serde_json::json!({"anyOf": [T::write_json_schema(defs), {"type": "null"}]})
+    }
+
+    fn write_field_json_schema(defs: &mut super::SchemaDefs) -> Value {
+        T::write_json_schema(defs)
+    }
 }
 
 /// What the code `#[derive(ToolParams)]` generates needs of a field's type `T`, through one
@@ -334,6 +308,22 @@ pub const fn has_enum_value<T: ParamSchema>(value: &str) -> bool {
             if str_eq(allowed, value) {
                 return true;
             }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether `T`, a struct deriving `ToolParams`, has a parameter called `name`: the
+/// compile-time check that a newtype variant's fields leave its enum's tag free. Not public
+/// API.
+#[doc(hidden)]
+pub const fn has_param<T: super::ToolParams>(name: &str) -> bool {
+    let params = T::PARAMS;
+    let mut i = 0;
+    while i < params.len() {
+        if str_eq(params[i].static_name(), name) {
+            return true;
         }
         i += 1;
     }

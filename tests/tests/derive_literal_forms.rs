@@ -131,3 +131,179 @@ fn a_union_reports_the_problems_of_the_variant_its_tag_names() {
 - Parameter 'action.text': must be at least 1 character long, got 0"
     );
 }
+
+#[tool(
+    name = "t",
+    defs = {
+        node = [
+            { name = "value", type = integer },
+            { name = "children", type = list, items = node, required = false },
+            { name = "next", type = node, required = false },
+        ],
+    },
+    input = [
+        { name = "labels", type = map, values = string, description = "Labels by key" },
+        { name = "stops", type = map, values = dictionary, required = false, fields = [
+            { name = "city", type = string },
+            { name = "nights", type = integer, required = false, default = 1 },
+        ] },
+        { name = "payload", type = any, required = false },
+        { name = "point", type = tuple, items = [float, float], required = false, default = [0.0, 0.0] },
+        { name = "note", type = string, nullable = true },
+        { name = "version", type = integer, const = 2, required = false },
+        { name = "steps", type = list, items = union, tag = "op", required = false, variants = [
+            { tag = "add", fields = [{ name = "n", type = integer }] },
+            { tag = "neg" },
+        ] },
+        { name = "tree", type = node, required = false },
+    ],
+    examples = [{ labels = { team = "data" }, note = "x", tree = { value = 1, children = [{ value = 2 }] } }],
+)]
+struct Forms;
+
+impl ToolHandler for Forms {
+    async fn run(&self, input: FormsInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+        // Each field has the Rust type its form says.
+        let _: &std::collections::HashMap<String, String> = &input.labels;
+        let _: &Option<std::collections::HashMap<String, FormsInputStops>> = &input.stops;
+        let _: &Option<Value> = &input.payload;
+        let _: (f64, f64) = input.point;
+        let _: &Option<String> = &input.note;
+        let _: &Option<i64> = &input.version;
+        let _: &Option<Vec<FormsInputSteps>> = &input.steps;
+        let _: &Option<FormsNode> = &input.tree;
+        if let Some(tree) = &input.tree {
+            let _: &Option<Box<FormsNode>> = &tree.next;
+            let _: &Option<Vec<FormsNode>> = &tree.children;
+        }
+        Ok(seen(&input))
+    }
+}
+
+#[test]
+fn each_form_is_its_json_schema_keyword() {
+    assert_eq!(
+        Forms.spec().input_json_schema(),
+        json!({
+            "type": "object",
+            "properties": {
+                "labels": {
+                    "type": "object",
+                    "additionalProperties": {"type": "string"},
+                    "description": "Labels by key",
+                },
+                "stops": {"type": "object", "additionalProperties": {
+                    "type": "object",
+                    "properties": {
+                        "city": {"type": "string"},
+                        "nights": {"type": "integer", "default": 1},
+                    },
+                    "required": ["city"],
+                    "additionalProperties": false,
+                }},
+                "payload": {},
+                "point": {
+                    "type": "array",
+                    "prefixItems": [{"type": "number"}, {"type": "number"}],
+                    "items": false,
+                    "minItems": 2,
+                    "default": [0.0, 0.0],
+                },
+                "note": {"type": ["string", "null"]},
+                "version": {"type": "integer", "const": 2},
+                "steps": {"type": "array", "items": {"type": "object", "oneOf": [
+                    {
+                        "type": "object",
+                        "properties": {"op": {"const": "add"}, "n": {"type": "integer"}},
+                        "required": ["op", "n"],
+                        "additionalProperties": false,
+                    },
+                    {
+                        "type": "object",
+                        "properties": {"op": {"const": "neg"}},
+                        "required": ["op"],
+                        "additionalProperties": false,
+                    },
+                ]}},
+                "tree": {"$ref": "#/$defs/node"},
+            },
+            "required": ["labels", "note"],
+            "additionalProperties": false,
+            "$defs": {"node": {
+                "type": "object",
+                "properties": {
+                    "value": {"type": "integer"},
+                    "children": {"type": "array", "items": {"$ref": "#/$defs/node"}},
+                    "next": {"$ref": "#/$defs/node"},
+                },
+                "required": ["value"],
+                "additionalProperties": false,
+            }},
+        })
+    );
+}
+
+#[test]
+fn each_form_reaches_run_typed() {
+    let out = call(
+        Forms,
+        json!({
+            "labels": {"team": "data"},
+            "stops": {"lyon": {"city": "Lyon"}},
+            "payload": [1, {"a": null}],
+            "point": [1.5, 2],
+            "note": null,
+            "version": 2,
+            "steps": [{"op": "add", "n": 3}, {"op": "neg"}],
+            "tree": {"value": 1, "children": [{"value": 2}], "next": {"value": 3}},
+        }),
+    );
+    for part in [
+        r#"labels: {\"team\": \"data\"}"#,
+        // The default of a map's dictionary values is filled in.
+        r#"stops: Some({\"lyon\": FormsInputStops { city: \"Lyon\", nights: 1 }})"#,
+        r#"payload: Some(Array [Number(1), Object {\"a\": Null}])"#,
+        "point: (1.5, 2.0)",
+        "note: None",
+        "version: Some(2)",
+        "steps: Some([Add { n: 3 }, Neg])",
+        "tree: Some(FormsNode { value: 1, children: Some([FormsNode { value: 2, children: None, next: None }]), next: Some(FormsNode { value: 3, children: None, next: None }) })",
+    ] {
+        assert!(out.contains(part), "{part} in {out}");
+    }
+    // Left out, a tuple gets its default.
+    let out = call(Forms, json!({"labels": {}, "note": "n"}));
+    assert!(out.contains("point: (0.0, 0.0)"), "{out}");
+    assert!(out.contains(r#"note: Some(\"n\")"#), "{out}");
+}
+
+#[test]
+fn each_form_is_validated_with_paths() {
+    assert_eq!(
+        call(
+            Forms,
+            json!({
+                "labels": {"team": 1},
+                "point": [1.5],
+                "version": 3,
+                "steps": [{"op": "add"}, {"op": "mul"}],
+                "tree": {"value": 1, "children": [{"value": "2"}]},
+            }),
+        ),
+        "Error: invalid arguments for tool 't':
+- Parameter 'labels.team': expected type 'string', got 'integer'
+- Parameter 'point': must have at least 2 items, got 1
+- Missing required parameter: 'steps[0].n'
+- Parameter 'steps[1].op': expected one of 'add', 'neg', got 'mul'
+- Parameter 'tree.children[0].value': expected type 'integer', got 'string'
+- Parameter 'version': expected 2, got 3
+- Missing required parameter: 'note'"
+    );
+    // `null` is a nullable parameter's value, not its absence: it is required, and given.
+    assert!(!call(Forms, json!({"labels": {}, "note": null})).starts_with("Error"));
+    // A tuple longer than its positions is refused too.
+    assert!(
+        call(Forms, json!({"labels": {}, "note": "n", "point": [1, 2, 3]}))
+            .contains("Parameter 'point"),
+    );
+}

@@ -109,29 +109,6 @@ pub(crate) fn unnamed_param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param
     read_param(cx, span, entries, base, false)
 }
 
-/// The keys of a parameter declaration in `#[tool(...)]`: the shared ones, then those of the
-/// forms beyond the six types.
-const LITERAL_KEYS: [&str; 19] = [
-    "name",
-    "type",
-    "required",
-    "default",
-    "description",
-    "items",
-    "fields",
-    "enum",
-    "minimum",
-    "maximum",
-    "min_length",
-    "max_length",
-    "min_items",
-    "max_items",
-    "nullable",
-    "const",
-    "values",
-    "tag",
-    "variants",
-];
 
 /// The keys `#[param(...)]` takes on a field of a `#[derive(ToolParams)]` struct: those of a
 /// parameter that the field's name and Rust type do not already say, and `rename`.
@@ -327,18 +304,21 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
 }
 
 /// An unknown key of a `#[tool(...)]` declaration, with the keys of the forms beyond the six
-/// types among those it may be a slip of.
+/// types among those it may be a slip of. Without a suggestion, the message lists the shared
+/// keys, in the words a spec loaded from JSON gets.
 fn with_form_keys(problem: Problem) -> Problem {
     match problem {
         Problem::UnknownKey {
-            found, suggestion, ..
+            found,
+            suggestion,
+            allowed,
         } => {
             let suggestion =
                 suggestion.or_else(|| rules::suggest(&found, forms::KEYS.iter().copied()));
             Problem::UnknownKey {
                 found,
                 suggestion,
-                allowed: &LITERAL_KEYS,
+                allowed,
             }
         }
         other => other,

@@ -307,3 +307,126 @@ fn each_form_is_validated_with_paths() {
             .contains("Parameter 'point"),
     );
 }
+
+/// `#[derive(ToolParams)]` and the literal say the same JSON Schema for each form.
+mod derive_and_literal_say_the_same {
+    use std::collections::HashMap;
+
+    use agentkit_core::{
+        BoxError, JsonObject, Tool, ToolContext, ToolHandler, ToolParams, tool,
+    };
+    use serde_json::Value;
+
+    /// The literal tool `$name`, whose handler is never called.
+    macro_rules! literal {
+        ($name:ident, $input:ident, $($attr:tt)*) => {
+            #[tool(name = "t", $($attr)*)]
+            struct $name;
+
+            impl ToolHandler for $name {
+                async fn run(&self, _: $input, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+                    Ok(JsonObject::new())
+                }
+            }
+        };
+    }
+
+    #[derive(Debug, Clone, PartialEq, ToolParams)]
+    enum Action {
+        /// Click a point.
+        Click { x: i64, y: i64 },
+        Type { text: String },
+        Wait,
+    }
+
+    #[derive(Debug, Clone, PartialEq, ToolParams)]
+    struct UnionArgs {
+        action: Action,
+    }
+
+    literal!(UnionTool, UnionToolInput, input = [
+        { name = "action", type = union, variants = [
+            { tag = "click", description = "Click a point.", fields = [
+                { name = "x", type = integer },
+                { name = "y", type = integer },
+            ] },
+            { tag = "type", fields = [{ name = "text", type = string }] },
+            { tag = "wait" },
+        ] },
+    ]);
+
+    #[test]
+    fn a_tagged_union() {
+        assert_eq!(UnionTool.spec().input_json_schema(), UnionArgs::json_schema());
+    }
+
+    #[derive(Debug, Clone, PartialEq, ToolParams)]
+    struct MapArgs {
+        labels: HashMap<String, String>,
+        counts: Option<HashMap<String, i64>>,
+    }
+
+    literal!(MapTool, MapToolInput, input = [
+        { name = "labels", type = map, values = string },
+        { name = "counts", type = map, values = integer, required = false },
+    ]);
+
+    #[test]
+    fn a_map() {
+        assert_eq!(MapTool.spec().input_json_schema(), MapArgs::json_schema());
+    }
+
+    #[derive(Debug, Clone, PartialEq, ToolParams)]
+    struct AnyArgs {
+        payload: Value,
+    }
+
+    literal!(AnyTool, AnyToolInput, input = [{ name = "payload", type = any }]);
+
+    #[test]
+    fn any_value() {
+        assert_eq!(AnyTool.spec().input_json_schema(), AnyArgs::json_schema());
+    }
+
+    #[derive(Debug, Clone, PartialEq, ToolParams)]
+    struct TupleArgs {
+        point: (f64, f64),
+        span: Option<(i64, String)>,
+    }
+
+    literal!(TupleTool, TupleToolInput, input = [
+        { name = "point", type = tuple, items = [float, float] },
+        { name = "span", type = tuple, items = [integer, string], required = false },
+    ]);
+
+    #[test]
+    fn a_tuple() {
+        assert_eq!(TupleTool.spec().input_json_schema(), TupleArgs::json_schema());
+    }
+
+    #[derive(Debug, Clone, PartialEq, ToolParams)]
+    struct Node {
+        value: i64,
+        children: Vec<Node>,
+        next: Option<Box<Node>>,
+    }
+
+    #[derive(Debug, Clone, PartialEq, ToolParams)]
+    struct TreeArgs {
+        tree: Node,
+    }
+
+    literal!(TreeTool, TreeToolInput,
+        defs = { Node = [
+            { name = "value", type = integer },
+            { name = "children", type = list, items = Node },
+            { name = "next", type = Node, required = false },
+        ] },
+        input = [{ name = "tree", type = Node }],
+    );
+
+    #[test]
+    fn a_recursive_type() {
+        assert_eq!(TreeTool.spec().input_json_schema(), TreeArgs::json_schema());
+    }
+}

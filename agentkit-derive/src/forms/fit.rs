@@ -164,8 +164,9 @@ impl<'d> Fit<'d> {
                     return;
                 };
                 if items.len() != kinds.len() {
+                    let plural = if items.len() == 1 { "item" } else { "items" };
                     self.miss(format!(
-                        "has {} items; the tuple takes exactly {}",
+                        "has {} {plural}; the tuple takes exactly {}",
                         items.len(),
                         kinds.len()
                     ));

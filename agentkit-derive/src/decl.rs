@@ -109,7 +109,6 @@ pub(crate) fn unnamed_param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param
     read_param(cx, span, entries, base, false)
 }
 
-
 /// The keys `#[param(...)]` takes on a field of a `#[derive(ToolParams)]` struct: those of a
 /// parameter that the field's name and Rust type do not already say, and `rename`.
 pub(crate) const FIELD_KEYS: [&str; 10] = [

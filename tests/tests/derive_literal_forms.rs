@@ -103,7 +103,10 @@ fn a_union_is_a_one_of_whose_variants_fix_the_tag() {
 
 #[test]
 fn a_union_reaches_run_as_the_variant_its_tag_names() {
-    let out = call(Act, json!({"action": {"kind": "click", "x": 3, "y": 4, "button": "left"}}));
+    let out = call(
+        Act,
+        json!({"action": {"kind": "click", "x": 3, "y": 4, "button": "left"}}),
+    );
     assert!(out.contains(r#"click 3 4 Some(Left)"#), "{out}");
     let out = call(Act, json!({"action": {"kind": "type", "text": "hi"}}));
     assert!(out.contains("type hi"), "{out}");
@@ -303,8 +306,11 @@ fn each_form_is_validated_with_paths() {
     assert!(!call(Forms, json!({"labels": {}, "note": null})).starts_with("Error"));
     // A tuple longer than its positions is refused too.
     assert!(
-        call(Forms, json!({"labels": {}, "note": "n", "point": [1, 2, 3]}))
-            .contains("Parameter 'point"),
+        call(
+            Forms,
+            json!({"labels": {}, "note": "n", "point": [1, 2, 3]})
+        )
+        .contains("Parameter 'point"),
     );
 }
 
@@ -312,9 +318,7 @@ fn each_form_is_validated_with_paths() {
 mod derive_and_literal_say_the_same {
     use std::collections::HashMap;
 
-    use agentkit_core::{
-        BoxError, JsonObject, Tool, ToolContext, ToolHandler, ToolParams, tool,
-    };
+    use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolHandler, ToolParams, tool};
     use serde_json::Value;
 
     /// The literal tool `$name`, whose handler is never called.
@@ -334,8 +338,13 @@ mod derive_and_literal_say_the_same {
     #[derive(Debug, Clone, PartialEq, ToolParams)]
     enum Action {
         /// Click a point.
-        Click { x: i64, y: i64 },
-        Type { text: String },
+        Click {
+            x: i64,
+            y: i64,
+        },
+        Type {
+            text: String,
+        },
         Wait,
     }
 
@@ -357,7 +366,10 @@ mod derive_and_literal_say_the_same {
 
     #[test]
     fn a_tagged_union() {
-        assert_eq!(UnionTool.spec().input_json_schema(), UnionArgs::json_schema());
+        assert_eq!(
+            UnionTool.spec().input_json_schema(),
+            UnionArgs::json_schema()
+        );
     }
 
     #[derive(Debug, Clone, PartialEq, ToolParams)]
@@ -401,7 +413,10 @@ mod derive_and_literal_say_the_same {
 
     #[test]
     fn a_tuple() {
-        assert_eq!(TupleTool.spec().input_json_schema(), TupleArgs::json_schema());
+        assert_eq!(
+            TupleTool.spec().input_json_schema(),
+            TupleArgs::json_schema()
+        );
     }
 
     #[derive(Debug, Clone, PartialEq, ToolParams)]
@@ -429,4 +444,54 @@ mod derive_and_literal_say_the_same {
     fn a_recursive_type() {
         assert_eq!(TreeTool.spec().input_json_schema(), TreeArgs::json_schema());
     }
+}
+
+#[tool(
+    name = "t",
+    defs = {
+        expr = { type = union, tag = "op", variants = [
+            { tag = "not", fields = [{ name = "of", type = expr }] },
+            { tag = "all", fields = [{ name = "of", type = list, items = expr }] },
+            { tag = "is", fields = [{ name = "field", type = string }, { name = "value", type = any }] },
+        ] },
+    },
+    input = [{ name = "filter", type = expr }],
+)]
+struct Filter;
+
+impl ToolHandler for Filter {
+    async fn run(&self, input: FilterInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+        /// How many conditions the expression tests.
+        fn count(expr: &FilterExpr) -> usize {
+            match expr {
+                FilterExpr::Not { of } => count(of),
+                FilterExpr::All { of } => of.iter().map(count).sum(),
+                FilterExpr::Is { .. } => 1,
+            }
+        }
+        let mut output = seen(&input);
+        output.insert("conditions".into(), count(&input.filter).into());
+        Ok(output)
+    }
+}
+
+#[test]
+fn a_recursive_union_reaches_run_as_a_boxed_enum() {
+    let out = call(
+        Filter,
+        json!({"filter": {"op": "all", "of": [
+            {"op": "is", "field": "city", "value": "Paris"},
+            {"op": "not", "of": {"op": "is", "field": "days", "value": 3}},
+        ]}}),
+    );
+    assert!(out.contains(r#""conditions":2"#), "{out}");
+    assert!(out.contains("Not { of: Is {"), "{out}");
+    assert_eq!(
+        call(
+            Filter,
+            json!({"filter": {"op": "not", "of": {"op": "is", "value": 1}}})
+        ),
+        "Error: invalid arguments for tool 't':
+- Missing required parameter: 'filter.of.field'"
+    );
 }

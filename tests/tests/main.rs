@@ -47,8 +47,8 @@ mod derive_literal_forms;
 // user's public tool is, so the generated code is checked as public code (documented, and
 // without `unreachable_pub`).
 pub mod derive_hygiene;
-mod derive_output_defaults;
 mod derive_json_forms;
+mod derive_output_defaults;
 mod derive_params;
 mod derive_pass;
 mod derive_policy;

@@ -8,7 +8,7 @@ use proc_macro2::Span;
 use super::fit::Fit;
 use super::{Def, Kind, kind_of};
 use crate::ast::{DefaultLit, Param};
-use crate::check::{self as param_check, locate};
+use crate::check::locate;
 use crate::ctxt::Ctxt;
 use crate::rules::{self, Step};
 
@@ -65,9 +65,8 @@ fn check_param(cx: &Ctxt, param: &Param, defs: &[Def]) {
                 "is for a union: write `type = union` (or `items = union` on a list, `values = \
                  union` on a map) with it",
             ),
-            "values" => (form != Some(&Kind::Map)).then_some(
-                "is for a map, the type its values share: write `type = map` with it",
-            ),
+            "values" => (form != Some(&Kind::Map))
+                .then_some("is for a map, the type its values share: write `type = map` with it"),
             _ => None,
         };
         if let Some(why) = misplaced {
@@ -98,7 +97,10 @@ fn check_param(cx: &Ctxt, param: &Param, defs: &[Def]) {
             );
         }
         let fields_fit = matches!(kind, Kind::Map)
-            && matches!(forms.values, Some((Kind::Six(rules::ParamType::Dictionary), _)));
+            && matches!(
+                forms.values,
+                Some((Kind::Six(rules::ParamType::Dictionary), _))
+            );
         if let (Some((_, fields_span)), false) = (&param.fields, fields_fit) {
             let why = if *kind == Kind::Union {
                 "the fields of a union are its variants': write them in each variant, \
@@ -192,7 +194,7 @@ fn check_literals(cx: &Ctxt, param: &Param, defs: &[Def]) {
     if kind_of(param).is_none() || param.forms.broken {
         return;
     }
-    if let Some(constant) = &param.forms.constant {
+    if let (Some(constant), true) = (&param.forms.constant, readable(std::slice::from_ref(param))) {
         // The constant against the declaration's kind (not against itself).
         let mut fit = Fit::new(defs);
         if let Some(kind) = kind_of(param) {
@@ -210,8 +212,13 @@ fn check_literals(cx: &Ctxt, param: &Param, defs: &[Def]) {
             );
         }
     }
-    let Some(default) = &param.default else { return };
-    if param_check::decl(param).is_some() || param.default_literal.is_none() {
+    let Some(default) = &param.default else {
+        return;
+    };
+    // The six types' rules check a default that uses no form; one in a declaration with a
+    // mistake (already reported) is not checked against a guess.
+    let uses_forms = super::uses_forms(std::slice::from_ref(param));
+    if !uses_forms || !readable(std::slice::from_ref(param)) || param.default_literal.is_none() {
         return;
     }
     let mut fit = Fit::new(defs);
@@ -239,6 +246,34 @@ fn path(at: &[Step]) -> String {
 }
 
 /// Every complete input example against the input, when the input uses a form.
+/// Whether every declaration in `params`, at any depth, could be read whole: a name, a kind
+/// not guessed, nothing broken, and no name twice in one list. A literal is checked only
+/// against such declarations, so that a mistake already reported is not reported again as
+/// the literal's.
+pub(crate) fn readable(params: &[Param]) -> bool {
+    let names: Vec<&str> = params
+        .iter()
+        .filter_map(|p| p.name.as_ref().map(|n| n.value.as_str()))
+        .collect();
+    if names.len() != params.len() || !rules::find_duplicates(names).is_empty() {
+        return false;
+    }
+    params.iter().all(|param| {
+        let forms = &param.forms;
+        let items_ok = param.items.is_none_or(|(items, _)| !items.guessed);
+        kind_of(param).is_some()
+            && items_ok
+            && !forms.broken
+            && !param.required_unknown
+            && !param.default_guessed
+            && param.fields.as_ref().is_none_or(|(f, _)| readable(f))
+            && forms
+                .variants
+                .as_ref()
+                .is_none_or(|(variants, _)| variants.iter().all(|v| readable(&v.fields)))
+    })
+}
+
 /// Each is its index, the literal, and whether all of it could be read.
 pub(crate) fn check_examples(
     cx: &Ctxt,
@@ -246,6 +281,9 @@ pub(crate) fn check_examples(
     defs: &[Def],
     examples: &[(usize, &DefaultLit, bool)],
 ) {
+    if !readable(params) {
+        return;
+    }
     for &(index, value, complete) in examples {
         if !complete {
             continue;

@@ -103,10 +103,8 @@ impl<'d> Fit<'d> {
         }
         if let Some(values) = &param.constraints.enum_values {
             if !values.iter().any(|value| same(value, literal)) {
-                let allowed: Vec<String> = values
-                    .iter()
-                    .map(|v| Json::literal(v).to_text())
-                    .collect();
+                let allowed: Vec<String> =
+                    values.iter().map(|v| Json::literal(v).to_text()).collect();
                 self.miss(format!(
                     "is {}, not one of the allowed values: {}",
                     Json::literal(literal).to_text(),
@@ -143,10 +141,15 @@ impl<'d> Fit<'d> {
             Kind::Union => self.union(param, literal),
             Kind::Map => {
                 let Literal::Dictionary(entries) = literal else {
-                    self.miss(format!("must be a map (a dictionary), got {}", kind_name(literal)));
+                    self.miss(format!(
+                        "must be a map (a dictionary), got {}",
+                        kind_name(literal)
+                    ));
                     return;
                 };
-                let Some((values, _)) = &param.forms.values else { return };
+                let Some((values, _)) = &param.forms.values else {
+                    return;
+                };
                 for (key, value) in entries.iter() {
                     self.at.push(Step::Field(key.to_string()));
                     self.part(values, param, value);
@@ -154,7 +157,9 @@ impl<'d> Fit<'d> {
                 }
             }
             Kind::Tuple => {
-                let Some((kinds, _)) = &param.forms.tuple else { return };
+                let Some((kinds, _)) = &param.forms.tuple else {
+                    return;
+                };
                 let Literal::List(items) = literal else {
                     self.miss(format!(
                         "must be a tuple of {} items, written as a list, got {}",
@@ -204,7 +209,10 @@ impl<'d> Fit<'d> {
 
     fn six(&mut self, ty: ParamType, literal: &Literal) {
         if !ty.accepts(literal.kind()) {
-            self.miss(format!("must be of type '{ty}', got {}", kind_name(literal)));
+            self.miss(format!(
+                "must be of type '{ty}', got {}",
+                kind_name(literal)
+            ));
         }
     }
 

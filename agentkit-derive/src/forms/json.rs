@@ -140,7 +140,10 @@ mod tests {
     #[test]
     fn text_is_escaped_json() {
         let value = Json::Obj(vec![
-            ("a\"b".into(), Json::Arr(vec![Json::Int(-1), Json::Float(5.0)])),
+            (
+                "a\"b".into(),
+                Json::Arr(vec![Json::Int(-1), Json::Float(5.0)]),
+            ),
             ("c".into(), Json::Str("line\n\u{1}".into())),
             ("d".into(), Json::Null),
             ("e".into(), Json::Bool(true)),

@@ -29,6 +29,8 @@ pub(crate) mod json;
 pub(crate) mod read;
 pub(crate) mod rust;
 pub(crate) mod schema;
+#[cfg(test)]
+mod tests;
 
 use proc_macro2::Span;
 

@@ -229,13 +229,8 @@ fn variant(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Variant {
                 );
             }
             "description" => {
-                variant.description = string(
-                    cx,
-                    Symbol::new("description"),
-                    value,
-                    "a string",
-                )
-                .map(|s| s.value);
+                variant.description =
+                    string(cx, Symbol::new("description"), value, "a string").map(|s| s.value);
             }
             _ => {
                 if let Some(fields) = decl::params(cx, FIELDS, value) {

@@ -72,8 +72,8 @@ fn declared(param: &Param, with_value_keys: bool) -> Json {
 
 /// `null` allowed besides: in the type list where there is one, else as a second form.
 fn nullable(mut schema: Json) -> Json {
-    let simple = matches!(schema.get_mut("type"), Some(Json::Str(_)))
-        && schema.get_mut("const").is_none();
+    let simple =
+        matches!(schema.get_mut("type"), Some(Json::Str(_))) && schema.get_mut("const").is_none();
     if simple {
         if let Some(Json::Arr(values)) = schema.get_mut("enum") {
             values.push(Json::Null);
@@ -193,7 +193,10 @@ fn typed(ty: &str) -> Json {
 /// The six types' constraints, as the keywords their names stand for.
 fn constraints(schema: &mut Json, c: &rules::Constraints) {
     if let Some(values) = &c.enum_values {
-        schema.set("enum", Json::Arr(values.iter().map(Json::literal).collect()));
+        schema.set(
+            "enum",
+            Json::Arr(values.iter().map(Json::literal).collect()),
+        );
     }
     let number = |n: rules::Number| match n {
         rules::Number::Integer(i) => Json::Int(i),

@@ -248,8 +248,7 @@ impl<'a> Tool<'a> {
     /// the complete JSON Schema.
     pub(crate) fn uses_forms(&self) -> bool {
         self.input_type.is_none()
-            && (!self.defs.is_empty()
-                || self.input.as_deref().is_some_and(forms::uses_forms))
+            && (!self.defs.is_empty() || self.input.as_deref().is_some_and(forms::uses_forms))
     }
 
     /// Whether the generated `Tool` impl can be written for the item: the `Tool` trait needs a

@@ -169,31 +169,33 @@ pub(crate) fn six_rust(
     side: Side,
 ) -> Option<TokenStream> {
     let p = g.p.clone();
-    Some(match (param.ty.map(|ty| ty.ty), param.items, &param.fields) {
-        (Some(ParamType::List), Some((items, _)), Some((declared, _)))
-            if items.ty == ParamType::Dictionary =>
-        {
-            let nested = nested_struct(g, parent, None, name, declared, side);
-            quote!(#p::Vec<#nested>)
-        }
-        (Some(ParamType::Dictionary), _, Some((declared, _))) => {
-            let nested = nested_struct(g, parent, None, name, declared, side);
-            quote!(#nested)
-        }
-        (Some(ParamType::String), _, _) => match enum_variants(&param.constraints) {
-            Some(variants) => {
-                let name = string_enum(g, parent, name, &variants);
-                quote!(#name)
+    Some(
+        match (param.ty.map(|ty| ty.ty), param.items, &param.fields) {
+            (Some(ParamType::List), Some((items, _)), Some((declared, _)))
+                if items.ty == ParamType::Dictionary =>
+            {
+                let nested = nested_struct(g, parent, None, name, declared, side);
+                quote!(#p::Vec<#nested>)
             }
-            None => rust_type(&p, ParamType::String),
+            (Some(ParamType::Dictionary), _, Some((declared, _))) => {
+                let nested = nested_struct(g, parent, None, name, declared, side);
+                quote!(#nested)
+            }
+            (Some(ParamType::String), _, _) => match enum_variants(&param.constraints) {
+                Some(variants) => {
+                    let name = string_enum(g, parent, name, &variants);
+                    quote!(#name)
+                }
+                None => rust_type(&p, ParamType::String),
+            },
+            (Some(ParamType::List), Some((items, _)), _) => {
+                let item = rust_type(&p, items.ty);
+                quote!(#p::Vec<#item>)
+            }
+            (Some(ty), _, _) => rust_type(&p, ty),
+            (None, _, _) => return None,
         },
-        (Some(ParamType::List), Some((items, _)), _) => {
-            let item = rust_type(&p, items.ty);
-            quote!(#p::Vec<#item>)
-        }
-        (Some(ty), _, _) => rust_type(&p, ty),
-        (None, _, _) => return None,
-    })
+    )
 }
 
 /// The struct of a dictionary with declared `fields`, with its conversions; returns its name:

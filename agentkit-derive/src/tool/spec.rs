@@ -8,8 +8,8 @@ use quote::quote;
 use super::ast::{Annotations, Policy, Tool};
 use crate::ast::Param;
 use crate::check;
-use crate::forms;
 use crate::expand::{constraints_over, literal};
+use crate::forms;
 use crate::rules::{self, ParamType};
 use crate::symbol::HINTS;
 

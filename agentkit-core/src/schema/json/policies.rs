@@ -58,7 +58,9 @@ fn apply(schema: &Compiled, id: NodeId, value: &mut Value, depth: usize, budget:
                 }
                 // A key no name declares is `additionalProperties`' (a map's value), certainly
                 // when no pattern could claim it.
-                let additional = properties.additional.filter(|_| properties.patterns.is_empty());
+                let additional = properties
+                    .additional
+                    .filter(|_| properties.patterns.is_empty());
                 for (key, member) in object.iter_mut() {
                     if let Some(sub) = properties.get(key).or(additional) {
                         apply(schema, sub, member, depth + 1, budget);

@@ -234,7 +234,16 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
             },
             TYPE => match forms::read::form(cx, &value) {
                 Some(form) => param.forms.form = Some(form),
-                None => param.ty = param_type(cx, TYPE, value),
+                None => {
+                    // `type = nod` for a definition `node`: refused, but plainly meant, so the
+                    // fallback's field has the definition's type.
+                    let guess = forms::read::guess(cx, &value);
+                    param.ty = param_type(cx, TYPE, value);
+                    if let (None, Some(guess)) = (param.ty, guess) {
+                        param.forms.form = Some(guess);
+                        param.forms.broken = true;
+                    }
+                }
             },
             ITEMS => match value {
                 Value::List(..) => items_list = Some(value),

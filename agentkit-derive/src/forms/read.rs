@@ -87,6 +87,36 @@ fn element(cx: &Ctxt, key: Symbol, value: Value, in_tuple: bool) -> Option<(Kind
     }
 }
 
+/// What an unknown type name most likely meant, when that is a form or a definition: the
+/// fallback gives the field the type it was meant to have. Reports nothing.
+pub(crate) fn guess(cx: &Ctxt, value: &Value) -> Option<(Kind, Span)> {
+    let Value::Ident(ident) = value else {
+        return None;
+    };
+    let found = ident.to_string();
+    if let Err(Problem::UnknownType {
+        suggestion: Some(_),
+        ..
+    }) = found.parse::<ParamType>()
+    {
+        return None;
+    }
+    let defs = cx.defs();
+    let names = FORM_NAMES
+        .iter()
+        .copied()
+        .chain(defs.iter().map(String::as_str));
+    let meant = rules::suggest(&found, names)?;
+    let kind = match meant {
+        "union" => Kind::Union,
+        "map" => Kind::Map,
+        "any" => Kind::Any,
+        "tuple" => Kind::Tuple,
+        def => Kind::Def(def.to_owned()),
+    };
+    Some((kind, ident.span()))
+}
+
 /// Reports a type name that is none of the six, none of the forms and no definition: with the
 /// closest of all of them when one is close.
 pub(crate) fn unknown_type(cx: &Ctxt, found: &str, span: Span, problem: Problem) {
@@ -199,6 +229,21 @@ fn variant(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Variant {
     for Entry { key, value } in entries {
         let Some(known) = VARIANT_KEYS.iter().copied().find(|k| *k == key.text) else {
             let suggestion = rules::suggest(&key.text, VARIANT_KEYS.iter().copied());
+            // What a misspelt `fields` or `tag` says is read silently, so that the fallback's
+            // variant is the one the handler matches on.
+            if let (Some(meant), crate::attr::Written::Value(value)) = (suggestion, value) {
+                let quiet = Ctxt::new();
+                quiet.set_defs(cx.defs());
+                match meant {
+                    "fields" if variant.fields.is_empty() => {
+                        variant.fields = decl::params(&quiet, FIELDS, value).unwrap_or_default();
+                    }
+                    "tag" if variant.tag.is_none() => variant.tag = string(&quiet, TAG, value, ""),
+                    _ => {}
+                }
+                // Errors under a misspelt key are left for after the key is fixed.
+                let _ = quiet.check();
+            }
             cx.error(
                 key.span,
                 format_args!(

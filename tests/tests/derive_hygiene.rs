@@ -89,3 +89,71 @@ fn shadowed_names_do_not_reach_the_expansion() {
     assert_eq!(tool.spec().name(), "private_tool");
     let _: fn(JsonObject) -> JsonObject = |o| o;
 }
+
+/// A public tagged union whose fields carry the names the generated code uses for its own
+/// locals.
+#[derive(Debug, PartialEq, agentkit_core::ToolParams)]
+pub enum Step {
+    /// Writes.
+    Write {
+        /// Where.
+        output: String,
+        /// What.
+        value: ::std::collections::HashMap<String, i64>,
+        /// How.
+        object: (i64, ::core::option::Option<bool>),
+    },
+    /// Reads.
+    Read(StepArgs),
+    /// Nothing.
+    Skip,
+}
+
+/// A struct with JSON-only fields, public.
+#[derive(Debug, PartialEq, agentkit_core::ToolParams)]
+pub struct StepArgs {
+    /// The inner value.
+    pub inner: serde_json::Value,
+    /// Definitions.
+    pub defs: ::core::option::Option<Vec<::core::option::Option<String>>>,
+}
+
+/// A tool whose input is the tagged union.
+#[tool(name = "step", input = Step)]
+pub struct Steps;
+
+impl ToolHandler for Steps {
+    async fn run(
+        &self,
+        input: Step,
+        _: &ToolContext<'_>,
+    ) -> ::core::result::Result<JsonObject, BoxError> {
+        let mut out = JsonObject::new();
+        out.insert("step".into(), format!("{input:?}").into());
+        ::core::result::Result::Ok(out)
+    }
+}
+
+#[test]
+fn fields_named_like_the_generated_locals_round_trip() {
+    use agentkit_core::{FromParam, IntoParam};
+    let step = Step::Write {
+        output: "o".into(),
+        value: ::std::collections::HashMap::from([("k".to_owned(), 1)]),
+        object: (2, ::core::option::Option::None),
+    };
+    let json = step.into_value().unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({"type": "write", "output": "o", "value": {"k": 1}, "object": [2, null]})
+    );
+    assert_eq!(
+        Step::from_value(::core::option::Option::Some(&json)),
+        ::core::option::Option::Some(Step::Write {
+            output: "o".into(),
+            value: ::std::collections::HashMap::from([("k".to_owned(), 1)]),
+            object: (2, ::core::option::Option::None),
+        })
+    );
+    assert!(Steps.spec().input_json().is_some());
+}

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value, json};
 
-use super::{ParamSchema, Shape, ToolParams};
+use super::{ParamSchema, Shape};
 use crate::rules::{Number, ParamType};
 use crate::schema::json_schema::{Style, export};
 use crate::schema::{JsonObject, Param, ToolSchema};
@@ -185,11 +185,22 @@ impl ObjectSchema {
     /// A field of type `T`, whose name, description, default, constraints and requiredness
     /// `param` says: `T`'s schema with those on top.
     pub fn field<T: ParamSchema>(&mut self, defs: &mut SchemaDefs, param: &'static Param) {
-        if !T::SHAPE.json {
+        self.field_of(&T::SHAPE, T::write_field_json_schema, defs, param);
+    }
+
+    /// [`field`](Self::field), of a type said by its `shape` and schema writer.
+    pub(super) fn field_of(
+        &mut self,
+        shape: &Shape,
+        write: fn(&mut SchemaDefs) -> Value,
+        defs: &mut SchemaDefs,
+        param: &'static Param,
+    ) {
+        if !shape.json {
             return self.param(param);
         }
         let declared = declared(param);
-        let mut property = match T::write_field_json_schema(defs) {
+        let mut property = match write(defs) {
             Value::Object(object) => object,
             _ => Map::new(),
         };
@@ -270,11 +281,11 @@ pub fn from_object<T: FromParam>(inputs: &JsonObject, name: &str) -> Result<T, P
     T::from_owned(Some(value)).ok_or_else(|| ParamTypeError::new(name, T::PARAM_TYPE))
 }
 
-/// What a struct deriving [`ToolParams`] says of its fields, for a newtype variant of a
+/// What a struct deriving `ToolParams` says of its fields, for a newtype variant of a
 /// tagged enum: its fields, beside the tag. (A struct that contains the enum is written in
 /// place, so the variant stays one closed object.) Not public API.
 #[doc(hidden)]
-pub fn write_fields<T: ToolParams>(object: &mut ObjectSchema, defs: &mut SchemaDefs) {
+pub fn write_fields<T: ParamSchema>(object: &mut ObjectSchema, defs: &mut SchemaDefs) {
     T::write_fields(object, defs);
 }
 

@@ -68,16 +68,6 @@ pub trait ToolParams: ParamSchema + FromInputs + IntoOutput {
         ToolSchema::from_static(Self::PARAMS)
     }
 
-    /// Writes the fields' schemas into `object`: a struct's own object, or a newtype
-    /// variant's of a tagged enum (beside the tag). The default writes [`Self::PARAMS`].
-    #[doc(hidden)]
-    fn write_fields(object: &mut ObjectSchema, defs: &mut SchemaDefs) {
-        let _ = defs;
-        for param in Self::PARAMS {
-            object.param(param);
-        }
-    }
-
     /// The JSON Schema the executor validates the parameters against, the one
     /// [`ToolSpec::input_json_schema`](crate::ToolSpec::input_json_schema) gives for
     /// `#[tool(input = Self)]`: [`schema`](Self::schema)'s export for a type the six types
@@ -175,5 +165,17 @@ pub trait ParamSchema: FromParam + IntoParam {
     #[doc(hidden)]
     fn write_field_json_schema(defs: &mut SchemaDefs) -> Value {
         Self::write_json_schema(defs)
+    }
+
+    /// Writes the schemas of a struct's fields into `object`: the struct's own object, or a
+    /// newtype variant's of a tagged enum (beside the tag). The default writes the six-type
+    /// fields of [`SHAPE`](Self::SHAPE), if any; a struct with JSON-only fields writes its
+    /// own.
+    #[doc(hidden)]
+    fn write_fields(object: &mut ObjectSchema, defs: &mut SchemaDefs) {
+        let _ = defs;
+        for param in Self::SHAPE.fields.unwrap_or(&[]) {
+            object.param(param);
+        }
     }
 }

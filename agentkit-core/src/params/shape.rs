@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::ParamSchema;
+use super::{ObjectSchema, ParamSchema, SchemaDefs};
 use crate::rules::{Literal, Number, ParamType};
 use crate::schema::Param;
 use crate::typed::ParamTypeError;
@@ -253,6 +253,7 @@ pub struct Field<T> {
     read: fn(Option<&Value>) -> Option<T>,
     take: fn(Option<Value>) -> Option<T>,
     write: fn(T) -> Option<Value>,
+    schema: fn(&mut SchemaDefs) -> Value,
 }
 
 impl<T> Field<T> {
@@ -276,6 +277,17 @@ impl<T> Field<T> {
         (self.take)(slots.get_mut(index)?.take())
     }
 
+    /// Writes the field's schema into `object`, its name, description, default, constraints
+    /// and requiredness those of `param` (see [`ObjectSchema::field`]).
+    pub fn write_schema(
+        &self,
+        object: &mut ObjectSchema,
+        defs: &mut SchemaDefs,
+        param: &'static Param,
+    ) {
+        object.field_of(&self.shape, self.schema, defs, param);
+    }
+
     /// Writes `value` under `name`, unless it converts to nothing (`None`).
     pub fn write(&self, object: &mut Map<String, Value>, name: &'static str, value: T) {
         if let Some(value) = (self.write)(value) {
@@ -292,6 +304,7 @@ pub const fn field<T: ParamSchema>() -> Field<T> {
         read: T::from_value,
         take: T::from_owned,
         write: T::into_value,
+        schema: T::write_field_json_schema,
     }
 }
 
@@ -318,8 +331,11 @@ pub const fn has_enum_value<T: ParamSchema>(value: &str) -> bool {
 /// compile-time check that a newtype variant's fields leave its enum's tag free. Not public
 /// API.
 #[doc(hidden)]
-pub const fn has_param<T: super::ToolParams>(name: &str) -> bool {
-    let params = T::PARAMS;
+pub const fn has_param<T: ParamSchema>(name: &str) -> bool {
+    let params = match T::SHAPE.fields {
+        Some(params) => params,
+        None => return false,
+    };
     let mut i = 0;
     while i < params.len() {
         if str_eq(params[i].static_name(), name) {

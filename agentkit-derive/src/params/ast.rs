@@ -107,7 +107,12 @@ impl<'a> Container<'a> {
                             .collect(),
                     )
                 } else {
-                    Data::Enum(data.variants.iter().filter_map(|v| variant(cx, v)).collect())
+                    Data::Enum(
+                        data.variants
+                            .iter()
+                            .filter_map(|v| variant(cx, v))
+                            .collect(),
+                    )
                 }
             }
             syn::Data::Union(data) => {

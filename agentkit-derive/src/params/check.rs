@@ -199,7 +199,11 @@ fn check_names(cx: &Ctxt, fields: &[FieldParam<'_>]) {
 
 /// Two variants with one value (`rename`), or one tag (`tagged`).
 fn check_values(cx: &Ctxt, variants: &[(Str, &Ident)], tagged: bool) {
-    let what = if tagged { "tag" } else { "value" };
+    let (what, either) = if tagged {
+        ("tag", "an object with that tag")
+    } else {
+        ("value", "that value")
+    };
     for (index, (value, ident)) in variants.iter().enumerate() {
         if let Some((_, first)) = variants[..index]
             .iter()
@@ -208,8 +212,8 @@ fn check_values(cx: &Ctxt, variants: &[(Str, &Ident)], tagged: bool) {
             cx.error(
                 value.span,
                 format_args!(
-                    "`{ident}` has the {what} '{}' of `{first}` already, so an object with it \
-                     could be either; give one of them another with #[param(rename = \"...\")]",
+                    "`{ident}` has the {what} '{}' of `{first}` already, so {either} could be \
+                     either variant; give one of them another with #[param(rename = \"...\")]",
                     value.value
                 ),
             );

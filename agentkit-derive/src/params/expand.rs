@@ -53,7 +53,7 @@ pub(crate) fn wrap(krate: &TokenStream, impls: &TokenStream) -> TokenStream {
 fn expand_struct(p: &Ident, ident: &Ident, fields: &[FieldParam<'_>]) -> TokenStream {
     let params = fields.iter().map(|f| param_value(p, f));
     let shapes = fields.iter().map(|f| shape_of(p, f));
-    let field_schemas = field_schemas(fields, &quote!(<Self as #p::ToolParams>::PARAMS));
+    let field_schemas = field_schemas(p, fields, &quote!(<Self as #p::ToolParams>::PARAMS));
     let json_schema_fn = json_schema_fn(p, ident);
     let (object_schema, defs) = if fields.is_empty() {
         (quote!(_), quote!(_))
@@ -108,9 +108,6 @@ fn expand_struct(p: &Ident, ident: &Ident, fields: &[FieldParam<'_>]) -> TokenSt
         impl #p::ToolParams for #ident {
             const PARAMS: &'static [#p::Param] = &[#(#params),*];
 
-            fn write_fields(#object_schema: &mut #p::ObjectSchema, #defs: &mut #p::SchemaDefs) {
-                #(#field_schemas)*
-            }
         }
 
         #[automatically_derived]
@@ -122,9 +119,13 @@ fn expand_struct(p: &Ident, ident: &Ident, fields: &[FieldParam<'_>]) -> TokenSt
             fn write_json_schema(defs: &mut #p::SchemaDefs) -> #p::Value {
                 defs.named::<Self>(#name, |defs| {
                     let mut object = #p::ObjectSchema::new();
-                    <Self as #p::ToolParams>::write_fields(&mut object, defs);
+                    <Self as #p::ParamSchema>::write_fields(&mut object, defs);
                     object.finish()
                 })
+            }
+
+            fn write_fields(#object_schema: &mut #p::ObjectSchema, #defs: &mut #p::SchemaDefs) {
+                #(#field_schemas)*
             }
         }
 
@@ -219,13 +220,16 @@ fn shape_of(p: &Ident, f: &FieldParam<'_>) -> TokenStream {
 }
 
 /// The calls that write each field's schema into `object`, with `params` its `Param`s.
-fn field_schemas(fields: &[FieldParam<'_>], params: &TokenStream) -> Vec<TokenStream> {
+fn field_schemas(p: &Ident, fields: &[FieldParam<'_>], params: &TokenStream) -> Vec<TokenStream> {
     fields
         .iter()
         .enumerate()
         .map(|(index, f)| {
             let ty = f.ty;
-            quote!(object.field::<#ty>(defs, &#params[#index]);)
+            // Through `field::<T>()`, the one bound every use of the field's type shares: a
+            // type that is no parameter type is one error.
+            let of = quote_spanned!(ty.span()=> #p::field::<#ty>());
+            quote!(#of.write_schema(object, defs, &#params[#index]);)
         })
         .collect()
 }
@@ -359,32 +363,38 @@ fn expand_tagged(
                 consts.push(quote!(const #array: &[#p::Param] = &[#(#params),*];));
                 consts.extend(fields.iter().filter_map(|f| own_default_check(p, f)));
                 consts.extend(fields.iter().filter_map(|f| shape_check(p, f)));
-                let field_schemas = field_schemas(fields, &quote!(#array));
+                let field_schemas = field_schemas(p, fields, &quote!(#array));
                 schemas.push(quote!({
-                    let mut object = #tagged;
+                    let mut variant = #tagged;
+                    let object = &mut variant;
                     #(#field_schemas)*
-                    object.finish()
+                    variant.finish()
                 }));
                 let field_of = |f: &FieldParam<'_>| {
                     let ty = f.ty;
                     quote_spanned!(ty.span()=> #p::field::<#ty>())
                 };
                 let idents: Vec<&Ident> = fields.iter().map(|f| f.ident).collect();
+                // Bound to names of the macro's own: a field called `output` must not be
+                // shadowed by the object the fields are written into.
+                let bindings: Vec<Ident> = (0..fields.len())
+                    .map(|i| Ident::new(&format!("__agentkit_field_{i}"), Span::call_site()))
+                    .collect();
                 let field_reads = fields.iter().map(|f| {
                     let (field, name, of) = (f.ident, name_of(f), field_of(f));
                     quote!(#field: #of.read_value(object, #name)?,)
                 });
                 reads.push(quote!(#value => #p::Some(Self::#v { #(#field_reads)* }),));
-                let field_writes = fields.iter().map(|f| {
-                    let (field, name, of) = (f.ident, name_of(f), field_of(f));
-                    quote!(#of.write(&mut output, #name, #field);)
+                let field_writes = fields.iter().zip(&bindings).map(|(f, binding)| {
+                    let (name, of) = (name_of(f), field_of(f));
+                    quote!(#of.write(&mut output, #name, #binding);)
                 });
                 let output = if fields.is_empty() {
                     quote!(output)
                 } else {
                     quote!(mut output)
                 };
-                writes.push(quote!(Self::#v { #(#idents),* } => {
+                writes.push(quote!(Self::#v { #(#idents: #bindings),* } => {
                     let #output = #p::Map::new();
                     #(#field_writes)*
                     #p::tagged_value(#tag, #value, #p::Some(#p::Value::Object(output)))

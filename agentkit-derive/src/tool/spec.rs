@@ -90,6 +90,7 @@ pub(crate) fn spec(tool: &Tool<'_>) -> TokenStream {
     // on the type, rather than declared without its schema.
     let output_check = tool.output_type.as_ref().map(|ty| {
         let span = syn::spanned::Spanned::span(ty);
+        let p = tool.private_at(span);
         quote::quote_spanned! {span=>
             const _: () = #p::assert!(
                 #p::output_json_schema::<#ident>().is_none(),

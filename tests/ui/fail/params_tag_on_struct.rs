@@ -1,0 +1,9 @@
+use agentkit_core::ToolParams;
+
+#[derive(ToolParams)]
+#[param(tag = "kind")]
+pub struct Args {
+    pub city: String,
+}
+
+fn main() {}

@@ -206,9 +206,13 @@ fn union_enum(g: &mut Gen<'_, '_>, enum_name: Ident, label: &str, param: &Param)
                     #(#idents: #p::FromParam::from_value(object.get(#names))?,)*
                 }),
             });
+            // Bound to names of the macro's own: a field may be called `output`.
+            let bound: Vec<Ident> = (0..idents.len())
+                .map(|i| format_ident!("field{}", i))
+                .collect();
             writes.push(quote! {
-                Self::#ident { #(#idents),* } => {
-                    #(#p::serde_glue::put(&mut output, #names, #idents);)*
+                Self::#ident { #(#idents: #bound),* } => {
+                    #(#p::serde_glue::put(&mut output, #names, #bound);)*
                     #tag_value
                 }
             });

@@ -444,6 +444,49 @@ mod derive_and_literal_say_the_same {
     fn a_recursive_type() {
         assert_eq!(TreeTool.spec().input_json_schema(), TreeArgs::json_schema());
     }
+
+    #[derive(Debug, Clone, PartialEq, ToolParams)]
+    struct Stop {
+        city: String,
+        #[param(default = 1)]
+        nights: i64,
+    }
+
+    #[derive(Debug, Clone, PartialEq, ToolParams)]
+    struct NestedArgs {
+        /// Steps, in order.
+        steps: Vec<Action>,
+        then: Option<Action>,
+        stops: HashMap<String, Stop>,
+    }
+
+    literal!(NestedTool, NestedToolInput, input = [
+        { name = "steps", type = list, items = union, description = "Steps, in order.", variants = [
+            { tag = "click", description = "Click a point.", fields = [
+                { name = "x", type = integer },
+                { name = "y", type = integer },
+            ] },
+            { tag = "type", fields = [{ name = "text", type = string }] },
+            { tag = "wait" },
+        ] },
+        { name = "then", type = union, required = false, variants = [
+            { tag = "click", description = "Click a point.", fields = [
+                { name = "x", type = integer },
+                { name = "y", type = integer },
+            ] },
+            { tag = "type", fields = [{ name = "text", type = string }] },
+            { tag = "wait" },
+        ] },
+        { name = "stops", type = map, values = dictionary, fields = [
+            { name = "city", type = string },
+            { name = "nights", type = integer, required = false, default = 1 },
+        ] },
+    ]);
+
+    #[test]
+    fn forms_inside_lists_options_and_maps() {
+        assert_eq!(NestedTool.spec().input_json_schema(), NestedArgs::json_schema());
+    }
 }
 
 #[tool(

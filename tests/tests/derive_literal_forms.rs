@@ -102,6 +102,16 @@ fn a_union_is_a_one_of_whose_variants_fix_the_tag() {
 }
 
 #[test]
+fn a_union_is_declared_to_models_whole_and_without_strict() {
+    // Until each provider gets its own lowering, a tool with a JSON Schema of its own is
+    // declared without a strict mode, its schema whole: never with its parameters dropped.
+    let spec = Act.spec();
+    let tools = agentkit_core::provider::openai_chat::strict_tools([spec]);
+    assert_eq!(tools[0]["function"]["strict"], json!(false));
+    assert_eq!(tools[0]["function"]["parameters"], spec.input_json_schema());
+}
+
+#[test]
 fn a_union_reaches_run_as_the_variant_its_tag_names() {
     let out = call(
         Act,

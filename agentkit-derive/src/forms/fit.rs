@@ -1,14 +1,16 @@
 //! Stage 3: whether a literal (a default, a `const`, an input example) fits a declaration
 //! that uses the forms beyond the six types, checked at compile time. It finds the mistakes a
 //! literal makes in the forms' own terms (a union's tag no variant has, a variant's missing
-//! field, a tuple of the wrong length, a value of the wrong type, a key not declared); the
-//! numeric and length bounds inside them are the validator's, which checks the examples of
-//! such a tool again, in full, when it is registered.
+//! field, a tuple of the wrong length, a value of the wrong type or outside its `enum` or
+//! bounds, a key not declared); the validator checks the examples of such a tool again, in
+//! full, when it is registered.
 
 use super::json::Json;
 use super::{Def, Kind, find_def, items_of, kind_of};
 use crate::ast::Param;
-use crate::rules::{self, Literal, ParamType, Step, ValueKind};
+use std::cmp::Ordering;
+
+use crate::rules::{self, Literal, Number, ParamType, Step, ValueKind};
 
 /// How deep definitions are followed into a literal: deeper than any literal is written.
 const MAX_DEPTH: usize = 64;
@@ -113,8 +115,50 @@ impl<'d> Fit<'d> {
                 return;
             }
         }
+        self.bounds(&param.constraints, literal);
         if let Some(kind) = kind_of(param) {
             self.kind(&kind, param, literal);
+        }
+    }
+
+    /// The bounds of the six types: a number's, a string's length, a list's size.
+    fn bounds(&mut self, c: &rules::Constraints, literal: &Literal) {
+        let number = match literal {
+            Literal::Integer(i) => Some(Number::Integer(*i)),
+            Literal::Float(f) => Some(Number::Float(*f)),
+            _ => None,
+        };
+        if let Some(n) = number {
+            let text = |n: Number| Json::literal(&n.to_literal()).to_text();
+            if let Some(min) = c
+                .minimum
+                .filter(|min| n.compare(*min) == Some(Ordering::Less))
+            {
+                return self.miss(format!("must be at least {}, got {}", text(min), text(n)));
+            }
+            if let Some(max) = c
+                .maximum
+                .filter(|max| n.compare(*max) == Some(Ordering::Greater))
+            {
+                return self.miss(format!("must be at most {}, got {}", text(max), text(n)));
+            }
+        }
+        let (count, unit, min, max) = match literal {
+            Literal::String(s) => (s.chars().count(), "character", c.min_length, c.max_length),
+            Literal::List(items) => (items.len(), "item", c.min_items, c.max_items),
+            _ => return,
+        };
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        if let Some(min) = min.filter(|min| count < *min) {
+            self.miss(format!(
+                "must have at least {min} {unit}{}, got {count}",
+                plural(min)
+            ));
+        } else if let Some(max) = max.filter(|max| count > *max) {
+            self.miss(format!(
+                "must have at most {max} {unit}{}, got {count}",
+                plural(max)
+            ));
         }
     }
 
@@ -208,6 +252,15 @@ impl<'d> Fit<'d> {
     }
 
     fn six(&mut self, ty: ParamType, literal: &Literal) {
+        match literal {
+            Literal::OutOfRange(_) => {
+                return self.miss("is an integer outside the 64-bit range".to_owned());
+            }
+            Literal::Float(f) if !f.is_finite() => {
+                return self.miss("is not a finite number; JSON has no NaN or infinity".to_owned());
+            }
+            _ => {}
+        }
         if !ty.accepts(literal.kind()) {
             self.miss(format!(
                 "must be of type '{ty}', got {}",

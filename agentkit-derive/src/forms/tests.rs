@@ -110,3 +110,24 @@ fn a_mistake_in_a_form_is_one_error_with_a_stub() {
     let out = expand(quote!(name = "s", input = [{ name = "a", type = any, nulable = true }]));
     assert!(out.contains("did you mean 'nullable'?"), "{out}");
 }
+
+#[test]
+fn an_example_is_checked_at_any_depth_against_the_bounds() {
+    let out = expand(quote!(name = "s",
+        input = [{ name = "a", type = union, variants = [
+            { tag = "t", fields = [
+                { name = "text", type = string, min_length = 1 },
+                { name = "n", type = integer, maximum = 9 },
+                { name = "at", type = tuple, items = [integer, float] },
+            ] },
+        ] }],
+        examples = [{ a = { type = "t", text = "", n = 10, at = [1e400, 2] } }]
+    ));
+    for message in [
+        "input example 0: 'a.text' must have at least 1 character, got 0",
+        "input example 0: 'a.n' must be at most 9, got 10",
+        "input example 0: 'a.at[0]' is not a finite number; JSON has no NaN or infinity",
+    ] {
+        assert!(out.contains(message), "{message} in {out}");
+    }
+}

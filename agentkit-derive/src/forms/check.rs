@@ -20,6 +20,72 @@ pub(crate) fn check(cx: &Ctxt, params: &[Param], defs: &[Def]) {
     for def in defs {
         check_param(cx, &def.param, defs);
     }
+    check_alias_cycles(cx, defs);
+}
+
+/// Whether a definition is a Rust type alias (a map, a list, a tuple, ...), not a struct or
+/// an enum of its own.
+pub(crate) fn is_alias(def: &Def) -> bool {
+    let param = &def.param;
+    match kind_of(param) {
+        Some(Kind::Six(rules::ParamType::Dictionary)) => param.fields.is_none(),
+        Some(Kind::Union) => false,
+        _ => true,
+    }
+}
+
+/// The definitions an alias names directly in its parts.
+fn named(param: &Param) -> Vec<&str> {
+    let forms = &param.forms;
+    let mut kinds: Vec<&Kind> = Vec::new();
+    kinds.extend(forms.form.iter().map(|(k, _)| k));
+    kinds.extend(forms.items.iter().map(|(k, _)| k));
+    kinds.extend(forms.values.iter().map(|(k, _)| k));
+    kinds.extend(
+        forms
+            .tuple
+            .iter()
+            .flat_map(|(items, _)| items.iter().map(|(k, _)| k)),
+    );
+    kinds
+        .into_iter()
+        .filter_map(|k| match k {
+            Kind::Def(name) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A definition that holds itself through aliases only (`tree = { type = map, values = tree
+/// }`) has no Rust type: refused, with the way to write it.
+fn check_alias_cycles(cx: &Ctxt, defs: &[Def]) {
+    for def in defs.iter().filter(|def| is_alias(def)) {
+        let mut seen: Vec<&str> = Vec::new();
+        let mut todo: Vec<&str> = named(&def.param);
+        while let Some(name) = todo.pop() {
+            if name == def.name.value {
+                cx.error(
+                    def.name.span,
+                    format_args!(
+                        "definition '{0}' holds itself through a map, a list or a tuple only, \
+                         which no Rust type can be; make it an object with that part as a \
+                         field, such as `{0} = [{{ name = \"children\", type = map, values = \
+                         {0} }}]`",
+                        def.name.value
+                    ),
+                );
+                // One cycle is one mistake, however many definitions it goes through.
+                return;
+            }
+            if seen.contains(&name) {
+                continue;
+            }
+            seen.push(name);
+            if let Some(next) = super::find_def(defs, name).filter(|d| is_alias(d)) {
+                todo.extend(named(&next.param));
+            }
+        }
+    }
 }
 
 /// Refuses the forms where the spec cannot declare them yet: in `output`.

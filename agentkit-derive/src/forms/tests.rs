@@ -102,6 +102,7 @@ fn a_mistake_in_a_form_is_one_error_with_a_stub() {
         quote!(name = "s", input = [{ name = "a", type = any, nulable = true }]),
         quote!(name = "s", input = [{ name = "a", type = union, minimum = 1, variants = [{ tag = "x" }] }]),
         quote!(name = "s", defs = { "a b" = [] }, input = [{ name = "a", type = any }]),
+        quote!(name = "s", defs = { t = { type = map, values = u }, u = { type = list, items = t } }, input = [{ name = "a", type = u }]),
     ] {
         let out = expand(args);
         assert_eq!(out.matches("compile_error").count(), 1, "{out}");
@@ -130,4 +131,13 @@ fn an_example_is_checked_at_any_depth_against_the_bounds() {
     ] {
         assert!(out.contains(message), "{message} in {out}");
     }
+}
+
+#[test]
+fn a_definition_that_holds_itself_through_an_object_is_fine() {
+    let out = expand(quote!(name = "s",
+        defs = { t = { type = map, values = n }, n = [{ name = "children", type = t }] },
+        input = [{ name = "a", type = t }]
+    ));
+    assert!(!out.contains("compile_error"), "{out}");
 }

@@ -50,11 +50,10 @@ pub(crate) fn items(cx: &Ctxt, value: &Value) -> Option<(Kind, Span)> {
 }
 
 fn nested_form(key: Symbol, kind: &Kind) -> String {
+    let kind = kind.name();
     format!(
-        "`{key} = {}` is not written inline: declare it in the tool's `defs`, such as `defs = \
-         {{ pair = {{ type = {} , ... }} }}`, and write `{key} = pair`",
-        kind.name(),
-        kind.name()
+        "`{key} = {kind}` is not written inline: declare it in the tool's `defs`, such as \
+         `defs = {{ inner = {{ type = {kind}, ... }} }}`, and write `{key} = inner`"
     )
 }
 

@@ -141,3 +141,15 @@ fn a_definition_that_holds_itself_through_an_object_is_fine() {
     ));
     assert!(!out.contains("compile_error"), "{out}");
 }
+
+#[test]
+fn a_nested_map_says_how_to_write_it() {
+    let out = expand(quote!(name = "s", input = [{ name = "a", type = list, items = map }]));
+    assert!(
+        out.contains(
+            "`items = map` is not written inline: declare it in the tool's `defs`, such as \
+             `defs = { inner = { type = map, ... } }`, and write `items = inner`"
+        ),
+        "{out}"
+    );
+}

@@ -206,7 +206,8 @@ pub use agentkit_derive::tool;
 
 /// `#[derive(ToolParams)]`: a struct with named fields as a parameter list (for `#[tool(input =
 /// .., output = ..)]`, or as a dictionary parameter), a fieldless enum as a string's allowed
-/// values. See the [`ToolParams`](trait@ToolParams) trait.
+/// values, an enum with data as a tagged union. See the [`ToolParams`](trait@ToolParams) and
+/// [`ParamSchema`] traits.
 ///
 /// Needs the `derive` feature, as `#[tool]` does.
 pub use agentkit_derive::ToolParams;

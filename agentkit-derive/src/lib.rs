@@ -622,7 +622,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// Derives `ToolParams`: a struct with named fields becomes a parameter list, a fieldless enum
-/// the allowed values of a string parameter.
+/// the allowed values of a string parameter, an enum with data a tagged union.
 ///
 /// Use it through `agentkit-core` with the `derive` feature, as `agentkit_core::ToolParams`,
 /// and name the struct in `#[tool(input = SearchArgs, output = SearchResults)]` in place of a
@@ -686,6 +686,24 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | a fieldless enum deriving `ToolParams` | `string` with an `enum` of its values |
 /// | `Option<T>` | `T`'s, not required |
 ///
+/// and beyond the six types, written as JSON Schema (a struct with such a field declares its
+/// input as a JSON Schema, validated in full; one without keeps its six-type `static` data):
+///
+/// | Rust type | JSON Schema |
+/// |---|---|
+/// | an enum with data deriving `ToolParams` | a tagged union (see Enums) |
+/// | `HashMap<String, T>`, `BTreeMap<String, T>` | `{"type": "object", "additionalProperties": T}` |
+/// | `Value` | any value, `{}` |
+/// | `Box<T>` | `T`'s |
+/// | `(A, B)`, up to six elements | `{"type": "array", "prefixItems": [A, B], "items": false, "minItems": 2}` |
+/// | `Option<T>` as a list item, map value or tuple element | `{"anyOf": [T, {"type": "null"}]}` |
+/// | `Vec<T>` of any of these, or of a bounded integer, an enum, a typed list | `{"type": "array", "items": T}` |
+///
+/// A type that contains itself (`struct Node { children: Vec<Node> }`, `enum Expr { And {
+/// items: Vec<Expr> }, .. }`) is a `$ref` (to `#` for the input itself, else into `$defs`).
+/// Two structs that contain each other need a `Box` on one side (`Box<T>` is written without
+/// reading `T`'s constants, which are being evaluated).
+///
 /// A field is required unless it is an `Option` or has a default. `#[param(...)]` takes the
 /// other keys of a parameter, with the same compile-time checks as in `#[tool]`: `default`,
 /// `description`, `enum`, `minimum`, `maximum`, `min_length`, `max_length`, `min_items`,
@@ -695,7 +713,41 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// # Enums
 ///
 /// Each variant is a value: its name in snake_case (`FastTrack` is `"fast_track"`), or
-/// `#[param(rename = "fast-track")]`. Variants carry no data.
+/// `#[param(rename = "fast-track")]`. A fieldless enum is a string with those values.
+///
+/// An enum with data is a tagged union, internally tagged: each variant one closed object
+/// whose tag property (`"type"`, or `#[param(tag = "kind")]` on the enum) is `{"const":
+/// value}`, with the variant's doc comment as its description, and the schema a `oneOf` of
+/// them, so that validation reports the problems of the variant the tag chose. A struct
+/// variant's fields sit beside the tag (with `#[param(...)]` as a struct's); a newtype variant
+/// holds a struct deriving `ToolParams`, whose fields sit beside the tag; a unit variant is
+/// `{tag: value}`. A tuple variant of two or more fields, two variants with one tag, and a
+/// field named like the tag are compile errors. (A fieldless enum with `#[param(tag = "..")]`
+/// is a union of such objects too.)
+///
+/// ```rust
+/// use agentkit_core::ToolParams;
+///
+/// #[derive(ToolParams)]
+/// pub struct Scroll {
+///     pub dy: i64,
+/// }
+///
+/// #[derive(ToolParams)]
+/// #[param(tag = "kind")]
+/// pub enum Action {
+///     /// Click at a point.
+///     Click { x: u32, y: u32 },
+///     Scroll(Scroll),
+///     #[param(rename = "idle")]
+///     Wait,
+/// }
+///
+/// let schema = Action::json_schema();
+/// assert_eq!(schema["oneOf"][0]["properties"]["kind"], agentkit_core::serde_json::json!({"const": "click"}));
+/// assert_eq!(schema["oneOf"][1]["required"], agentkit_core::serde_json::json!(["kind", "dy"]));
+/// assert_eq!(schema["oneOf"][2]["properties"]["kind"], agentkit_core::serde_json::json!({"const": "idle"}));
+/// ```
 ///
 /// # Renamed dependency
 ///

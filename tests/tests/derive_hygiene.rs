@@ -107,6 +107,8 @@ pub enum Step {
     Read(StepArgs),
     /// Nothing.
     Skip,
+    /// Nothing, with braces.
+    Empty {},
 }
 
 /// A struct with JSON-only fields, public.
@@ -156,6 +158,21 @@ fn fields_named_like_the_generated_locals_round_trip() {
         })
     );
     assert!(Steps.spec().input_json().is_some());
+    assert_eq!(
+        Step::Empty {}.into_value(),
+        ::core::option::Option::Some(serde_json::json!({"type": "empty"}))
+    );
+    let read = serde_json::json!({"type": "read", "inner": [1], "defs": [null, "d"]});
+    assert_eq!(
+        Step::from_value(::core::option::Option::Some(&read)),
+        ::core::option::Option::Some(Step::Read(StepArgs {
+            inner: serde_json::json!([1]),
+            defs: ::core::option::Option::Some(vec![
+                ::core::option::Option::None,
+                ::core::option::Option::Some("d".to_owned()),
+            ]),
+        }))
+    );
 }
 
 /// A literal with the forms beyond the six types, public: its generated enum, definition

@@ -493,6 +493,16 @@ fn a_deep_tree_with_one_bad_leaf_is_one_problem_with_its_path() {
     );
     assert!(ok, "{text}");
     assert_eq!(text, r#"{"filtered":true,"nodes":9}"#);
+    // `null` for the optional filter (a `$ref`) is absent.
+    let (ok, text) = dispatch(
+        &executor,
+        "query",
+        json!({"tree": {"name": "r"}, "filter": null}),
+    );
+    assert_eq!(
+        (ok, text.as_str()),
+        (true, r#"{"filtered":false,"nodes":1}"#)
+    );
     let (ok, text) = dispatch(&executor, "query", json!({"tree": chain(5, json!(7))}));
     assert!(!ok);
     assert_eq!(

@@ -139,6 +139,10 @@ pub trait ToolParams: ParamSchema + FromInputs + IntoOutput {
 /// | `Option<T>` as a list item, map value or tuple element | `{"anyOf": [T, {"type": "null"}]}` |
 /// | `Vec<T>` of any of these, of `Option<T>`, of a bounded integer or enum, of a typed list | `{"type": "array", "items": T}` |
 ///
+/// A struct that names itself in a field (`children: Vec<Node>`) is seen by the derive; two
+/// structs that contain each other need a `Box` on one side (`Box<T>` is written without
+/// reading `T`'s constants, which the compiler would otherwise find evaluating themselves).
+///
 /// What it says is hidden: implement it with `#[derive(ToolParams)]` on your own struct or
 /// enum.
 #[diagnostic::on_unimplemented(

@@ -364,12 +364,16 @@ fn expand_tagged(
                 consts.extend(fields.iter().filter_map(|f| own_default_check(p, f)));
                 consts.extend(fields.iter().filter_map(|f| shape_check(p, f)));
                 let field_schemas = field_schemas(p, fields, &quote!(#array));
-                schemas.push(quote!({
-                    let mut variant = #tagged;
-                    let object = &mut variant;
-                    #(#field_schemas)*
-                    variant.finish()
-                }));
+                schemas.push(if fields.is_empty() {
+                    quote!(#tagged.finish())
+                } else {
+                    quote!({
+                        let mut variant = #tagged;
+                        let object = &mut variant;
+                        #(#field_schemas)*
+                        variant.finish()
+                    })
+                });
                 let field_of = |f: &FieldParam<'_>| {
                     let ty = f.ty;
                     quote_spanned!(ty.span()=> #p::field::<#ty>())

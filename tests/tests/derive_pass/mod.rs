@@ -32,6 +32,8 @@ mod doc_raw_json;
 #[rustfmt::skip]
 mod doc_state_and_async;
 #[rustfmt::skip]
+mod doc_tagged_enum;
+#[rustfmt::skip]
 mod doc_tool_params;
 #[rustfmt::skip]
 mod fetch_weather;
@@ -77,6 +79,11 @@ fn doc_description() {
 #[test]
 fn doc_execution_policy() {
     doc_execution_policy::main();
+}
+
+#[test]
+fn doc_tagged_enum() {
+    doc_tagged_enum::main();
 }
 
 #[test]

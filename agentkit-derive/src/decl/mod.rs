@@ -4,26 +4,27 @@
 //! This stage reports what is wrong with a single key: unknown, misspelt or repeated keys,
 //! unknown types, values of the wrong shape, and parameters without `name` or `type`. What a
 //! misspelt key would have said is still read, silently, so that the fallback's field has
-//! the type that was meant. Rules across several keys live in [`crate::check`].
+//! the type that was meant. Rules across several keys live in [`crate::check`]. The keys of
+//! the forms beyond the six types (`nullable`, `const`, `values`, `tag`, `variants`, and
+//! `type = union` and the like) are read by [`crate::forms::read`]; a constraint's value by
+//! [`constraint`].
 //!
 //! [`ast::Param`]: crate::ast::Param
 
-use std::borrow::Cow;
-
-use proc_macro2::{Punct, Spacing, Span};
-use quote::quote;
+use proc_macro2::Span;
 use syn::Lit;
 
-use crate::ast::{DefaultLit, DefaultValue, Param, Str, Ty};
+use crate::ast::{DefaultLit, Param, Str, Ty};
 use crate::attr::{Entry, Seen, Value, Written};
 use crate::ctxt::Ctxt;
 use crate::forms;
 use crate::rules::{self, ParamType, Problem, ValueKind};
-use crate::symbol::{
-    self, DEFAULT, DESCRIPTION, ENUM, FIELDS, ITEMS, MAX_ITEMS, MAX_LENGTH, MAXIMUM, MIN_ITEMS,
-    MIN_LENGTH, MINIMUM, NAME, REQUIRED, Symbol, TYPE,
-};
-use crate::value::{default, default_in, float_in, integer_in, invalid, string};
+use crate::symbol::{self, DEFAULT, DESCRIPTION, FIELDS, ITEMS, NAME, REQUIRED, Symbol, TYPE};
+use crate::value::{default, invalid, string};
+
+mod constraint;
+
+use self::constraint::constraint;
 
 /// A list of parameter declarations `[{ ... }, ...]`: the value of `input`, `output` or
 /// `fields`.
@@ -382,107 +383,6 @@ fn field_says(key: &str) -> String {
         }
     };
     format!("`{key}` is not written in #[param(...)]: {how}")
-}
-
-/// Reads the constraint `key` into `param`; `false` (reported) when its value cannot be read.
-fn constraint(cx: &Ctxt, key: Symbol, value: Value, param: &mut Param) -> bool {
-    const NUMBER: &str = "a number, such as `minimum = 1` or `maximum = 0.5`";
-    const ENUM_VALUES: &str =
-        "a list of the allowed values, such as `enum = [\"metric\", \"imperial\"]`";
-    let c = &mut param.constraints;
-    match key {
-        ENUM => {
-            let Value::List(_, items) = value else {
-                invalid(cx, value.span(), ENUM, ENUM_VALUES);
-                return false;
-            };
-            let mut values = Vec::with_capacity(items.len());
-            let mut ok = true;
-            for item in items {
-                let span = item.span();
-                match default_in(cx, ENUM, item) {
-                    // A list or a dictionary is no enum value; the shared rules say so in
-                    // the words of a type mismatch.
-                    Some(lit) => {
-                        values.push(lit.to_literal());
-                        param.enum_spans.push(span);
-                    }
-                    None => ok = false,
-                }
-            }
-            // An `enum` with a value that could not be read is not checked on a guess.
-            if ok {
-                c.enum_values = Some(Cow::Owned(values));
-            } else {
-                param.enum_spans.clear();
-            }
-            ok
-        }
-        MINIMUM | MAXIMUM => {
-            let number = match value {
-                Value::Lit(Lit::Int(i)) => integer_in(cx, key, &i, false),
-                Value::Neg(_, Lit::Int(i)) => integer_in(cx, key, &i, true),
-                Value::Lit(Lit::Float(f)) => float_in(cx, key, &f, false).map(DefaultValue::Float),
-                Value::Neg(_, Lit::Float(f)) => {
-                    float_in(cx, key, &f, true).map(DefaultValue::Float)
-                }
-                other => {
-                    invalid(cx, other.span(), key, NUMBER);
-                    return false;
-                }
-            };
-            let number = match number {
-                Some(DefaultValue::Integer(i)) => rules::Number::Integer(i),
-                #[allow(clippy::cast_precision_loss)]
-                Some(DefaultValue::OutOfRange(i)) => rules::Number::Float(i as f64),
-                Some(DefaultValue::Float(f)) => rules::Number::Float(f),
-                _ => return false,
-            };
-            if key == MINIMUM {
-                c.minimum = Some(number);
-            } else {
-                c.maximum = Some(number);
-            }
-            true
-        }
-        _ => {
-            let count = match &value {
-                Value::Lit(Lit::Int(n)) if n.suffix().is_empty() => n.base10_parse::<usize>().ok(),
-                _ => None,
-            };
-            let expected = match key {
-                MIN_LENGTH => "a whole number, 0 or more, such as `min_length = 1`",
-                MAX_LENGTH => "a whole number, 0 or more, such as `max_length = 100`",
-                MIN_ITEMS => "a whole number, 0 or more, such as `min_items = 1`",
-                _ => "a whole number, 0 or more, such as `max_items = 10`",
-            };
-            let Some(count) = count else {
-                if let Value::Neg(minus, n) = value {
-                    let mut minus_token = Punct::new('-', Spacing::Alone);
-                    minus_token.set_span(minus);
-                    cx.error_spanned_by(
-                        quote!(#minus_token #n),
-                        Problem::InvalidKeyValue {
-                            key: key.as_str(),
-                            expected,
-                        },
-                    );
-                } else {
-                    invalid(cx, value.span(), key, expected);
-                }
-                return false;
-            };
-            let slot = match key {
-                MIN_LENGTH => &mut c.min_length,
-                MAX_LENGTH => &mut c.max_length,
-                MIN_ITEMS => &mut c.min_items,
-                MAX_ITEMS => &mut c.max_items,
-                _ => unreachable!("every constraint key is handled"),
-            };
-            *slot = Some(count);
-            true
-        }
-    }
 }
 
 /// What a parameter's misspelt or refused keys would have said, read silently (each is

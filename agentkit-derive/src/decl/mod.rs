@@ -7,7 +7,7 @@
 //! the type that was meant. Rules across several keys live in [`crate::check`]. The keys of
 //! the forms beyond the six types (`nullable`, `const`, `values`, `tag`, `variants`, and
 //! `type = union` and the like) are read by [`crate::forms::read`]; a constraint's value by
-//! [`constraint`].
+//! [`constraint`](fn@constraint).
 //!
 //! [`ast::Param`]: crate::ast::Param
 

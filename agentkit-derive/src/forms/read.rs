@@ -1,4 +1,4 @@
-//! Stage 2: the keys of the forms beyond the six types, read into [`Forms`]; and the tool's
+//! Stage 2: the keys of the forms beyond the six types, read into [`Forms`](super::Forms); and the tool's
 //! `defs`, whose names the type positions then know.
 
 use proc_macro2::Span;

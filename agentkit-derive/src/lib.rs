@@ -166,6 +166,10 @@ use proc_macro::TokenStream;
 /// | `min_length`, `max_length` | with `type = string`: a whole number of characters | any length |
 /// | `min_items`, `max_items` | with `type = list`: a whole number of items | any number of items |
 ///
+/// and, for what the six types cannot say, `type = union`, `map`, `any`, `tuple` or the name
+/// of a definition, with `tag`, `variants`, `values`, `nullable` and `const` (see [Beyond the
+/// six types](#beyond-the-six-types)).
+///
 /// Each parameter becomes a field of the input or output struct, named after the parameter
 /// with `-` replaced by `_` (a keyword becomes a raw identifier: `type` is `r#type`):
 ///

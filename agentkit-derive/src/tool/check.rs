@@ -42,8 +42,14 @@ pub(crate) fn check(cx: &Ctxt, tool: &Tool<'_>) {
     for def in &tool.defs {
         check_params(cx, tool, std::slice::from_ref(&def.param), true);
     }
-    if tool.input_type.is_none() {
-        forms::check::check(cx, tool.input.as_deref().unwrap_or_default(), &tool.defs);
+    match (&tool.input_type, tool.defs.first()) {
+        (None, _) => forms::check::check(cx, tool.input.as_deref().unwrap_or_default(), &tool.defs),
+        (Some(_), Some(def)) => cx.error(
+            def.name.span,
+            "`defs` name the parts of a literal `input = [...]`; a type given as `input = Args` \
+             says its parts itself",
+        ),
+        (Some(_), None) => {}
     }
     if let Some(output) = &tool.output {
         forms::check::refuse_in_output(cx, output);

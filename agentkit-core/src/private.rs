@@ -42,6 +42,7 @@ pub use serde_json::{Map, Value};
 pub use std::any::Any;
 pub use std::borrow::Cow;
 pub use std::boxed::Box;
+pub use std::collections::HashMap;
 // Traits and their derive macros (one name, two namespaces).
 pub use std::clone::Clone;
 pub use std::cmp::{Eq, PartialEq};

@@ -49,6 +49,9 @@ pub(crate) struct Param {
     /// Whether a constraint could not be read (already reported): the default is then not
     /// checked against the others, which may be what was meant.
     pub(crate) constraints_unknown: bool,
+    /// What the six types cannot say (`type = union`, `nullable = true`, ...): see
+    /// [`crate::forms`].
+    pub(crate) forms: Box<crate::forms::Forms>,
 }
 
 /// A parameter type as written.
@@ -120,6 +123,7 @@ impl Param {
             constraint_spans: Vec::new(),
             enum_spans: Vec::new(),
             constraints_unknown: false,
+            forms: Box::default(),
         }
     }
 }

@@ -14,13 +14,32 @@ use quote::ToTokens;
 /// silently lose errors (serde_derive's `Ctxt` does the same).
 pub(crate) struct Ctxt {
     errors: RefCell<Option<Vec<syn::Error>>>,
+    /// The names of the tool's `defs`, known before any parameter is read: a type position
+    /// reads one of them as a reference to its definition.
+    defs: RefCell<Vec<String>>,
 }
 
 impl Ctxt {
     pub(crate) fn new() -> Self {
         Ctxt {
             errors: RefCell::new(Some(Vec::new())),
+            defs: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Sets the names of the tool's `defs`.
+    pub(crate) fn set_defs(&self, names: Vec<String>) {
+        *self.defs.borrow_mut() = names;
+    }
+
+    /// Whether `name` is one of the tool's `defs`.
+    pub(crate) fn is_def(&self, name: &str) -> bool {
+        self.defs.borrow().iter().any(|def| def == name)
+    }
+
+    /// The names of the tool's `defs`.
+    pub(crate) fn defs(&self) -> Vec<String> {
+        self.defs.borrow().clone()
     }
 
     /// Reports `message` at `span`.

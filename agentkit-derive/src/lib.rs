@@ -25,6 +25,8 @@ mod ctxt;
 mod decl;
 #[cfg(feature = "expand")]
 mod expand;
+#[cfg(feature = "expand")]
+mod forms;
 // Without it, `#[tool]` is one error, and what keeps it the only one.
 #[cfg(not(feature = "expand"))]
 mod needs_derive;
@@ -140,6 +142,7 @@ use proc_macro::TokenStream;
 /// | `read_only`, `destructive`, `idempotent`, `open_world` | hint: what the tool's calls do (MCP's tool annotations) | unset |
 /// | `examples` | list of maps of literals, each an input a good call would send: `[{ city = "Paris" }]` | no examples |
 /// | `crate` | string: the path of agentkit-core in your crate, e.g. `"agentkit"` | `::agentkit_core` |
+/// | `defs` | map of named definitions the parameters refer to by name (see [Beyond the six types](#beyond-the-six-types)) | no definitions |
 ///
 /// A flag is written alone (`blocking`); `blocking = true` and `blocking = false` say the same
 /// explicitly. So is a hint (`read_only`), but a hint has three values: written alone or
@@ -162,6 +165,10 @@ use proc_macro::TokenStream;
 /// | `minimum`, `maximum` | with `type = integer` or `type = float`: a number, the bound included | unbounded |
 /// | `min_length`, `max_length` | with `type = string`: a whole number of characters | any length |
 /// | `min_items`, `max_items` | with `type = list`: a whole number of items | any number of items |
+///
+/// and, for what the six types cannot say, `type = union`, `map`, `any`, `tuple` or the name
+/// of a definition, with `tag`, `variants`, `values`, `nullable` and `const` (see [Beyond the
+/// six types](#beyond-the-six-types)).
 ///
 /// Each parameter becomes a field of the input or output struct, named after the parameter
 /// with `-` replaced by `_` (a keyword becomes a raw identifier: `type` is `r#type`):
@@ -279,6 +286,82 @@ use proc_macro::TokenStream;
 ///     async fn run(&self, input: PlotInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
 ///         let _ = (input.title, input.offset, input.scale, input.grid, input.series, input.style);
 ///         Ok(JsonObject::new())
+///     }
+/// }
+/// ```
+///
+/// # Beyond the six types
+///
+/// What the six types cannot say is written in the same style, with JSON Schema's names
+/// where it has them:
+///
+/// | form | written | JSON Schema | Rust type |
+/// |---|---|---|---|
+/// | tagged union | `type = union, tag = "type", variants = [{ tag = "click", fields = [...] }, ...]` | `{"type": "object", "oneOf": [...]}`, each variant a closed object whose tag is a `const` | a generated enum, one variant per tag (`"click"` is `Click { x, y }`; a variant without fields is a unit variant) |
+/// | map | `type = map, values = string` (or `values = dictionary, fields = [...]`, `values = union, variants = [...]`) | `{"type": "object", "additionalProperties": ...}` | `HashMap<String, T>` |
+/// | any value | `type = any` | `{}` | `serde_json::Value` |
+/// | tuple | `type = tuple, items = [float, float]` | `{"type": "array", "prefixItems": [...], "items": false, "minItems": 2}` | `(f64, f64)` |
+/// | nullable | `nullable = true`, on any parameter | `"type": ["string", "null"]` (or `anyOf` with `{"type": "null"}`) | `Option<T>` |
+/// | constant | `const = 2` | `"const": 2` | the type's |
+/// | definition | `defs = { node = [...fields...] }` on the tool, then `type = node`, `items = node` or `values = node` | `$defs` and `{"$ref": "#/$defs/node"}` | a generated type `{Struct}{Def}`, boxed where it holds itself |
+///
+/// `tag` is optional (`"type"` unless written). A list of unions is `type = list, items =
+/// union` with the `tag` and `variants` on the same parameter, as `fields` are for a list of
+/// dictionaries. A definition is a list of fields (an object), or a declaration without a
+/// name, `expr = { type = union, variants = [...] }`; definitions may refer to themselves
+/// and to each other, and are named like types, so a definition cannot be named `string` or
+/// `union`. `null` for a `nullable` parameter is its value, distinct from leaving it out: a
+/// required nullable parameter must be sent, `null` or not.
+///
+/// A tool whose `input` uses any of these declares its arguments as the complete JSON Schema,
+/// written at compile time and compiled once on first use
+/// ([`ToolSpec::input_json_schema`](https://docs.rs/agentkit-core) shows it), and the executor
+/// validates them against it in full: for a union, the problems of the variant its tag names
+/// (`Parameter 'action.x': expected type 'integer', got 'string'`). A tool without them keeps
+/// the six-type spec and its fast path. The compiler checks what it can (a tag two variants
+/// share, a definition that does not exist, a default, a `const` or an input example that fits
+/// no variant or no type of its form, a key a variant does not take, a union without variants);
+/// the registry checks the input examples again, in full, against the JSON Schema. `output`
+/// takes the six types only.
+///
+/// ```rust
+/// use agentkit_core::{BoxError, JsonObject, ToolContext, ToolHandler, tool};
+///
+/// #[tool(
+///     name = "browse",
+///     defs = {
+///         selector = [
+///             { name = "css", type = string },
+///             { name = "within", type = selector, required = false },
+///         ],
+///     },
+///     input = [
+///         { name = "action", type = union, tag = "type", variants = [
+///             { tag = "click", fields = [{ name = "x", type = integer }, { name = "y", type = integer }] },
+///             { tag = "type", fields = [{ name = "text", type = string }, { name = "into", type = selector }] },
+///             { tag = "wait" },
+///         ] },
+///         { name = "headers", type = map, values = string, required = false },
+///         { name = "viewport", type = tuple, items = [integer, integer], required = false, default = [1280, 720] },
+///         { name = "context", type = any, required = false },
+///         { name = "reason", type = string, nullable = true },
+///     ],
+///     examples = [{ action = { type = "click", x = 10, y = 20 }, reason = "open the menu" }],
+/// )]
+/// pub struct Browse;
+///
+/// impl ToolHandler for Browse {
+///     async fn run(&self, input: BrowseInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+///         let done = match input.action {
+///             BrowseInputAction::Click { x, y } => format!("clicked at {x}, {y}"),
+///             BrowseInputAction::Type { text, into } => format!("typed {text:?} into {}", into.css),
+///             BrowseInputAction::Wait => "waited".to_owned(),
+///         };
+///         let (width, height) = input.viewport;
+///         let _ = (input.headers, input.context, input.reason, width, height);
+///         let mut output = JsonObject::new();
+///         output.insert("done".into(), done.into());
+///         Ok(output)
 ///     }
 /// }
 /// ```
@@ -495,6 +578,12 @@ use proc_macro::TokenStream;
 /// | key that needs a value written alone | `timeout` | `timeout` is not a flag: it needs a value, such as `timeout = "10s"` |
 /// | retries not a `u32` | `retries = -1`, `retries = 1.5`, `retries = 5000000000` | 'retries' takes a whole number from 0 to 4294967295, such as `retries = 2` |
 /// | tag set twice | `tags = { team = "a", team = "b" }` | duplicate tag 'team' |
+/// | tag two variants share | `variants = [{ tag = "click", ... }, { tag = "click", ... }]` | two variants of the union have the tag "click": ... (on the second) |
+/// | definition that does not exist | `type = nod`, with `defs = { node = [...] }` | unknown type 'nod'; did you mean 'node'? |
+/// | default or example that fits no variant | `default = { type = "scroll" }` | parameter 'action': the default's 'type' is "scroll", which names no variant of the union: its 'type' is one of "click", "wait" |
+/// | unknown key in a variant | `{ tag = "click", feilds = [...] }` | unknown key 'feilds'; did you mean 'fields'? (a variant of a union takes `tag`, `description` and `fields`) |
+/// | union without variants | `type = union, variants = []` | a union has at least one variant: ... |
+/// | map without `values`, tuple without `items` | `type = map` | a map says the type its values share: add `values = ...`, ... |
 /// | read-only and destructive | `read_only, destructive` (or `destructive = true`) | a tool cannot be both 'read_only' and 'destructive': a tool that only reads destroys nothing; drop one of them (on the second of the two) |
 /// | hint given a value that is not a boolean | `idempotent = "yes"` | 'idempotent' takes no value, or `true` or `false`: a hint written alone is true, ... |
 /// | MCP's name of a hint | `readOnlyHint` (`destructiveHint`, `openWorldHint`, ...) | unknown key 'readOnlyHint'; did you mean 'read_only'? |

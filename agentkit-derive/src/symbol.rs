@@ -30,6 +30,7 @@ pub(crate) const IDEMPOTENT: Symbol = Symbol("idempotent");
 pub(crate) const OPEN_WORLD: Symbol = Symbol("open_world");
 pub(crate) const EXAMPLES: Symbol = Symbol("examples");
 pub(crate) const CRATE: Symbol = Symbol("crate");
+pub(crate) const DEFS: Symbol = Symbol("defs");
 
 pub(crate) const TYPE: Symbol = Symbol("type");
 pub(crate) const REQUIRED: Symbol = Symbol("required");
@@ -45,7 +46,7 @@ pub(crate) const MIN_ITEMS: Symbol = Symbol("min_items");
 pub(crate) const MAX_ITEMS: Symbol = Symbol("max_items");
 
 /// The keys of `#[tool(...)]`, in the order the documentation lists them.
-pub(crate) const TOOL_KEYS: [Symbol; 19] = [
+pub(crate) const TOOL_KEYS: [Symbol; 20] = [
     NAME,
     DESCRIPTION,
     VERSION,
@@ -65,6 +66,7 @@ pub(crate) const TOOL_KEYS: [Symbol; 19] = [
     OPEN_WORLD,
     EXAMPLES,
     CRATE,
+    DEFS,
 ];
 
 /// The annotation hints of `#[tool(...)]`: each written alone (`true`), or as `key = true` or
@@ -94,6 +96,11 @@ impl Symbol {
     /// Finds the symbol spelled `key` among `keys`.
     pub(crate) fn lookup(keys: &[Symbol], key: &str) -> Option<Symbol> {
         keys.iter().copied().find(|symbol| symbol.0 == key)
+    }
+
+    /// A key spelled `key`, for the keys read outside these lists.
+    pub(crate) const fn new(key: &'static str) -> Symbol {
+        Symbol(key)
     }
 
     pub(crate) const fn as_str(self) -> &'static str {

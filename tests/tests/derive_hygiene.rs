@@ -174,3 +174,60 @@ fn fields_named_like_the_generated_locals_round_trip() {
         }))
     );
 }
+
+/// A literal with the forms beyond the six types, public: its generated enum, definition
+/// struct and fields are documented, and a variant's fields may have the names the generated
+/// code uses for its own locals.
+#[tool(
+    name = "forms",
+    defs = { node = [
+        { name = "output", type = integer },
+        { name = "next", type = node, required = false },
+    ] },
+    input = [
+        { name = "action", type = union, tag = "kind", variants = [
+            { tag = "write", fields = [
+                { name = "output", type = string },
+                { name = "object", type = map, values = integer },
+                { name = "value", type = tuple, items = [integer, boolean] },
+                { name = "tag", type = any, required = false },
+            ] },
+            { tag = "skip" },
+        ] },
+        { name = "tree", type = node, nullable = true },
+    ],
+)]
+pub struct Forms;
+
+impl ToolHandler for Forms {
+    async fn run(
+        &self,
+        input: FormsInput,
+        _: &ToolContext<'_>,
+    ) -> ::core::result::Result<JsonObject, BoxError> {
+        let mut out = JsonObject::new();
+        out.insert("input".into(), format!("{input:?}").into());
+        ::core::result::Result::Ok(out)
+    }
+}
+
+#[test]
+fn a_literal_union_round_trips_with_fields_named_like_the_generated_locals() {
+    use agentkit_core::{FromParam, IntoParam};
+    let action = FormsInputAction::Write {
+        output: "o".into(),
+        object: ::std::collections::HashMap::from([("k".to_owned(), 1)]),
+        value: (2, true),
+        tag: ::core::option::Option::None,
+    };
+    let json = action.clone().into_value().unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({"kind": "write", "output": "o", "object": {"k": 1}, "value": [2, true]})
+    );
+    assert_eq!(
+        FormsInputAction::from_value(::core::option::Option::Some(&json)),
+        ::core::option::Option::Some(action)
+    );
+    assert!(Forms.spec().input_json().is_some());
+}

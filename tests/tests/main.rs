@@ -42,6 +42,7 @@ mod derive_doc_examples;
 mod derive_equivalence;
 mod derive_feature;
 mod derive_fields;
+mod derive_literal_forms;
 // `pub`, like the next one: their tools are public and reachable from the crate root, as a
 // user's public tool is, so the generated code is checked as public code (documented, and
 // without `unreachable_pub`).

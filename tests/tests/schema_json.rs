@@ -349,3 +349,31 @@ fn input_examples_are_checked_against_the_json_schema() {
         "{error}"
     );
 }
+
+#[test]
+fn defaults_are_filled_in_a_maps_values_unless_a_pattern_could_claim_the_key() {
+    let value_schema = json!({
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "nights": {"type": "integer", "default": 1}},
+        "required": ["city"],
+    });
+    let map =
+        JsonSchema::new(json!({"type": "object", "additionalProperties": value_schema})).unwrap();
+    let mut value = json!({"lyon": {"city": "Lyon"}, "nice": {"city": "Nice", "nights": 3}});
+    assert!(map.validate(&mut value).is_empty());
+    assert_eq!(
+        value,
+        json!({"lyon": {"city": "Lyon", "nights": 1}, "nice": {"city": "Nice", "nights": 3}})
+    );
+    // With `patternProperties`, which schema applies to a key is the validator's to say: the
+    // policies do not guess.
+    let patterned = JsonSchema::new(json!({
+        "type": "object",
+        "patternProperties": {"^x-": {"type": "object"}},
+        "additionalProperties": value_schema,
+    }))
+    .unwrap();
+    let mut value = json!({"lyon": {"city": "Lyon"}});
+    assert!(patterned.validate(&mut value).is_empty());
+    assert_eq!(value, json!({"lyon": {"city": "Lyon"}}));
+}

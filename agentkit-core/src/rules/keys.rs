@@ -44,6 +44,7 @@ pub const TOOL_KEYS: &[&str] = &[
     "open_world",
     "examples",
     "crate",
+    "defs",
 ];
 
 impl std::str::FromStr for ParamType {

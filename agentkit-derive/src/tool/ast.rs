@@ -21,9 +21,10 @@ use crate::ast::{DefaultLit, Param, Str};
 use crate::attr::{self, Entry, Seen, Value, Written};
 use crate::ctxt::Ctxt;
 use crate::decl;
+use crate::forms::{self, Def};
 use crate::rules::{self, Problem};
 use crate::symbol::{
-    self, BLOCKING, CRATE, CREDENTIALS, DESCRIPTION, EXAMPLES, HINTS, INPUT, NAME, OUTPUT,
+    self, BLOCKING, CRATE, CREDENTIALS, DEFS, DESCRIPTION, EXAMPLES, HINTS, INPUT, NAME, OUTPUT,
     REQUIRES_APPROVAL, RETRIES, SEQUENTIAL, Symbol, TAGS, TIMEOUT, TITLE, VERSION,
 };
 use crate::value::{crate_path, default_in, doc_of, invalid, string};
@@ -52,6 +53,8 @@ pub(crate) struct Tool<'a> {
     pub(crate) examples_written: usize,
     /// The path of `agentkit_core` in the user's crate.
     pub(crate) krate: TokenStream,
+    /// `defs = { ... }`: the named definitions the parameters may refer to.
+    pub(crate) defs: Vec<Def>,
 }
 
 /// One input example `{ key = value, ... }`.
@@ -133,9 +136,13 @@ impl<'a> Tool<'a> {
             examples: Vec::new(),
             examples_written: 0,
             krate: quote!(::agentkit_core),
+            defs: Vec::new(),
         };
         let mut seen = Seen::default();
-        for Entry { key, value } in attr::parse_entries(cx, args) {
+        let entries = attr::parse_entries(cx, args);
+        // The definitions' names first: a parameter written before `defs` may name one.
+        cx.set_defs(forms::read::def_names(&entries));
+        for Entry { key, value } in entries {
             let symbol = match rules::check_tool_key(&key.text) {
                 Ok(known) => Symbol::lookup(&symbol::TOOL_KEYS, known)
                     .expect("symbol::TOOL_KEYS lists every key of rules::TOOL_KEYS"),
@@ -219,6 +226,7 @@ impl<'a> Tool<'a> {
                         tool.krate = path;
                     }
                 }
+                DEFS => tool.defs = forms::read::defs(cx, value),
                 _ => unreachable!("every tool key is handled"),
             }
         }
@@ -234,6 +242,13 @@ impl<'a> Tool<'a> {
         self.name
             .as_ref()
             .map_or_else(|| self.item.ident.to_string(), |name| name.value.clone())
+    }
+
+    /// Whether the input literal says something the six types cannot: its spec then declares
+    /// the complete JSON Schema.
+    pub(crate) fn uses_forms(&self) -> bool {
+        self.input_type.is_none()
+            && (!self.defs.is_empty() || self.input.as_deref().is_some_and(forms::uses_forms))
     }
 
     /// Whether the generated `Tool` impl can be written for the item: the `Tool` trait needs a
@@ -328,6 +343,7 @@ fn example(key: Symbol) -> &'static str {
         TITLE => "title = \"Delete a file\"",
         EXAMPLES => "examples = [{ city = \"Paris\" }]",
         CRATE => "crate = \"agentkit\"",
+        DEFS => "defs = { node = [{ name = \"children\", type = list, items = node }] }",
         _ => unreachable!("every tool key that takes a value has an example"),
     }
 }

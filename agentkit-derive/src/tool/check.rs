@@ -9,6 +9,7 @@ use super::ast::Tool;
 use crate::ast::{Param, Str};
 use crate::check::{self as param_check, check_param, locate};
 use crate::ctxt::Ctxt;
+use crate::forms;
 use crate::rules::{self, ExampleIssue, NameKind, Problem};
 use crate::symbol::{DESTRUCTIVE, READ_ONLY};
 
@@ -37,6 +38,21 @@ pub(crate) fn check(cx: &Ctxt, tool: &Tool<'_>) {
     }
     for params in [&tool.input, &tool.output].into_iter().flatten() {
         check_params(cx, tool, params, false);
+    }
+    for def in &tool.defs {
+        check_params(cx, tool, std::slice::from_ref(&def.param), true);
+    }
+    match (&tool.input_type, tool.defs.first()) {
+        (None, _) => forms::check::check(cx, tool.input.as_deref().unwrap_or_default(), &tool.defs),
+        (Some(_), Some(def)) => cx.error(
+            def.name.span,
+            "`defs` name the parts of a literal `input = [...]`; a type given as `input = Args` \
+             says its parts itself",
+        ),
+        (Some(_), None) => {}
+    }
+    if let Some(output) = &tool.output {
+        forms::check::refuse_in_output(cx, output);
     }
     for name in rules::find_duplicates(tool.credentials.iter().map(|c| c.value.as_str())) {
         cx.error(
@@ -93,6 +109,25 @@ fn check_examples(cx: &Ctxt, tool: &Tool<'_>) {
             .find(|example| example.index == rules::MAX_EXAMPLES)
             .map_or_else(Span::call_site, |example| example.value.span);
         cx.error(span, problem);
+    }
+    if tool.uses_forms() {
+        for example in &tool.examples {
+            let rules::Literal::Dictionary(entries) = example.value.to_literal() else {
+                continue;
+            };
+            let bytes = rules::json_len(&entries, rules::MAX_EXAMPLE_BYTES);
+            if let Err(problem) = rules::check_example_size(example.index, bytes) {
+                cx.error(example.value.span, problem);
+            }
+        }
+        let examples: Vec<_> = tool
+            .examples
+            .iter()
+            .map(|e| (e.index, &e.value, e.complete))
+            .collect();
+        let params = tool.input.as_deref().unwrap_or_default();
+        forms::check::check_examples(cx, params, &tool.defs, &examples);
+        return;
     }
     let params = example_params(tool);
     for example in &tool.examples {
@@ -151,6 +186,11 @@ fn check_params(cx: &Ctxt, tool: &Tool<'_>, params: &[Param], nested: bool) {
         check_param(cx, param);
         if let Some((fields, _)) = &param.fields {
             check_params(cx, tool, fields, true);
+        }
+        if let Some((variants, _)) = &param.forms.variants {
+            for variant in variants {
+                check_params(cx, tool, &variant.fields, true);
+            }
         }
     }
     let names = params.iter().filter_map(|p| p.name.as_ref());

@@ -12,6 +12,7 @@ use quote::quote;
 use super::ast::Tool;
 use crate::ast::Param;
 use crate::expand::enum_conversions;
+use crate::forms;
 use crate::rules::{self, ParamType};
 
 /// A field of a generated struct.
@@ -19,10 +20,10 @@ pub(crate) struct Field<'a> {
     pub(crate) ident: Ident,
     /// The parameter's name, the field's key in the JSON object.
     pub(crate) name: &'a str,
-    ty: TokenStream,
+    pub(crate) ty: TokenStream,
     /// Whether the field is an `Option`: left out of the serialized form when `None`.
     optional: bool,
-    doc: String,
+    pub(crate) doc: String,
 }
 
 /// Which struct a field is for: an absent input gets its default before `run` sees it, so
@@ -46,6 +47,9 @@ pub(crate) struct Gen<'t, 'a> {
     /// The names of the types generated so far, so that two parameters whose names differ only
     /// in case or punctuation (`stops`, `Stops`) still get distinct types.
     names: Vec<String>,
+    /// Whether the types generated now are inside a definition of `defs`: one that holds a
+    /// definition directly boxes it.
+    pub(crate) in_def: bool,
 }
 
 impl<'t, 'a> Gen<'t, 'a> {
@@ -56,11 +60,17 @@ impl<'t, 'a> Gen<'t, 'a> {
             fallback,
             items: Vec::new(),
             names: Vec::new(),
+            in_def: false,
         }
     }
 
+    /// Reserves `name` for a type named otherwise than by [`type_name`](Self::type_name).
+    pub(crate) fn reserve(&mut self, name: &str) {
+        self.names.push(name.to_owned());
+    }
+
     /// A fresh type name: `parent` and the parameter's name in UpperCamelCase.
-    fn type_name(&mut self, parent: &Ident, param: &str) -> Ident {
+    pub(crate) fn type_name(&mut self, parent: &Ident, param: &str) -> Ident {
         let base = format!("{parent}{}", upper_camel(param).unwrap_or_default());
         let mut name = base.clone();
         let mut n = 2;
@@ -75,7 +85,7 @@ impl<'t, 'a> Gen<'t, 'a> {
     /// The derives every generated type has. serde's `Serialize` and `Deserialize` are not
     /// derived but implemented by [`serialize`] and [`deserialize`]: thin glue to generic
     /// code in agentkit-core, where serde's derived code would be most of the expansion.
-    fn derives(&self, extra: &TokenStream) -> TokenStream {
+    pub(crate) fn derives(&self, extra: &TokenStream) -> TokenStream {
         let p = &self.p;
         quote! {
             #[derive(#p::Debug, #p::Clone, #p::PartialEq, #extra)]
@@ -116,34 +126,19 @@ pub(crate) fn fields<'a>(
         if fields.iter().any(|f| f.ident == ident) {
             continue;
         }
-        let rust = match (param.ty.map(|ty| ty.ty), param.items, &param.fields) {
-            (Some(ParamType::List), Some((items, _)), Some((declared, _)))
-                if items.ty == ParamType::Dictionary =>
-            {
-                let nested = nested_struct(g, parent, &name.value, declared, side);
-                quote!(#p::Vec<#nested>)
-            }
-            (Some(ParamType::Dictionary), _, Some((declared, _))) => {
-                let nested = nested_struct(g, parent, &name.value, declared, side);
-                quote!(#nested)
-            }
-            (Some(ParamType::String), _, _) => match enum_variants(&param.constraints) {
-                Some(variants) => {
-                    let name = string_enum(g, parent, &name.value, &variants);
-                    quote!(#name)
-                }
-                None => rust_type(&p, ParamType::String),
-            },
-            (Some(ParamType::List), Some((items, _)), _) => {
-                let item = rust_type(&p, items.ty);
-                quote!(#p::Vec<#item>)
-            }
-            (Some(ty), _, _) => rust_type(&p, ty),
-            (None, _, _) if g.fallback => quote!(#p::Value),
-            (None, _, _) => continue,
+        let rust = if forms::rust::applies(param) {
+            forms::rust::rust_type(g, parent, &name.value, param)
+        } else {
+            six_rust(g, parent, &name.value, param, side)
+        };
+        let rust = match rust {
+            Some(rust) => rust,
+            None if g.fallback => quote!(#p::Value),
+            None => continue,
         };
         let has_default = param.default.is_some() || param.default_guessed;
-        let optional = !param.is_required() && (side == Side::Output || !has_default);
+        let optional = (!param.is_required() && (side == Side::Output || !has_default))
+            || param.forms.is_nullable();
         let ty = if optional {
             quote!(#p::Option<#rust>)
         } else {
@@ -164,15 +159,56 @@ pub(crate) fn fields<'a>(
     fields
 }
 
-/// The struct of a dictionary with declared `fields`, with its conversions; returns its name.
-fn nested_struct(
+/// The Rust type of a parameter of the six types (a dictionary with `fields` a struct, a
+/// string `enum` an enum); `None` when its type could not be read.
+pub(crate) fn six_rust(
     g: &mut Gen<'_, '_>,
     parent: &Ident,
+    name: &str,
+    param: &Param,
+    side: Side,
+) -> Option<TokenStream> {
+    let p = g.p.clone();
+    Some(
+        match (param.ty.map(|ty| ty.ty), param.items, &param.fields) {
+            (Some(ParamType::List), Some((items, _)), Some((declared, _)))
+                if items.ty == ParamType::Dictionary =>
+            {
+                let nested = nested_struct(g, parent, None, name, declared, side);
+                quote!(#p::Vec<#nested>)
+            }
+            (Some(ParamType::Dictionary), _, Some((declared, _))) => {
+                let nested = nested_struct(g, parent, None, name, declared, side);
+                quote!(#nested)
+            }
+            (Some(ParamType::String), _, _) => match enum_variants(&param.constraints) {
+                Some(variants) => {
+                    let name = string_enum(g, parent, name, &variants);
+                    quote!(#name)
+                }
+                None => rust_type(&p, ParamType::String),
+            },
+            (Some(ParamType::List), Some((items, _)), _) => {
+                let item = rust_type(&p, items.ty);
+                quote!(#p::Vec<#item>)
+            }
+            (Some(ty), _, _) => rust_type(&p, ty),
+            (None, _, _) => return None,
+        },
+    )
+}
+
+/// The struct of a dictionary with declared `fields`, with its conversions; returns its name:
+/// `fixed`, or one made of `parent` and `param`.
+pub(crate) fn nested_struct(
+    g: &mut Gen<'_, '_>,
+    parent: &Ident,
+    fixed: Option<Ident>,
     param: &str,
     declared: &[Param],
     side: Side,
 ) -> Ident {
-    let name = g.type_name(parent, param);
+    let name = fixed.unwrap_or_else(|| g.type_name(parent, param));
     let fields = fields(g, &name, declared, side);
     let doc = format!("The `{param}` dictionary of `{parent}`, generated by `#[tool]`.");
     let def = struct_def(g, &name, &fields, &doc);
@@ -393,7 +429,7 @@ pub(crate) fn deserialize(p: &Ident, name: &Ident, glue: &str, fallback: bool) -
 /// `name` in UpperCamelCase (`max-days` and `maxDays` as `MaxDays`, `km/h` as `KmH`), if
 /// that is an identifier: each run of ASCII letters and digits is a word, as is each
 /// lowercase-to-uppercase step; a word is capitalised and the rest of it lowercased.
-fn upper_camel(name: &str) -> Option<String> {
+pub(crate) fn upper_camel(name: &str) -> Option<String> {
     let mut out = String::new();
     let mut start = true;
     let mut prev_lower = false;

@@ -8,7 +8,7 @@
 mod ast;
 mod check;
 mod fallback;
-mod fields;
+pub(crate) mod fields;
 mod imp;
 mod place;
 mod private;

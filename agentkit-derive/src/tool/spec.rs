@@ -9,6 +9,7 @@ use super::ast::{Annotations, Policy, Tool};
 use crate::ast::Param;
 use crate::check;
 use crate::expand::{constraints_over, literal};
+use crate::forms;
 use crate::rules::{self, ParamType};
 use crate::symbol::HINTS;
 
@@ -32,8 +33,25 @@ pub(crate) fn spec(tool: &Tool<'_>) -> TokenStream {
     // The schema of `input = SearchArgs` is read through the `TypedTool` impl, whose bound on
     // `Input` is then the one place a type without `ToolParams` is reported.
     let ident = &tool.item.ident;
+    // A literal that says what the six types cannot is declared as its complete JSON
+    // Schema, written here as text and compiled once, on first use.
+    let json_input = tool.uses_forms().then(|| {
+        let params = tool.input.as_deref().unwrap_or_default();
+        let text = forms::schema::input(params, &tool.defs);
+        quote! {
+            .with_static_json_input({
+                fn input_json() -> #p::Result<&'static #p::JsonSchema, &'static #p::SchemaError> {
+                    static CELL: #p::OnceLock<#p::Result<#p::JsonSchema, #p::SchemaError>> =
+                        #p::OnceLock::new();
+                    #p::static_schema_text(&CELL, #text)
+                }
+                input_json
+            })
+        }
+    });
     let input = match &tool.input_type {
         Some(_) => quote!(#p::input_schema::<#ident>()),
+        None if json_input.is_some() => quote!(#p::None),
         None => schema(&tool.input, "INPUT"),
     };
     let output = match &tool.output_type {
@@ -60,7 +78,7 @@ pub(crate) fn spec(tool: &Tool<'_>) -> TokenStream {
             #output,
             &[#(#tags),*],
             &[#(#credentials),*],
-        )#policy #annotations #examples
+        )#json_input #policy #annotations #examples
     };
     // `input = Args` whose type has a form only JSON Schema can say declares that schema
     // (and no parameter list); which it is, only the type's `const`s know.
@@ -124,7 +142,9 @@ fn examples(p: &Ident, tool: &Tool<'_>) -> Option<TokenStream> {
         .examples
         .iter()
         .map(|example| literal(p, &example.value.to_literal()));
-    let checked = tool.input_type.is_none();
+    // Those of a literal with the forms beyond the six types are checked at compile time in
+    // the forms' own terms, and by the registry again in full, against the JSON Schema.
+    let checked = tool.input_type.is_none() && !tool.uses_forms();
     Some(quote!(.with_static_examples(&[#(#examples),*], #checked)))
 }
 

@@ -20,6 +20,7 @@ pub(crate) fn typed(tool: &Tool<'_>, fallback: bool) -> TokenStream {
     let p = tool.private();
     let ident = &tool.item.ident;
     let mut g = Gen::new(tool, fallback);
+    crate::forms::rust::defs(&mut g, &tool.defs);
     let (input_ty, input_items) = match &tool.input {
         _ if tool.input_type.is_some() => {
             let path = tool.input_type.as_ref().expect("checked");

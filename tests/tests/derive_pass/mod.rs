@@ -24,6 +24,8 @@ mod doc_description;
 #[rustfmt::skip]
 mod doc_execution_policy;
 #[rustfmt::skip]
+mod doc_forms;
+#[rustfmt::skip]
 mod doc_quick_start;
 #[rustfmt::skip]
 mod doc_raw_json;
@@ -57,6 +59,11 @@ fn dictionary_fields() {
 #[test]
 fn doc_annotations() {
     doc_annotations::main();
+}
+
+#[test]
+fn doc_forms() {
+    doc_forms::main();
 }
 
 #[test]

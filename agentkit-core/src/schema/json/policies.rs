@@ -1,8 +1,8 @@
 //! What validation does for models before JSON Schema's own checks: `null` for an optional
 //! property that cannot be `null` reads as "not given", and an absent property gets its
 //! `default`. They follow the schemas that certainly apply to a part of the value
-//! (`properties`, items, `$ref`, `allOf`, and the variant of a union the value was meant to
-//! be), never a guess.
+//! (`properties`, `additionalProperties` where no pattern applies, items, `$ref`, `allOf`,
+//! and the variant of a union the value was meant to be), never a guess.
 
 use serde_json::Value;
 
@@ -57,8 +57,13 @@ fn apply(schema: &Compiled, id: NodeId, value: &mut Value, depth: usize, budget:
                         object.insert(name.clone(), default.clone());
                     }
                 }
+                // A key no name declares is `additionalProperties`' (a map's value), certainly
+                // when no pattern could claim it.
+                let additional = properties
+                    .additional
+                    .filter(|_| properties.patterns.is_empty());
                 for (key, member) in object.iter_mut() {
-                    if let Some(sub) = properties.get(key) {
+                    if let Some(sub) = properties.get(key).or(additional) {
                         apply(schema, sub, member, depth + 1, budget);
                     }
                 }

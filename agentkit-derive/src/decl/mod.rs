@@ -4,25 +4,27 @@
 //! This stage reports what is wrong with a single key: unknown, misspelt or repeated keys,
 //! unknown types, values of the wrong shape, and parameters without `name` or `type`. What a
 //! misspelt key would have said is still read, silently, so that the fallback's field has
-//! the type that was meant. Rules across several keys live in [`crate::check`].
+//! the type that was meant. Rules across several keys live in [`crate::check`]. The keys of
+//! the forms beyond the six types (`nullable`, `const`, `values`, `tag`, `variants`, and
+//! `type = union` and the like) are read by [`crate::forms::read`]; a constraint's value by
+//! [`constraint`](fn@constraint).
 //!
 //! [`ast::Param`]: crate::ast::Param
 
-use std::borrow::Cow;
-
-use proc_macro2::{Punct, Spacing, Span};
-use quote::quote;
+use proc_macro2::Span;
 use syn::Lit;
 
-use crate::ast::{DefaultLit, DefaultValue, Param, Str, Ty};
+use crate::ast::{DefaultLit, Param, Str, Ty};
 use crate::attr::{Entry, Seen, Value, Written};
 use crate::ctxt::Ctxt;
+use crate::forms;
 use crate::rules::{self, ParamType, Problem, ValueKind};
-use crate::symbol::{
-    self, DEFAULT, DESCRIPTION, ENUM, FIELDS, ITEMS, MAX_ITEMS, MAX_LENGTH, MAXIMUM, MIN_ITEMS,
-    MIN_LENGTH, MINIMUM, NAME, REQUIRED, Symbol, TYPE,
-};
-use crate::value::{default, default_in, float_in, integer_in, invalid, string};
+use crate::symbol::{self, DEFAULT, DESCRIPTION, FIELDS, ITEMS, NAME, REQUIRED, Symbol, TYPE};
+use crate::value::{default, invalid, string};
+
+mod constraint;
+
+use self::constraint::constraint;
 
 /// A list of parameter declarations `[{ ... }, ...]`: the value of `input`, `output` or
 /// `fields`.
@@ -96,6 +98,18 @@ fn param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
     read_param(cx, span, entries, Param::empty(), false)
 }
 
+/// A declaration without `name`: a definition of the tool's `defs`, named by its key.
+pub(crate) fn unnamed_param(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Param {
+    let base = Param {
+        name: Some(Str {
+            value: String::new(),
+            span,
+        }),
+        ..Param::empty()
+    };
+    read_param(cx, span, entries, base, false)
+}
+
 /// The keys `#[param(...)]` takes on a field of a `#[derive(ToolParams)]` struct: those of a
 /// parameter that the field's name and Rust type do not already say, and `rename`.
 pub(crate) const FIELD_KEYS: [&str; 10] = [
@@ -121,13 +135,27 @@ pub(crate) fn field_param(cx: &Ctxt, entries: Vec<Entry>, base: Param) -> Param 
 /// keys the field itself says are refused, and none is missing.
 fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field: bool) -> Param {
     let mut param = base;
+    let named = param.name.is_some() && !on_field;
     let mut seen = Seen::default();
+    // `items = [...]`, read once the type is known: a tuple's positions, else a mistake.
+    let mut items_list: Option<Value> = None;
     // The keys that unknown keys look like misspellings of: reported as such, they are not
     // reported missing too, and what depends on them is not checked on a guess.
     let mut misspelt: Vec<&'static str> = Vec::new();
     // What those keys say, read without a word, for the fallback's field types only.
     let mut guess = Guess::default();
     for Entry { key, value } in entries {
+        if let (false, Some(known)) = (
+            on_field,
+            forms::KEYS.iter().copied().find(|k| *k == key.text),
+        ) {
+            if seen.first(cx, &key) {
+                if let Some(value) = value.value(cx, &key) {
+                    forms::read::key(cx, known, key.span, value, &mut param);
+                }
+            }
+            continue;
+        }
         let symbol = match rules::check_param_key(&key.text) {
             Ok(known) if on_field && !FIELD_KEYS.contains(&known) => {
                 cx.error(key.span, field_says(known));
@@ -148,6 +176,7 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
                 continue;
             }
             Err(problem) => {
+                let problem = with_form_keys(problem);
                 if let Problem::UnknownKey {
                     suggestion: Some(suggestion),
                     ..
@@ -204,11 +233,29 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
                     param.name = string(cx, NAME, value, "a string, e.g. `name = \"city\"`");
                 }
             },
-            TYPE => param.ty = param_type(cx, TYPE, value),
-            ITEMS => {
-                let span = value.span();
-                param.items = param_type(cx, ITEMS, value).map(|ty| (ty, span));
-            }
+            TYPE => match forms::read::form(cx, &value) {
+                Some(form) => param.forms.form = Some(form),
+                None => {
+                    // `type = nod` for a definition `node`: refused, but plainly meant, so the
+                    // fallback's field has the definition's type.
+                    let guess = forms::read::guess(cx, &value);
+                    param.ty = param_type(cx, TYPE, value);
+                    if let (None, Some(guess)) = (param.ty, guess) {
+                        param.forms.form = Some(guess);
+                        param.forms.broken = true;
+                    }
+                }
+            },
+            ITEMS => match value {
+                Value::List(..) => items_list = Some(value),
+                value => match forms::read::items(cx, &value) {
+                    Some(items) => param.forms.items = Some(items),
+                    None => {
+                        let span = value.span();
+                        param.items = param_type(cx, ITEMS, value).map(|ty| (ty, span));
+                    }
+                },
+            },
             // The same keys and rules as a parameter, as deep as it goes.
             FIELDS => param.fields = params(cx, FIELDS, value).map(|fields| (fields, key.span)),
             REQUIRED => match value {
@@ -235,7 +282,19 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
             _ => unreachable!("every parameter key is handled"),
         }
     }
+    if let Some(list) = items_list {
+        let is_tuple = matches!(param.forms.form, Some((forms::Kind::Tuple, _)));
+        if is_tuple {
+            param.forms.tuple = forms::read::tuple(cx, list);
+        } else {
+            let span = list.span();
+            param.items = param_type(cx, ITEMS, list).map(|ty| (ty, span));
+        }
+    }
     for key in [NAME, TYPE] {
+        if key == NAME && named {
+            continue;
+        }
         if !on_field && !seen.contains(key) && !misspelt.contains(&key.as_str()) {
             cx.error(span, Problem::MissingKey { key: key.as_str() });
         }
@@ -251,6 +310,28 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
     }
     guess.apply(&mut param);
     param
+}
+
+/// An unknown key of a `#[tool(...)]` declaration, with the keys of the forms beyond the six
+/// types among those it may be a slip of. Without a suggestion, the message lists the shared
+/// keys, in the words a spec loaded from JSON gets.
+fn with_form_keys(problem: Problem) -> Problem {
+    match problem {
+        Problem::UnknownKey {
+            found,
+            suggestion,
+            allowed,
+        } => {
+            let suggestion =
+                suggestion.or_else(|| rules::suggest(&found, forms::KEYS.iter().copied()));
+            Problem::UnknownKey {
+                found,
+                suggestion,
+                allowed,
+            }
+        }
+        other => other,
+    }
 }
 
 /// Reports a value of `key` that is not `true` or `false`. One that spells either in another
@@ -302,107 +383,6 @@ fn field_says(key: &str) -> String {
         }
     };
     format!("`{key}` is not written in #[param(...)]: {how}")
-}
-
-/// Reads the constraint `key` into `param`; `false` (reported) when its value cannot be read.
-fn constraint(cx: &Ctxt, key: Symbol, value: Value, param: &mut Param) -> bool {
-    const NUMBER: &str = "a number, such as `minimum = 1` or `maximum = 0.5`";
-    const ENUM_VALUES: &str =
-        "a list of the allowed values, such as `enum = [\"metric\", \"imperial\"]`";
-    let c = &mut param.constraints;
-    match key {
-        ENUM => {
-            let Value::List(_, items) = value else {
-                invalid(cx, value.span(), ENUM, ENUM_VALUES);
-                return false;
-            };
-            let mut values = Vec::with_capacity(items.len());
-            let mut ok = true;
-            for item in items {
-                let span = item.span();
-                match default_in(cx, ENUM, item) {
-                    // A list or a dictionary is no enum value; the shared rules say so in
-                    // the words of a type mismatch.
-                    Some(lit) => {
-                        values.push(lit.to_literal());
-                        param.enum_spans.push(span);
-                    }
-                    None => ok = false,
-                }
-            }
-            // An `enum` with a value that could not be read is not checked on a guess.
-            if ok {
-                c.enum_values = Some(Cow::Owned(values));
-            } else {
-                param.enum_spans.clear();
-            }
-            ok
-        }
-        MINIMUM | MAXIMUM => {
-            let number = match value {
-                Value::Lit(Lit::Int(i)) => integer_in(cx, key, &i, false),
-                Value::Neg(_, Lit::Int(i)) => integer_in(cx, key, &i, true),
-                Value::Lit(Lit::Float(f)) => float_in(cx, key, &f, false).map(DefaultValue::Float),
-                Value::Neg(_, Lit::Float(f)) => {
-                    float_in(cx, key, &f, true).map(DefaultValue::Float)
-                }
-                other => {
-                    invalid(cx, other.span(), key, NUMBER);
-                    return false;
-                }
-            };
-            let number = match number {
-                Some(DefaultValue::Integer(i)) => rules::Number::Integer(i),
-                #[allow(clippy::cast_precision_loss)]
-                Some(DefaultValue::OutOfRange(i)) => rules::Number::Float(i as f64),
-                Some(DefaultValue::Float(f)) => rules::Number::Float(f),
-                _ => return false,
-            };
-            if key == MINIMUM {
-                c.minimum = Some(number);
-            } else {
-                c.maximum = Some(number);
-            }
-            true
-        }
-        _ => {
-            let count = match &value {
-                Value::Lit(Lit::Int(n)) if n.suffix().is_empty() => n.base10_parse::<usize>().ok(),
-                _ => None,
-            };
-            let expected = match key {
-                MIN_LENGTH => "a whole number, 0 or more, such as `min_length = 1`",
-                MAX_LENGTH => "a whole number, 0 or more, such as `max_length = 100`",
-                MIN_ITEMS => "a whole number, 0 or more, such as `min_items = 1`",
-                _ => "a whole number, 0 or more, such as `max_items = 10`",
-            };
-            let Some(count) = count else {
-                if let Value::Neg(minus, n) = value {
-                    let mut minus_token = Punct::new('-', Spacing::Alone);
-                    minus_token.set_span(minus);
-                    cx.error_spanned_by(
-                        quote!(#minus_token #n),
-                        Problem::InvalidKeyValue {
-                            key: key.as_str(),
-                            expected,
-                        },
-                    );
-                } else {
-                    invalid(cx, value.span(), key, expected);
-                }
-                return false;
-            };
-            let slot = match key {
-                MIN_LENGTH => &mut c.min_length,
-                MAX_LENGTH => &mut c.max_length,
-                MIN_ITEMS => &mut c.min_items,
-                MAX_ITEMS => &mut c.max_items,
-                _ => unreachable!("every constraint key is handled"),
-            };
-            *slot = Some(count);
-            true
-        }
-    }
 }
 
 /// What a parameter's misspelt or refused keys would have said, read silently (each is
@@ -502,7 +482,7 @@ fn param_type(cx: &Ctxt, key: Symbol, value: Value) -> Option<Ty> {
                         }
                         _ => None,
                     };
-                    cx.error(span, problem);
+                    forms::read::unknown_type(cx, &ident.to_string(), span, problem);
                     guess.map(|ty| Ty { ty, guessed: true })
                 }
             }

@@ -1,0 +1,20 @@
+use agentkit_core::{tool, BoxError, ToolContext, JsonObject, ToolHandler};
+
+#[tool(
+    name = "act",
+    input = [
+        { name = "action", type = union, required = false, default = { type = "scroll", dy = 3 }, variants = [
+            { tag = "click", fields = [{ name = "x", type = integer }] },
+            { tag = "wait" },
+        ] },
+    ],
+)]
+pub struct Act;
+
+impl ToolHandler for Act {
+    async fn run(&self, _: ActInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+        Ok(JsonObject::new())
+    }
+}
+
+fn main() {}

@@ -1,0 +1,19 @@
+use agentkit_core::{tool, BoxError, ToolContext, JsonObject, ToolHandler};
+
+#[tool(
+    name = "act",
+    input = [
+        { name = "action", type = union, tag = "kind", variants = [
+            { tag = "click", fields = [{ name = "kind", type = string }] },
+        ] },
+    ],
+)]
+pub struct Act;
+
+impl ToolHandler for Act {
+    async fn run(&self, _: ActInput, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+        Ok(JsonObject::new())
+    }
+}
+
+fn main() {}

@@ -21,11 +21,17 @@ pub type StaticJsonSchema = fn() -> Result<&'static JsonSchema, &'static SchemaE
 /// The body of a [`StaticJsonSchema`]: `cell` holds the schema `make` returns, compiled with
 /// the options for models ([`JsonSchema::new`]). Not public API.
 ///
-/// ```ignore
+/// ```
+/// use std::sync::OnceLock;
+/// use agentkit_core::__private::static_schema;
+/// use agentkit_core::{JsonSchema, SchemaError};
+/// use serde_json::json;
+///
 /// fn schema() -> Result<&'static JsonSchema, &'static SchemaError> {
 ///     static CELL: OnceLock<Result<JsonSchema, SchemaError>> = OnceLock::new();
 ///     static_schema(&CELL, || json!({"type": "object"}))
 /// }
+/// assert!(std::ptr::eq(schema().unwrap(), schema().unwrap()));
 /// ```
 #[doc(hidden)]
 pub fn static_schema(

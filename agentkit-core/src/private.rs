@@ -28,8 +28,11 @@ pub use crate::output::{Returned, TypedOutput};
 pub use crate::params::{ParamSchema, ToolParams};
 pub use crate::rules::{Literal, Number, ParamType};
 pub use crate::schema::{JsonObject, Param, ToolSchema, UnknownArguments};
-pub use crate::schema::{JsonSchema, SchemaError};
-pub use crate::tool::{StaticJsonSchema, static_schema, static_schema_text};
+pub use crate::schema::{JsonSchema, JsonSchemaOptions, SchemaError};
+pub use crate::tool::{
+    StaticJsonSchema, static_schema, static_schema_text, static_schema_text_with,
+    static_schema_with,
+};
 pub use crate::tool::{Tool, ToolAnnotations, ToolSpec};
 pub use crate::typed::IntoOutput;
 pub use crate::typed::{FromInputs, FromParam, IntoParam, ParamTypeError, TypedTool};
@@ -195,7 +198,8 @@ pub const fn input_json_schema<T: TypedTool>() -> Option<StaticJsonSchema> {
     <T::Input as FromInputs>::JSON_SCHEMA
 }
 
-/// The JSON Schema a tool's `TypedTool::Output` declares itself; see [`input_json_schema`].
+/// The JSON Schema a tool's `TypedTool::Output` declares itself, compiled as outputs are
+/// ([`JsonSchemaOptions::standard`]); see [`input_json_schema`] and [`with_json_output`].
 pub const fn output_json_schema<T: TypedTool>() -> Option<StaticJsonSchema> {
     <T::Output as IntoOutput>::JSON_SCHEMA
 }
@@ -206,6 +210,15 @@ pub const fn output_json_schema<T: TypedTool>() -> Option<StaticJsonSchema> {
 pub const fn with_json_input(spec: ToolSpec, schema: Option<StaticJsonSchema>) -> ToolSpec {
     match schema {
         Some(schema) => spec.with_static_json_input(schema),
+        None => spec,
+    }
+}
+
+/// `spec` with its output declared by `schema`, if there is one: [`with_json_input`] for
+/// `#[tool(output = Type)]`.
+pub const fn with_json_output(spec: ToolSpec, schema: Option<StaticJsonSchema>) -> ToolSpec {
+    match schema {
+        Some(schema) => spec.with_static_json_output(schema),
         None => spec,
     }
 }

@@ -171,6 +171,12 @@ pub mod serde_glue {
         }
     }
 
+    /// Writes `value` under `name`, `null` when it converts to nothing: a nullable field,
+    /// whose `None` is the value `null`, not its absence.
+    pub fn put_or_null<T: IntoParam>(output: &mut JsonObject, name: &'static str, value: T) {
+        output.insert(name.into(), value.into_value().unwrap_or(Value::Null));
+    }
+
     /// Deserializes a struct from an object of its parameters.
     pub fn object<'de, T: FromInputs, D: Deserializer<'de>>(
         deserializer: D,

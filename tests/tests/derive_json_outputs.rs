@@ -378,13 +378,19 @@ fn the_literal_forms_in_an_output_say_what_the_derive_says_and_run_the_same() {
     // The input stays six-type data: the `defs` are the output's only.
     assert!(LiteralReport.spec().input_schema().is_some());
     assert!(LiteralReport.spec().input_json().is_none());
-    assert_eq!(output(LiteralReport, json!({"bad": false})), report_value(3));
+    assert_eq!(
+        output(LiteralReport, json!({"bad": false})),
+        report_value(3)
+    );
     assert_eq!(
         output_issues(LiteralReport, json!({"bad": true})),
         [(Some("next.id".to_owned()), IssueKind::BelowMinimum)]
     );
     let (_, registry) = call(LiteralReport, json!({"bad": false}));
-    assert_eq!(mcp::tools(registry.specs())[0]["outputSchema"], report_schema());
+    assert_eq!(
+        mcp::tools(registry.specs())[0]["outputSchema"],
+        report_schema()
+    );
 }
 
 #[tool(

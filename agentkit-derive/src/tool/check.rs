@@ -42,17 +42,14 @@ pub(crate) fn check(cx: &Ctxt, tool: &Tool<'_>) {
     for def in &tool.defs {
         check_params(cx, tool, std::slice::from_ref(&def.param), true);
     }
-    // The literals, input and output, share the `defs`; types given as `input = Args`,
-    // `output = Results` say their parts themselves.
-    let literals: Vec<&[Param]> = [
-        (&tool.input_type, &tool.input),
-        (&tool.output_type, &tool.output),
-    ]
-    .into_iter()
-    .filter(|(ty, _)| ty.is_none())
-    .map(|(_, params)| params.as_deref().unwrap_or_default())
-    .collect();
-    match (literals.is_empty(), tool.defs.first()) {
+    // The literals written, input and output, share the `defs`; types given as
+    // `input = Args`, `output = Results` say their parts themselves.
+    let literals: Vec<&[Param]> = [tool.input.as_deref(), tool.output.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    let typed = tool.input_type.is_some() || tool.output_type.is_some();
+    match (literals.is_empty() && typed, tool.defs.first()) {
         (true, Some(def)) => cx.error(
             def.name.span,
             "`defs` name the parts of a literal `input = [...]` or `output = [...]`; types \

@@ -177,6 +177,19 @@ pub mod serde_glue {
         output.insert(name.into(), value.into_value().unwrap_or(Value::Null));
     }
 
+    /// Writes `value` under `name`, its `default` when it converts to nothing: an output with
+    /// a default in an output declared as JSON Schema, whose validation (exact JSON Schema)
+    /// fills no default in, gets it as a six-type output does.
+    pub fn put_or_default<T: IntoParam>(
+        output: &mut JsonObject,
+        name: &'static str,
+        value: T,
+        default: &crate::rules::Literal,
+    ) {
+        let value = value.into_value().unwrap_or_else(|| default.to_value());
+        output.insert(name.into(), value);
+    }
+
     /// Deserializes a struct from an object of its parameters.
     pub fn object<'de, T: FromInputs, D: Deserializer<'de>>(
         deserializer: D,

@@ -433,11 +433,12 @@ fn a_nullable_output_is_null_and_a_const_one_is_checked() {
             "additionalProperties": false,
         }))
     );
-    // `None` for a nullable output is its value, `null`, never left out. An output's
-    // default is an annotation of its JSON Schema, not filled in (exact JSON Schema).
+    // `None` for a nullable output is its value, `null`, never left out; for an output with
+    // a default, the default, as on a six-type output (the validation, exact JSON Schema,
+    // fills none in: the conversion does).
     assert_eq!(
         output(Versioned, json!({"version": 2})),
-        json!({"note": null, "version": 2})
+        json!({"note": null, "version": 2, "pages": 1})
     );
     assert_eq!(
         output_issues(Versioned, json!({"version": 3})),

@@ -11,7 +11,7 @@ use quote::quote;
 
 use super::ast::Tool;
 use crate::ast::Param;
-use crate::expand::enum_conversions;
+use crate::expand::{enum_conversions, literal};
 use crate::forms;
 use crate::rules::{self, ParamType};
 
@@ -26,6 +26,10 @@ pub(crate) struct Field<'a> {
     /// Whether `null` is the field's value (`nullable = true`): `None` is written as `null`,
     /// never left out, so a required nullable field is always there.
     nullable: bool,
+    /// For an output with a default in an output declared as JSON Schema (it uses a form),
+    /// the default as a `Literal` expression: written for `None`, since that validation fills
+    /// no default in.
+    default: Option<TokenStream>,
     pub(crate) doc: String,
 }
 
@@ -151,12 +155,20 @@ pub(crate) fn fields<'a>(
             Some(description) if !description.is_empty() => description.to_owned(),
             _ => format!("The `{}` {what}.", name.value),
         };
+        let nullable = param.forms.is_nullable();
+        let json_output = side == Side::Output && g.tool.output_uses_forms();
+        let default = param
+            .default_literal
+            .as_ref()
+            .filter(|_| json_output && optional && !nullable)
+            .map(|default| literal(&p, default));
         fields.push(Field {
             ident,
             name: &name.value,
             ty,
             optional,
-            nullable: param.forms.is_nullable(),
+            nullable,
+            default,
             doc,
         });
     }
@@ -375,10 +387,13 @@ pub(crate) fn writes(p: &Ident, fields: &[Field<'_>]) -> TokenStream {
 
 /// The statement that writes `value`, the value of `field`, into `output`: one call a field,
 /// less for the compiler than the `if let` and insert inline. A nullable field's `None` is
-/// written as `null`; another `None` is left out.
+/// written as `null`, that of an output with a default (declared as JSON Schema) as the
+/// default; another `None` is left out.
 pub(crate) fn put(p: &Ident, field: &Field<'_>, value: &TokenStream) -> TokenStream {
     let name = field.name;
-    if field.nullable {
+    if let Some(default) = &field.default {
+        quote!(#p::serde_glue::put_or_default(&mut output, #name, #value, &#default);)
+    } else if field.nullable {
         quote!(#p::serde_glue::put_or_null(&mut output, #name, #value);)
     } else {
         quote!(#p::serde_glue::put(&mut output, #name, #value);)

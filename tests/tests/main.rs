@@ -49,6 +49,7 @@ mod derive_literal_forms;
 pub mod derive_hygiene;
 mod derive_json_forms;
 mod derive_json_outputs;
+mod derive_json_outputs_same;
 mod derive_output_defaults;
 mod derive_params;
 mod derive_pass;

@@ -28,8 +28,11 @@ pub use crate::output::{Returned, TypedOutput};
 pub use crate::params::{ParamSchema, ToolParams};
 pub use crate::rules::{Literal, Number, ParamType};
 pub use crate::schema::{JsonObject, Param, ToolSchema, UnknownArguments};
-pub use crate::schema::{JsonSchema, SchemaError};
-pub use crate::tool::{StaticJsonSchema, static_schema, static_schema_text};
+pub use crate::schema::{JsonSchema, JsonSchemaOptions, SchemaError};
+pub use crate::tool::{
+    StaticJsonSchema, static_schema, static_schema_text, static_schema_text_with,
+    static_schema_with,
+};
 pub use crate::tool::{Tool, ToolAnnotations, ToolSpec};
 pub use crate::typed::IntoOutput;
 pub use crate::typed::{FromInputs, FromParam, IntoParam, ParamTypeError, TypedTool};
@@ -168,6 +171,25 @@ pub mod serde_glue {
         }
     }
 
+    /// Writes `value` under `name`, `null` when it converts to nothing: a nullable field,
+    /// whose `None` is the value `null`, not its absence.
+    pub fn put_or_null<T: IntoParam>(output: &mut JsonObject, name: &'static str, value: T) {
+        output.insert(name.into(), value.into_value().unwrap_or(Value::Null));
+    }
+
+    /// Writes `value` under `name`, its `default` when it converts to nothing: an output with
+    /// a default in an output declared as JSON Schema, whose validation (exact JSON Schema)
+    /// fills no default in, gets it as a six-type output does.
+    pub fn put_or_default<T: IntoParam>(
+        output: &mut JsonObject,
+        name: &'static str,
+        value: T,
+        default: &crate::rules::Literal,
+    ) {
+        let value = value.into_value().unwrap_or_else(|| default.to_value());
+        output.insert(name.into(), value);
+    }
+
     /// Deserializes a struct from an object of its parameters.
     pub fn object<'de, T: FromInputs, D: Deserializer<'de>>(
         deserializer: D,
@@ -195,7 +217,8 @@ pub const fn input_json_schema<T: TypedTool>() -> Option<StaticJsonSchema> {
     <T::Input as FromInputs>::JSON_SCHEMA
 }
 
-/// The JSON Schema a tool's `TypedTool::Output` declares itself; see [`input_json_schema`].
+/// The JSON Schema a tool's `TypedTool::Output` declares itself, compiled as outputs are
+/// ([`JsonSchemaOptions::standard`]); see [`input_json_schema`] and [`with_json_output`].
 pub const fn output_json_schema<T: TypedTool>() -> Option<StaticJsonSchema> {
     <T::Output as IntoOutput>::JSON_SCHEMA
 }
@@ -206,6 +229,15 @@ pub const fn output_json_schema<T: TypedTool>() -> Option<StaticJsonSchema> {
 pub const fn with_json_input(spec: ToolSpec, schema: Option<StaticJsonSchema>) -> ToolSpec {
     match schema {
         Some(schema) => spec.with_static_json_input(schema),
+        None => spec,
+    }
+}
+
+/// `spec` with its output declared by `schema`, if there is one: [`with_json_input`] for
+/// `#[tool(output = Type)]`.
+pub const fn with_json_output(spec: ToolSpec, schema: Option<StaticJsonSchema>) -> ToolSpec {
+    match schema {
+        Some(schema) => spec.with_static_json_output(schema),
         None => spec,
     }
 }

@@ -105,7 +105,7 @@ impl ToolRegistry {
                 name: name.to_owned(),
             }));
         }
-        if let Some(error) = tool.spec().json_input_problem() {
+        if let Some(error) = tool.spec().json_schema_problem() {
             return Err(error);
         }
         if let Some(error) = tool.spec().unchecked_example_problems() {

@@ -399,7 +399,10 @@ pub trait IntoOutput {
     const PARAM_LIST: Option<&'static [Param]> = None;
 
     /// The JSON Schema the type declares itself, or `None`; see
-    /// [`FromInputs::JSON_SCHEMA`].
+    /// [`FromInputs::JSON_SCHEMA`]. Compiled as an output's is, with
+    /// [`JsonSchemaOptions::standard`](crate::JsonSchemaOptions::standard):
+    /// `#[tool(output = Type)]` declares it with
+    /// [`ToolSpec::with_static_json_output`](crate::ToolSpec::with_static_json_output).
     #[doc(hidden)]
     const JSON_SCHEMA: Option<StaticJsonSchema> = None;
 

@@ -130,7 +130,7 @@ use proc_macro::TokenStream;
 /// | `description` | string | the struct's doc comment (lines joined by a space, paragraphs by a blank line), else `""` |
 /// | `version` | string, `MAJOR.MINOR.PATCH` | `"1.0.0"` |
 /// | `input` | list of parameters `[{ ... }, ...]`, or a struct deriving [`ToolParams`](macro@ToolParams): `input = SearchArgs` | inputs are not validated; `run` gets a `JsonObject` |
-/// | `output` | list of parameters, or a struct deriving `ToolParams` | outputs are not validated; `run` returns a `JsonObject` |
+/// | `output` | list of parameters, or a type deriving `ToolParams` | outputs are not validated; `run` returns a `JsonObject` |
 /// | `tags` | map of strings: `{ category = "weather", "x-team" = "data" }` | no tags |
 /// | `credentials` | list of strings: `["weather-api-key"]` | no credentials |
 /// | `timeout` | string: a whole number and a unit, `ms`, `s`, `m` or `h`, more than zero and at most a day: `"10s"` | the executor's default |
@@ -321,8 +321,16 @@ use proc_macro::TokenStream;
 /// the six-type spec and its fast path. The compiler checks what it can (a tag two variants
 /// share, a definition that does not exist, a default, a `const` or an input example that fits
 /// no variant or no type of its form, a key a variant does not take, a union without variants);
-/// the registry checks the input examples again, in full, against the JSON Schema. `output`
-/// takes the six types only.
+/// the registry checks the input examples again, in full, against the JSON Schema.
+///
+/// `output = [...]` takes the same forms, and `defs` serve both sides. An output that uses
+/// any of them is declared as its complete JSON Schema (MCP's `outputSchema`), compiled as
+/// outputs are, exactly as JSON Schema says
+/// ([`JsonSchemaOptions::standard`](https://docs.rs/agentkit-core)), and the executor
+/// validates the structured output against it, every problem with its path. The output
+/// types are generated as the input's; a nullable output's `None` is written as `null`, and
+/// an optional output with a default that `run` leaves `None` as its default, as on a
+/// six-type output. A definition is one type for both sides, its fields as an input's.
 ///
 /// ```rust
 /// use agentkit_core::{BoxError, JsonObject, ToolContext, ToolHandler, tool};
@@ -691,7 +699,8 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `Option<T>` | `T`'s, not required |
 ///
 /// and beyond the six types, written as JSON Schema (a struct with such a field declares its
-/// input as a JSON Schema, validated in full; one without keeps its six-type `static` data):
+/// input, or as `output = Type` its output, as a JSON Schema, validated in full; one without
+/// keeps its six-type `static` data):
 ///
 /// | Rust type | JSON Schema |
 /// |---|---|
@@ -727,7 +736,9 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// holds a struct deriving `ToolParams`, whose fields sit beside the tag; a unit variant is
 /// `{tag: value}`. A tuple variant of two or more fields, two variants with one tag, and a
 /// field named like the tag are compile errors. (A fieldless enum with `#[param(tag = "..")]`
-/// is a union of such objects too.)
+/// is a union of such objects too.) An enum with data may be a tool's whole input (`input =
+/// Action`) or output (`output = Outcome`: `run` returns a variant, the executor validates
+/// the tagged object it becomes).
 ///
 /// ```rust
 /// use agentkit_core::ToolParams;

@@ -231,3 +231,77 @@ fn a_literal_union_round_trips_with_fields_named_like_the_generated_locals() {
     );
     assert!(Forms.spec().input_json().is_some());
 }
+
+/// A literal output with the forms, public: its generated types are documented, and its
+/// fields may have the names the generated code uses for its own locals (`output`, and the
+/// `default` it writes for `None`).
+#[tool(
+    name = "t",
+    input = [{ name = "x", type = string }],
+    output = [
+        { name = "output", type = union, variants = [
+            { tag = "done", fields = [
+                { name = "output", type = string, nullable = true },
+                { name = "default", type = integer, required = false, default = 3 },
+            ] },
+        ] },
+        { name = "value", type = tuple, items = [integer, any], required = false, default = [1, "a"] },
+    ],
+)]
+pub struct FormsOut;
+
+impl ToolHandler for FormsOut {
+    async fn run(
+        &self,
+        _: FormsOutInput,
+        _: &ToolContext<'_>,
+    ) -> ::core::result::Result<FormsOutOutput, BoxError> {
+        ::core::result::Result::Ok(FormsOutOutput {
+            output: FormsOutOutputOutput::Done {
+                output: ::core::option::Option::None,
+                default: ::core::option::Option::None,
+            },
+            value: ::core::option::Option::None,
+        })
+    }
+}
+
+/// A tool whose output is the tagged union, public.
+#[tool(name = "t", output = Step)]
+pub struct StepsOut;
+
+impl ToolHandler for StepsOut {
+    async fn run(
+        &self,
+        _: JsonObject,
+        _: &ToolContext<'_>,
+    ) -> ::core::result::Result<Step, BoxError> {
+        ::core::result::Result::Ok(Step::Skip)
+    }
+}
+
+#[test]
+fn outputs_with_the_forms_convert_with_fields_named_like_the_generated_locals() {
+    use agentkit_core::{ToolCall, ToolExecutor, ToolRegistry, block_on};
+    /// The structured output of one call of `tool`.
+    fn output<T: Tool>(tool: T) -> ::core::option::Option<serde_json::Value> {
+        let mut registry = ToolRegistry::new();
+        registry.register(tool).unwrap();
+        let call = ToolCall::new("c", "t", r#"{"x": "y"}"#);
+        let result = block_on(ToolExecutor::new(registry).dispatch(&call));
+        assert!(result.is_success(), "{}", result.to_model_content());
+        result.output().cloned()
+    }
+    assert_eq!(
+        output(FormsOut),
+        ::core::option::Option::Some(serde_json::json!({
+            "output": {"type": "done", "output": null, "default": 3},
+            "value": [1, "a"],
+        }))
+    );
+    assert_eq!(
+        output(StepsOut),
+        ::core::option::Option::Some(serde_json::json!({"type": "skip"}))
+    );
+    assert!(StepsOut.spec().output_json().is_some());
+}

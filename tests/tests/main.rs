@@ -48,6 +48,8 @@ mod derive_literal_forms;
 // without `unreachable_pub`).
 pub mod derive_hygiene;
 mod derive_json_forms;
+mod derive_json_outputs;
+mod derive_json_outputs_same;
 mod derive_output_defaults;
 mod derive_params;
 mod derive_pass;

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::annotations::ToolAnnotations;
 use super::examples::{self, Examples};
-use super::json_input::{self, JsonInput};
+use super::json_decl::{self, JsonDecl};
 use super::spec::{DEFAULT_VERSION, ExecutionPolicy, ToolSpec};
 use crate::rules::{self, NameKind, Problem};
 use crate::schema::{JsonObject, SemanticError, SemanticProblem, ToolSchema};
@@ -28,8 +28,8 @@ impl ToolSpec {
                 policy: ExecutionPolicy::DEFAULT,
                 annotations: ToolAnnotations::NONE,
                 examples: Examples::none(),
-                json_input: JsonInput::None,
-                json_output: None,
+                json_input: JsonDecl::None,
+                json_output: JsonDecl::None,
             },
             examples: Vec::new(),
             schema_problems: Vec::new(),
@@ -141,7 +141,7 @@ impl ToolSpecBuilder {
     /// Sets the input schema.
     pub fn input(mut self, schema: ToolSchema) -> Self {
         self.spec.input = Some(schema);
-        self.spec.json_input = JsonInput::None;
+        self.spec.json_input = JsonDecl::None;
         self
     }
 
@@ -190,13 +190,12 @@ impl ToolSpecBuilder {
     /// [`input_json_schema`](Self::input_json_schema)).
     pub fn input_json(mut self, schema: crate::JsonSchema) -> Self {
         self.spec.input = None;
-        self.spec.json_input = JsonInput::Owned(schema);
+        self.spec.json_input = JsonDecl::Owned(schema);
         self
     }
 
     fn schema_error(mut self, key: &str, error: &crate::SchemaError) -> Self {
-        self.schema_problems
-            .extend(json_input::problems(key, error));
+        self.schema_problems.extend(json_decl::problems(key, error));
         self
     }
 
@@ -204,7 +203,7 @@ impl ToolSpecBuilder {
     /// parameters.
     pub fn output(mut self, schema: ToolSchema) -> Self {
         self.spec.output = Some(schema);
-        self.spec.json_output = None;
+        self.spec.json_output = JsonDecl::None;
         self
     }
 
@@ -250,7 +249,7 @@ impl ToolSpecBuilder {
     /// the options you chose (see [`output_json_schema`](Self::output_json_schema)).
     pub fn output_json(mut self, schema: crate::JsonSchema) -> Self {
         self.spec.output = None;
-        self.spec.json_output = Some(schema);
+        self.spec.json_output = JsonDecl::Owned(schema);
         self
     }
 

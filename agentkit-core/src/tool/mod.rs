@@ -5,7 +5,7 @@
 mod annotations;
 mod builder;
 mod examples;
-mod json_input;
+mod json_decl;
 mod spec;
 
 use std::future::Future;
@@ -14,7 +14,10 @@ use std::pin::Pin;
 pub use annotations::ToolAnnotations;
 pub use builder::ToolSpecBuilder;
 #[doc(hidden)]
-pub use json_input::{StaticJsonSchema, static_schema, static_schema_text};
+pub use json_decl::{
+    StaticJsonSchema, static_schema, static_schema_text, static_schema_text_with,
+    static_schema_with,
+};
 pub use spec::{DEFAULT_VERSION, ToolSpec};
 
 use crate::content::ToolOutput;

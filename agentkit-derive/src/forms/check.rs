@@ -12,9 +12,10 @@ use crate::check::locate;
 use crate::ctxt::Ctxt;
 use crate::rules::{self, Step};
 
-/// Checks every declaration in `params`, at any depth, and the `defs`.
-pub(crate) fn check(cx: &Ctxt, params: &[Param], defs: &[Def]) {
-    for param in params {
+/// Checks every declaration in each of `literals` (the input's, the output's), at any
+/// depth, and the `defs` they share, once.
+pub(crate) fn check(cx: &Ctxt, literals: &[&[Param]], defs: &[Def]) {
+    for param in literals.iter().copied().flatten() {
         check_param(cx, param, defs);
     }
     for def in defs {
@@ -86,34 +87,6 @@ fn check_alias_cycles(cx: &Ctxt, defs: &[Def]) {
             }
         }
     }
-}
-
-/// Refuses the forms where the spec cannot declare them yet: in `output`.
-pub(crate) fn refuse_in_output(cx: &Ctxt, params: &[Param]) {
-    for param in params {
-        if let Some(span) = first_form_key(param) {
-            cx.error(
-                span,
-                "an output is declared with the six types: `union`, `map`, `any`, `tuple`, \
-                 `nullable`, `const` and `defs` are for `input`; declare the output with \
-                 `output = SomeType` where `SomeType` derives `ToolParams`, or leave `output` out",
-            );
-            return;
-        }
-        if let Some((fields, _)) = &param.fields {
-            refuse_in_output(cx, fields);
-        }
-    }
-}
-
-fn first_form_key(param: &Param) -> Option<Span> {
-    let forms = &param.forms;
-    forms
-        .form
-        .as_ref()
-        .map(|(_, span)| *span)
-        .or_else(|| forms.items.as_ref().map(|(_, span)| *span))
-        .or_else(|| forms.keys.first().map(|(_, span)| *span))
 }
 
 fn check_param(cx: &Ctxt, param: &Param, defs: &[Def]) {

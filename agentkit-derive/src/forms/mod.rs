@@ -150,6 +150,51 @@ pub(crate) fn uses_forms(params: &[Param]) -> bool {
     })
 }
 
+/// The definitions `params` refer to, directly or through other definitions, in the order
+/// `defs` declares them: those a schema of `params` puts in its `$defs`.
+pub(crate) fn reachable_defs<'d>(params: &[Param], defs: &'d [Def]) -> Vec<&'d Def> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut todo: Vec<&Param> = params.iter().collect();
+    while let Some(param) = todo.pop() {
+        for name in def_names(param) {
+            if names.contains(&name) {
+                continue;
+            }
+            if let Some(def) = find_def(defs, name) {
+                names.push(name);
+                todo.push(&def.param);
+            }
+        }
+        todo.extend(param.fields.iter().flat_map(|(fields, _)| fields));
+        let variants = param
+            .forms
+            .variants
+            .iter()
+            .flat_map(|(variants, _)| variants);
+        todo.extend(variants.flat_map(|variant| &variant.fields));
+    }
+    defs.iter()
+        .filter(|def| names.contains(&def.name.value.as_str()))
+        .collect()
+}
+
+/// The definitions a declaration names in its own type positions (`type`, `items`,
+/// `values`, a tuple's items), not in its fields or variants.
+fn def_names(param: &Param) -> impl Iterator<Item = &str> {
+    let forms = &param.forms;
+    let tuple = forms.tuple.iter().flat_map(|(items, _)| items);
+    forms
+        .form
+        .iter()
+        .chain(&forms.items)
+        .chain(&forms.values)
+        .chain(tuple)
+        .filter_map(|(kind, _)| match kind {
+            Kind::Def(name) => Some(name.as_str()),
+            _ => None,
+        })
+}
+
 /// The definition named `name`.
 pub(crate) fn find_def<'d>(defs: &'d [Def], name: &str) -> Option<&'d Def> {
     defs.iter().find(|def| def.name.value == name)

@@ -1,7 +1,11 @@
-//! Stage 4: the Rust types of the forms beyond the six types, in the generated input struct:
-//! a union is an enum with one variant per tag, a map a `HashMap<String, T>`, any value a
-//! `serde_json::Value`, a tuple a tuple, a nullable value an `Option<T>`, and each definition
-//! a type named after the tool and the definition, boxed where it contains itself.
+//! Stage 4: the Rust types of the forms beyond the six types, in the generated input and
+//! output structs: a union is an enum with one variant per tag, a map a
+//! `HashMap<String, T>`, any value a `serde_json::Value`, a tuple a tuple, a nullable value an
+//! `Option<T>`, and each definition a type named after the tool and the definition, boxed
+//! where it contains itself.
+//!
+//! A definition is one type, which the input and the output share: its fields are as an
+//! input's (one with a default is a plain value, which an output then always gives).
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -10,7 +14,7 @@ use super::{Def, Kind, items_of, kind_of};
 use crate::ast::Param;
 use crate::rules::ParamType;
 use crate::tool::fields::{
-    Field, Gen, Side, deserialize, fields, nested_struct, six_rust, upper_camel,
+    Field, Gen, Side, deserialize, fields, nested_struct, put, six_rust, upper_camel,
 };
 
 /// Whether the Rust type of `param` is this module's to say: it uses a form at its top.
@@ -47,7 +51,7 @@ pub(crate) fn defs(g: &mut Gen<'_, '_>, defs: &[Def]) {
                 nested_struct(g, &name.clone(), Some(name), label, fields, Side::Input);
             }
             Some(Kind::Union) => {
-                union_enum(g, name, &def.name.value, param);
+                union_enum(g, name, &def.name.value, param, Side::Input);
             }
             // The fallback's: an alias that may hold itself (reported) would be one more error.
             _ if g.fallback => {
@@ -58,7 +62,7 @@ pub(crate) fn defs(g: &mut Gen<'_, '_>, defs: &[Def]) {
                     .push(quote!(#[doc(hidden)] #vis type #name = #p::Value;));
             }
             _ => {
-                let ty = rust_type(g, &name, &def.name.value, param)
+                let ty = rust_type(g, &name, &def.name.value, param, Side::Input)
                     .or_else(|| six_rust(g, &name, &def.name.value, param, Side::Input))
                     .unwrap_or_else(|| {
                         let p = &g.p;
@@ -93,22 +97,23 @@ pub(crate) fn rust_type(
     parent: &Ident,
     name: &str,
     param: &Param,
+    side: Side,
 ) -> Option<TokenStream> {
     let p = g.p.clone();
     let kind = kind_of(param)?;
     Some(match kind {
         Kind::Six(ParamType::List) => {
             let items = items_of(param)?;
-            let item = part(g, parent, name, param, &items, false)?;
+            let item = part(g, parent, name, param, &items, false, side)?;
             quote!(#p::Vec<#item>)
         }
-        Kind::Six(_) => return six_rust(g, parent, name, param, Side::Input),
-        other => part(g, parent, name, param, &other, true)?,
+        Kind::Six(_) => return six_rust(g, parent, name, param, side),
+        other => part(g, parent, name, param, &other, true, side)?,
     })
 }
 
 /// The Rust type of a value of `kind` in `param`: the parameter itself (`direct`), a list's
-/// item, a map's value, or a tuple's position.
+/// item, a map's value, or a tuple's position; `side` is the struct's the types are for.
 fn part(
     g: &mut Gen<'_, '_>,
     parent: &Ident,
@@ -116,12 +121,13 @@ fn part(
     param: &Param,
     kind: &Kind,
     direct: bool,
+    side: Side,
 ) -> Option<TokenStream> {
     let p = g.p.clone();
     Some(match kind {
         Kind::Six(ParamType::Dictionary) => match &param.fields {
             Some((fields, _)) => {
-                let nested = nested_struct(g, parent, None, name, fields, Side::Input);
+                let nested = nested_struct(g, parent, None, name, fields, side);
                 quote!(#nested)
             }
             None => quote!(#p::Map<#p::String, #p::Value>),
@@ -134,19 +140,19 @@ fn part(
         Kind::Any => quote!(#p::Value),
         Kind::Union => {
             let enum_name = g.type_name(parent, name);
-            let enum_name = union_enum(g, enum_name, name, param);
+            let enum_name = union_enum(g, enum_name, name, param, side);
             quote!(#enum_name)
         }
         Kind::Map => {
             let (values, _) = param.forms.values.as_ref()?;
-            let value = part(g, parent, name, param, values, false)?;
+            let value = part(g, parent, name, param, values, false, side)?;
             quote!(#p::HashMap<#p::String, #value>)
         }
         Kind::Tuple => {
             let (kinds, _) = param.forms.tuple.as_ref()?;
             let mut items = Vec::with_capacity(kinds.len());
             for (kind, _) in kinds {
-                items.push(part(g, parent, name, param, kind, true)?);
+                items.push(part(g, parent, name, param, kind, true, side)?);
             }
             quote!((#(#items,)*))
         }
@@ -164,7 +170,13 @@ fn part(
 }
 
 /// The enum of a union, with its conversions; returns its name.
-fn union_enum(g: &mut Gen<'_, '_>, enum_name: Ident, label: &str, param: &Param) -> Ident {
+fn union_enum(
+    g: &mut Gen<'_, '_>,
+    enum_name: Ident,
+    label: &str,
+    param: &Param,
+    side: Side,
+) -> Ident {
     let p = g.p.clone();
     let tool = g.tool;
     let vis = &tool.item.vis;
@@ -189,7 +201,7 @@ fn union_enum(g: &mut Gen<'_, '_>, enum_name: Ident, label: &str, param: &Param)
             .unwrap_or_else(|| format!("Variant{index}"));
         let ident = Ident::new(&variant_ident, Span::call_site());
         let parent = format_ident!("{}{}", enum_name, ident);
-        let fields: Vec<Field<'_>> = fields(g, &parent, &variant.fields, Side::Input);
+        let fields: Vec<Field<'_>> = fields(g, &parent, &variant.fields, side);
         let doc = match &variant.description {
             Some(description) => format!("`\"{tag_value}\"`: {description}"),
             None => format!("`\"{tag_value}\"`"),
@@ -218,9 +230,13 @@ fn union_enum(g: &mut Gen<'_, '_>, enum_name: Ident, label: &str, param: &Param)
             let bound: Vec<Ident> = (0..idents.len())
                 .map(|i| format_ident!("field{}", i))
                 .collect();
+            let puts = fields
+                .iter()
+                .zip(&bound)
+                .map(|(field, bound)| put(&p, field, &quote!(#bound)));
             writes.push(quote! {
                 Self::#ident { #(#idents: #bound),* } => {
-                    #(#p::serde_glue::put(&mut output, #names, #bound);)*
+                    #(#puts)*
                     #tag_value
                 }
             });

@@ -13,12 +13,14 @@ use super::{Def, Kind, items_of, kind_of};
 use crate::ast::Param;
 use crate::rules::{self, ParamType};
 
-/// The schema of the tool's input: an object of `params`, with the `$defs`.
-pub(crate) fn input(params: &[Param], defs: &[Def]) -> String {
+/// The schema of the tool's input or output: an object of `params`, with the `$defs` they
+/// refer to (the same as `#[derive(ToolParams)]` writes, which lists only the types it meets).
+pub(crate) fn root(params: &[Param], defs: &[Def]) -> String {
     let mut schema = object(params);
+    let defs = super::reachable_defs(params, defs);
     if !defs.is_empty() {
         let defs = defs
-            .iter()
+            .into_iter()
             .map(|def| (def.name.value.clone(), declared(&def.param, false)))
             .collect();
         schema.set("$defs", Json::Obj(defs));

@@ -42,6 +42,59 @@ fn six_types_keep_their_expansion() {
 }
 
 #[test]
+fn a_six_type_output_keeps_its_expansion_and_a_form_declares_the_output_as_json_schema() {
+    let six = expand(quote!(name = "s", output = [{ name = "x", type = integer }]));
+    assert!(!six.contains("with_static_json_output"), "{six}");
+    assert!(six.contains("static OUTPUT"), "{six}");
+    assert!(six.contains("output_fits_by_type"), "{six}");
+    // Only the output uses a form (through `defs`): the input stays six-type data, and the
+    // output schema, compiled with the standard options, holds the definitions it uses.
+    let out = expand(quote!(name = "s",
+        defs = { p = [{ name = "x", type = integer }] },
+        input = [{ name = "q", type = string }],
+        output = [{ name = "at", type = p, nullable = true }, { name = "m", type = map, values = any }],
+    ));
+    assert!(!out.contains("compile_error"), "{out}");
+    assert!(!out.contains("with_static_json_input"), "{out}");
+    assert!(out.contains("static INPUT"), "{out}");
+    assert!(!out.contains("static OUTPUT"), "{out}");
+    assert!(!out.contains("output_fits_by_type"), "{out}");
+    let start = out
+        .find("static_schema_text_with (& CELL , ")
+        .expect("an output schema");
+    let rest = &out[start..];
+    assert!(
+        rest.starts_with(
+            "static_schema_text_with (& CELL , __agentkit_S :: JsonSchemaOptions :: standard , "
+        ),
+        "{rest}"
+    );
+    assert!(
+        rest.contains(r##"{\"type\":\"object\",\"properties\":{\"at\":{\"anyOf\":[{\"$ref\":\"#/$defs/p\"},{\"type\":\"null\"}]},\"m\":{\"type\":\"object\",\"additionalProperties\":{}}},\"required\":[\"at\",\"m\"],\"additionalProperties\":false,\"$defs\":{\"p\":"##),
+        "{rest}"
+    );
+    // A nullable output's `None` is written as `null`.
+    assert!(out.contains("put_or_null (& mut output , \"at\""), "{out}");
+}
+
+#[test]
+fn a_mistake_in_an_output_form_is_one_error_with_a_stub() {
+    for args in [
+        quote!(name = "s", output = [{ name = "a", type = union, variants = [{ tag = "x" }, { tag = "x" }] }]),
+        quote!(name = "s", output = [{ name = "a", type = map }]),
+        quote!(name = "s", output = [{ name = "a", type = integer, const = "2" }]),
+        quote!(name = "s", defs = { t = [] }, input = Args, output = Found),
+    ] {
+        let out = expand(args);
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+        assert!(
+            out.contains("SOutput") || out.contains("Output = Found"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
 fn a_form_declares_the_whole_input_as_json_schema() {
     let out = expand(quote!(name = "s", input = [
         { name = "x", type = integer },

@@ -182,7 +182,11 @@ fn expand_struct(p: &Ident, ident: &Ident, fields: &[FieldParam<'_>]) -> TokenSt
             const PARAM_LIST: #p::Option<&'static [#p::Param]> =
                 <Self as #p::FromInputs>::PARAM_LIST;
             const JSON_SCHEMA: #p::Option<#p::StaticJsonSchema> =
-                <Self as #p::FromInputs>::JSON_SCHEMA;
+                if <Self as #p::ParamSchema>::SHAPE.json {
+                    #p::Some(__agentkit_output_json_schema)
+                } else {
+                    #p::None
+                };
 
             fn into_output(self) -> #p::JsonObject {
                 let #output = #p::JsonObject::new();
@@ -234,8 +238,9 @@ fn field_schemas(p: &Ident, fields: &[FieldParam<'_>], params: &TokenStream) -> 
         .collect()
 }
 
-/// The function that writes and compiles the type's JSON Schema, once: its
-/// `FromInputs::JSON_SCHEMA`, when it has one.
+/// The functions that write and compile the type's JSON Schema, once each: for its
+/// `FromInputs::JSON_SCHEMA` with the options for models, and for its
+/// `IntoOutput::JSON_SCHEMA` with the standard ones, as outputs are compiled.
 fn json_schema_fn(p: &Ident, ident: &Ident) -> TokenStream {
     quote! {
         fn __agentkit_json_schema()
@@ -244,6 +249,18 @@ fn json_schema_fn(p: &Ident, ident: &Ident) -> TokenStream {
             static CELL: #p::OnceLock<#p::Result<#p::JsonSchema, #p::SchemaError>> =
                 #p::OnceLock::new();
             #p::static_schema(&CELL, #p::root_json_schema::<#ident>)
+        }
+
+        fn __agentkit_output_json_schema()
+            -> #p::Result<&'static #p::JsonSchema, &'static #p::SchemaError>
+        {
+            static CELL: #p::OnceLock<#p::Result<#p::JsonSchema, #p::SchemaError>> =
+                #p::OnceLock::new();
+            #p::static_schema_with(
+                &CELL,
+                #p::JsonSchemaOptions::standard,
+                #p::root_json_schema::<#ident>,
+            )
         }
     }
 }
@@ -499,7 +516,7 @@ fn expand_tagged(
         #[automatically_derived]
         impl #p::IntoOutput for #ident {
             const JSON_SCHEMA: #p::Option<#p::StaticJsonSchema> =
-                #p::Some(__agentkit_json_schema);
+                #p::Some(__agentkit_output_json_schema);
 
             fn into_output(self) -> #p::JsonObject {
                 match #p::IntoParam::into_value(self) {

@@ -247,8 +247,13 @@ impl<'a> Tool<'a> {
     /// Whether the input literal says something the six types cannot: its spec then declares
     /// the complete JSON Schema.
     pub(crate) fn uses_forms(&self) -> bool {
-        self.input_type.is_none()
-            && (!self.defs.is_empty() || self.input.as_deref().is_some_and(forms::uses_forms))
+        self.input_type.is_none() && self.input.as_deref().is_some_and(forms::uses_forms)
+    }
+
+    /// Whether the output literal says something the six types cannot: its spec then
+    /// declares the complete JSON Schema of the output.
+    pub(crate) fn output_uses_forms(&self) -> bool {
+        self.output_type.is_none() && self.output.as_deref().is_some_and(forms::uses_forms)
     }
 
     /// Whether the generated `Tool` impl can be written for the item: the `Tool` trait needs a

@@ -42,17 +42,20 @@ pub(crate) fn check(cx: &Ctxt, tool: &Tool<'_>) {
     for def in &tool.defs {
         check_params(cx, tool, std::slice::from_ref(&def.param), true);
     }
-    match (&tool.input_type, tool.defs.first()) {
-        (None, _) => forms::check::check(cx, tool.input.as_deref().unwrap_or_default(), &tool.defs),
-        (Some(_), Some(def)) => cx.error(
+    // The literals written, input and output, share the `defs`; types given as
+    // `input = Args`, `output = Results` say their parts themselves.
+    let literals: Vec<&[Param]> = [tool.input.as_deref(), tool.output.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    let typed = tool.input_type.is_some() || tool.output_type.is_some();
+    match (literals.is_empty() && typed, tool.defs.first()) {
+        (true, Some(def)) => cx.error(
             def.name.span,
-            "`defs` name the parts of a literal `input = [...]`; a type given as `input = Args` \
-             says its parts itself",
+            "`defs` name the parts of a literal `input = [...]` or `output = [...]`; types \
+             given as `input = Args` and `output = Results` say their parts themselves",
         ),
-        (Some(_), None) => {}
-    }
-    if let Some(output) = &tool.output {
-        forms::check::refuse_in_output(cx, output);
+        _ => forms::check::check(cx, &literals, &tool.defs),
     }
     for name in rules::find_duplicates(tool.credentials.iter().map(|c| c.value.as_str())) {
         cx.error(

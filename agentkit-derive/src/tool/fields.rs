@@ -11,7 +11,7 @@ use quote::quote;
 
 use super::ast::Tool;
 use crate::ast::Param;
-use crate::expand::enum_conversions;
+use crate::expand::{enum_conversions, literal};
 use crate::forms;
 use crate::rules::{self, ParamType};
 
@@ -23,6 +23,13 @@ pub(crate) struct Field<'a> {
     pub(crate) ty: TokenStream,
     /// Whether the field is an `Option`: left out of the serialized form when `None`.
     optional: bool,
+    /// Whether `null` is the field's value (`nullable = true`): `None` is written as `null`,
+    /// never left out, so a required nullable field is always there.
+    nullable: bool,
+    /// For an output with a default in an output declared as JSON Schema (it uses a form),
+    /// the default as a `Literal` expression: written for `None`, since that validation fills
+    /// no default in.
+    default: Option<TokenStream>,
     pub(crate) doc: String,
 }
 
@@ -127,7 +134,7 @@ pub(crate) fn fields<'a>(
             continue;
         }
         let rust = if forms::rust::applies(param) {
-            forms::rust::rust_type(g, parent, &name.value, param)
+            forms::rust::rust_type(g, parent, &name.value, param, side)
         } else {
             six_rust(g, parent, &name.value, param, side)
         };
@@ -148,11 +155,20 @@ pub(crate) fn fields<'a>(
             Some(description) if !description.is_empty() => description.to_owned(),
             _ => format!("The `{}` {what}.", name.value),
         };
+        let nullable = param.forms.is_nullable();
+        let json_output = side == Side::Output && g.tool.output_uses_forms();
+        let default = param
+            .default_literal
+            .as_ref()
+            .filter(|_| json_output && optional && !nullable)
+            .map(|default| literal(&p, default));
         fields.push(Field {
             ident,
             name: &name.value,
             ty,
             optional,
+            nullable,
+            default,
             doc,
         });
     }
@@ -362,15 +378,30 @@ pub(crate) fn struct_def(
 
 /// The statements that write each field into `output`, a `JsonObject`.
 pub(crate) fn writes(p: &Ident, fields: &[Field<'_>]) -> TokenStream {
-    let writes = fields.iter().map(|Field { ident, name, .. }| {
-        // One call a field: less for the compiler than the `if let` and insert inline.
-        quote!(#p::serde_glue::put(&mut output, #name, self.#ident);)
+    let writes = fields.iter().map(|field| {
+        let ident = &field.ident;
+        put(p, field, &quote!(self.#ident))
     });
     quote!(#(#writes)*)
 }
 
+/// The statement that writes `value`, the value of `field`, into `output`: one call a field,
+/// less for the compiler than the `if let` and insert inline. A nullable field's `None` is
+/// written as `null`, that of an output with a default (declared as JSON Schema) as the
+/// default; another `None` is left out.
+pub(crate) fn put(p: &Ident, field: &Field<'_>, value: &TokenStream) -> TokenStream {
+    let name = field.name;
+    if let Some(default) = &field.default {
+        quote!(#p::serde_glue::put_or_default(&mut output, #name, #value, &#default);)
+    } else if field.nullable {
+        quote!(#p::serde_glue::put_or_null(&mut output, #name, #value);)
+    } else {
+        quote!(#p::serde_glue::put(&mut output, #name, #value);)
+    }
+}
+
 /// `impl Serialize` for a generated struct: an object of its parameters, an optional one left
-/// out when `None`.
+/// out when `None` (a nullable one is `null`).
 pub(crate) fn serialize(p: &Ident, name: &Ident, fields: &[Field<'_>]) -> TokenStream {
     // In key order, as the JSON object the executor validates keeps them: so the text written
     // straight from an output struct is the text of its object.
@@ -378,7 +409,7 @@ pub(crate) fn serialize(p: &Ident, name: &Ident, fields: &[Field<'_>]) -> TokenS
     sorted.sort_by_key(|f| f.name);
     let writes = sorted.into_iter().map(|f| {
         let (ident, key) = (&f.ident, f.name);
-        if f.optional {
+        if f.optional && !f.nullable {
             quote!(fields.optional(#key, &self.#ident);)
         } else {
             quote!(fields.field(#key, &self.#ident);)

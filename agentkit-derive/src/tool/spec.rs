@@ -34,10 +34,10 @@ pub(crate) fn spec(tool: &Tool<'_>) -> TokenStream {
     // `Input` is then the one place a type without `ToolParams` is reported.
     let ident = &tool.item.ident;
     // A literal that says what the six types cannot is declared as its complete JSON
-    // Schema, written here as text and compiled once, on first use.
+    // Schema, written here as text and compiled once, on first use: an input's with the
+    // options for models, an output's with the standard ones (exact JSON Schema).
     let json_input = tool.uses_forms().then(|| {
-        let params = tool.input.as_deref().unwrap_or_default();
-        let text = forms::schema::input(params, &tool.defs);
+        let text = forms::schema::root(tool.input.as_deref().unwrap_or_default(), &tool.defs);
         quote! {
             .with_static_json_input({
                 fn input_json() -> #p::Result<&'static #p::JsonSchema, &'static #p::SchemaError> {
@@ -49,6 +49,19 @@ pub(crate) fn spec(tool: &Tool<'_>) -> TokenStream {
             })
         }
     });
+    let json_output = tool.output_uses_forms().then(|| {
+        let text = forms::schema::root(tool.output.as_deref().unwrap_or_default(), &tool.defs);
+        quote! {
+            .with_static_json_output({
+                fn output_json() -> #p::Result<&'static #p::JsonSchema, &'static #p::SchemaError> {
+                    static CELL: #p::OnceLock<#p::Result<#p::JsonSchema, #p::SchemaError>> =
+                        #p::OnceLock::new();
+                    #p::static_schema_text_with(&CELL, #p::JsonSchemaOptions::standard, #text)
+                }
+                output_json
+            })
+        }
+    });
     let input = match &tool.input_type {
         Some(_) => quote!(#p::input_schema::<#ident>()),
         None if json_input.is_some() => quote!(#p::None),
@@ -56,6 +69,7 @@ pub(crate) fn spec(tool: &Tool<'_>) -> TokenStream {
     };
     let output = match &tool.output_type {
         Some(_) => quote!(#p::output_schema::<#ident>()),
+        None if json_output.is_some() => quote!(#p::None),
         None => schema(&tool.output, "OUTPUT"),
     };
     let tags = tool.tags.iter().map(|(key, value)| {
@@ -78,7 +92,7 @@ pub(crate) fn spec(tool: &Tool<'_>) -> TokenStream {
             #output,
             &[#(#tags),*],
             &[#(#credentials),*],
-        )#json_input #policy #annotations #examples
+        )#json_input #json_output #policy #annotations #examples
     };
     // `input = Args` whose type has a form only JSON Schema can say declares that schema
     // (and no parameter list); which it is, only the type's `const`s know.
@@ -86,23 +100,13 @@ pub(crate) fn spec(tool: &Tool<'_>) -> TokenStream {
         Some(_) => quote!(#p::with_json_input(#spec, #p::input_json_schema::<#ident>())),
         None => spec,
     };
-    // An output schema is six-type data for now: a type with JSON-only forms is refused,
-    // on the type, rather than declared without its schema.
-    let output_check = tool.output_type.as_ref().map(|ty| {
-        let span = syn::spanned::Spanned::span(ty);
-        let p = tool.private_at(span);
-        quote::quote_spanned! {span=>
-            const _: () = #p::assert!(
-                #p::output_json_schema::<#ident>().is_none(),
-                "this output type has a form only JSON Schema can say (an enum with data, a map, \
-                 a tuple, a recursive type, ...): an output schema is six-type data for now; \
-                 use `output = JsonObject` or a struct of the six types"
-            );
-        }
-    });
+    // So does `output = Type`, compiled as outputs are (exact JSON Schema).
+    let spec = match &tool.output_type {
+        Some(_) => quote!(#p::with_json_output(#spec, #p::output_json_schema::<#ident>())),
+        None => spec,
+    };
     quote! {
         #(#statics)*
-        #output_check
         static SPEC: #p::ToolSpec = #spec;
         &SPEC
     }

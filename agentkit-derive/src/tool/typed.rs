@@ -185,9 +185,13 @@ fn output_struct(g: &mut Gen<'_, '_>, name: &Ident, params: &[Param]) -> TokenSt
 
 /// Whether the generated output struct for `params` always converts to an output that passes
 /// validation (a non-finite float aside, which the executor checks for): no default to fill
-/// in, and no constraint but a string `enum` that became a Rust enum, at any depth.
+/// in, no constraint but a string `enum` that became a Rust enum, and none of the forms
+/// beyond the six types (validated against their JSON Schema), at any depth.
 pub(crate) fn fits_by_type(params: &[Param]) -> bool {
     params.iter().all(|param| {
+        if param.forms.used() {
+            return false;
+        }
         let c = &param.constraints;
         let only_rust_enum = param.ty.is_some_and(|ty| ty.ty == ParamType::String)
             && enum_variants(c).is_some()

@@ -202,8 +202,9 @@ fn corpus() -> Vec<(&'static str, Value)> {
     ]
 }
 
-/// Every tool of the corpus, as a spec with its JSON Schema, and the example's six-type tools.
-fn specs() -> Vec<ToolSpec> {
+/// Every tool of the corpus, as a spec with its JSON Schema, and the example's six-type tools
+/// (`provider_sdks` runs their declarations through the providers' SDKs).
+pub(crate) fn specs() -> Vec<ToolSpec> {
     let mut specs: Vec<ToolSpec> = corpus()
         .into_iter()
         .enumerate()

@@ -130,7 +130,7 @@
 //! | `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf` | kept | stated | as written | stated | stated | as written |
 //! | `minLength`, `maxLength` | stated | stated | as written | kept | kept | as written |
 //! | `minItems`, `maxItems` | kept | `minItems` of 0 or 1 kept; others stated | as written | kept | kept | as written |
-//! | tuples (`prefixItems`, draft-07 `items` arrays) | `items` as the union of the positions, the order stated | likewise | as written | kept | as OpenAI strict | as written |
+//! | tuples (`prefixItems`, draft-07 `items` arrays) | `items` as the union of the positions, the order stated | likewise | as written | kept (a closed one bounded by `maxItems`) | as OpenAI strict | as written |
 //! | `uniqueItems`, `contains`, `minProperties`/`maxProperties`, `propertyNames`, `dependentRequired`, `dependentSchemas`, `not`, `if`/`then`/`else`, `unevaluated*` | stated | stated | as written | stated | stated (`minProperties`, `maxProperties` kept) | as written |
 //! | a schema of any value (`{}`, `true`), a list of any values | not strict | not strict | as written | kept | kept, without a type | as written |
 //! | limits | 10 levels of objects, 5,000 properties, 1,000 `enum` values: beyond, not strict | per request (20 strict tools, 24 optional parameters, 16 unions): the tools past them go without strict ([`anthropic::not_strict`] names them) | | | | |

@@ -815,8 +815,9 @@ fn declarations_use_the_lowering_of_their_target() {
 }
 
 /// Generated schemas: objects, arrays, tuples, unions, type lists, maps, `allOf`, references
-/// into `$defs`, and the assertion keywords, nested.
-fn generated() -> impl Strategy<Value = Value> {
+/// into `$defs`, and the assertion keywords, nested (`provider_sdks` sends their declarations
+/// to the providers' SDKs).
+pub(crate) fn generated() -> impl Strategy<Value = Value> {
     let name = prop::sample::select(vec!["a", "b", "kind", "x-y", "n"]);
     let leaf = prop_oneof![
         Just(json!({"type": "string"})),

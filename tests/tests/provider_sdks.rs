@@ -17,7 +17,10 @@ use agentkit_core::ToolSpec;
 use agentkit_core::provider::{anthropic, gemini, mcp, openai_chat, openai_responses};
 use serde_json::{Value, json};
 
-use crate::provider_lowering::specs;
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::TestRunner;
+
+use crate::provider_lowering::{generated, specs};
 
 /// The venv's Python, with the three SDKs importable; else a loud skip line and `None`, or,
 /// under CI, a failure (the convention of the MCP interoperability tests).
@@ -201,6 +204,37 @@ fn every_declaration_of_the_corpus_is_one_the_providers_sdks_accept() {
             specs.len()
         );
     }
+}
+
+/// Generated schemas of every form `provider_lowering` generates (objects, tuples, unions, type
+/// lists, maps, `allOf`, references, assertion keywords, nested), from a fixed seed so that a
+/// failure repeats: their declarations too are ones the SDKs accept. One batch, one Python.
+#[test]
+fn the_declarations_of_generated_schemas_are_ones_the_providers_sdks_accept() {
+    let Some(python) = sdk_python() else { return };
+    let mut runner = TestRunner::deterministic();
+    let strategy = generated();
+    let specs: Vec<ToolSpec> = (0..200)
+        .filter_map(|n| {
+            let schema = strategy.new_tree(&mut runner).expect("a schema").current();
+            // Only schemas a tool can be built with, as in `provider_lowering`.
+            ToolSpec::builder(format!("generated_{n}"))
+                .input_json_schema(schema)
+                .build()
+                .ok()
+        })
+        .collect();
+    assert!(specs.len() >= 100, "{} of 200 schemas build", specs.len());
+    let entries: Vec<Value> = specs.iter().flat_map(declarations).collect();
+    let report = sdk_check(&python, &entries);
+    assert_eq!(report.checked, entries.len());
+    assert_eq!(report.helped, expected_helped(&entries));
+    assert!(
+        report.problems.is_empty(),
+        "the providers' SDKs refuse {} declarations of generated schemas:\n{}",
+        report.problems.len(),
+        report.problems.join("\n\n")
+    );
 }
 
 /// The check can fail: a declaration each SDK should refuse, one per check, is reported with

@@ -120,7 +120,7 @@
 //! | `$ref`, `$defs`/`definitions` | local refs gathered into the root's `$defs` (`#` kept), recursion kept | gathered likewise; recursion: not strict | as written | gathered likewise, recursion kept | written out where they stand; a recursive one two levels deep, the next level its type alone ("The same shape as above, nested further") | as written |
 //! | `allOf`, a `$ref` beside constraints | merged into one object (a clash stated) | merged | as written | merged | merged | as written |
 //! | `anyOf`, `oneOf` | `anyOf` (`oneOf` declared as `anyOf`); beside `properties`: stated | likewise | as written | likewise, kept beside `properties` | likewise, `null` variant as `nullable` | as written |
-//! | type lists | `["T", "null"]` kept; more types split into an `anyOf` | kept | as written | kept | one type in capitals, `nullable`; more types split into an `anyOf` | as written |
+//! | type lists | `["T", "null"]` kept; more types split into an `anyOf` | split into an `anyOf`, `["T", "null"]` too | as written | kept | one type in capitals, `nullable`; more types split into an `anyOf` | as written |
 //! | `const` | a one-value `enum` | kept | as written | a one-value `enum` | a one-value `enum` of a string, else stated | as written |
 //! | `enum` | kept | plain values kept, others stated | as written | plain values kept | strings kept, others stated | as written |
 //! | `default` | stated ("Defaults to 5.") | kept | as written | kept | kept | as written |

@@ -8,7 +8,7 @@ use super::refs::{self, escape};
 use super::root::{describe, root_object};
 use super::sentences::{self, literal};
 use super::shape::{openapi_nullable, openapi_type_of};
-use super::{Loosened, Lowered, Refs, Rules, Target, openai};
+use super::{Loosened, Lowered, Refs, Rules, Target, TypeLists, openai};
 use crate::schema::json_schema::describe_default;
 
 /// How many times a recursive `$ref` is written out along one path where references cannot
@@ -352,8 +352,9 @@ impl<'a> Lowerer<'a> {
             self.loosen(pointer, &keyword);
             sentences.push(format!("Also `{keyword}`: {}.", literal(&value)));
         }
-        if self.rules.split_types
-            && let Some(split) = refs::split_types(&schema)
+        if self.rules.type_lists != TypeLists::Keep
+            && let Some(split) =
+                refs::split_types(&schema, self.rules.type_lists == TypeLists::SplitAll)
         {
             schema = split;
         }

@@ -78,6 +78,10 @@ OPENAI_CHAT_PARAM = pydantic.TypeAdapter(closed(openai.types.chat.ChatCompletion
 OPENAI_RESPONSES_PARAM = pydantic.TypeAdapter(closed(openai.types.responses.FunctionToolParam))
 ANTHROPIC_PARAM = pydantic.TypeAdapter(closed(anthropic.types.ToolParam))
 ANTHROPIC_INPUT_SCHEMA = pydantic.TypeAdapter(InputSchemaTyped)
+# Any tool of a request: the server tools agentkit declares beside the functions (the tool
+# search tools after deferred ones).
+OPENAI_RESPONSES_ANY_TOOL = pydantic.TypeAdapter(closed(openai.types.responses.ToolParam))
+ANTHROPIC_ANY_TOOL = pydantic.TypeAdapter(closed(anthropic.types.ToolUnionParam))
 
 
 # How many schemas each helper saw, for the test to check that none was skipped.
@@ -233,6 +237,10 @@ def check(api: str, declaration: dict) -> list[tuple[str, str]]:
             if "parametersJsonSchema" in function:
                 problems += gemini_json_schema(function["parametersJsonSchema"])
         return problems
+    if api == "openai_responses_tool":
+        return validated("openai.types.responses.ToolParam", lambda: OPENAI_RESPONSES_ANY_TOOL.validate_python(declaration))
+    if api == "anthropic_tool":
+        return validated("anthropic.types.ToolUnionParam", lambda: ANTHROPIC_ANY_TOOL.validate_python(declaration))
     if api == "mcp":
         return validated("mcp.types.Tool", lambda: mcp.types.Tool.model_validate(declaration))
     return [("check.py", f"unknown api {api!r}")]

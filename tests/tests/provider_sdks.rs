@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 
+use crate::provider_fixtures::registry;
 use crate::provider_lowering::{generated, specs};
 
 /// The venv's Python, with the three SDKs importable; else a loud skip line and `None`, or,
@@ -237,6 +238,65 @@ fn the_declarations_of_generated_schemas_are_ones_the_providers_sdks_accept() {
     );
 }
 
+/// The whole `tools` list of a request where some tools are deferred: the deferred
+/// functions marked `defer_loading`, and the API's tool search tool after them (Anthropic's
+/// BM25 tool, OpenAI Responses' hosted `tool_search`), each checked by the SDK's type for
+/// any tool of a request.
+#[test]
+fn a_request_s_tools_with_deferred_ones_and_the_search_tool_are_ones_the_sdks_accept() {
+    let Some(python) = sdk_python() else { return };
+    let registry = registry();
+    let view = registry
+        .toolset()
+        .defer(|spec| spec.name() == "fetch_weather");
+    let mut entries = Vec::new();
+    let lists = [
+        ("anthropic", anthropic::tools(view.tools())),
+        ("anthropic_strict", anthropic::strict_tools(view.tools())),
+        ("openai_responses", openai_responses::tools(view.tools())),
+        (
+            "openai_responses_strict",
+            openai_responses::strict_tools(view.tools()),
+        ),
+    ];
+    for (api, list) in lists {
+        let tools = list.as_array().expect("a list");
+        assert!(
+            tools.iter().any(|tool| tool["defer_loading"] == true),
+            "{api}: a deferred tool"
+        );
+        for tool in tools {
+            // A function goes through the function's checks; the search tool through the
+            // type of any tool.
+            let function = tool.get("input_schema").is_some() || tool["type"] == "function";
+            let (api, name) = match (function, api.split_once('_')) {
+                (true, _) => (api.to_owned(), tool["name"].as_str().unwrap_or("?")),
+                (false, Some(("openai", _))) => ("openai_responses_tool".to_owned(), "search"),
+                (false, _) => ("anthropic_tool".to_owned(), "search"),
+            };
+            entries.push(entry(&api, name, tool.clone()));
+        }
+    }
+    let searches = entries
+        .iter()
+        .filter(|entry| {
+            entry["api"]
+                .as_str()
+                .is_some_and(|api| api.ends_with("_tool"))
+        })
+        .count();
+    assert_eq!(searches, 4, "one search tool per list");
+    let report = sdk_check(&python, &entries);
+    assert_eq!(report.checked, entries.len());
+    assert_eq!(report.helped, expected_helped(&entries));
+    assert!(
+        report.problems.is_empty(),
+        "the providers' SDKs refuse {} declarations:\n{}",
+        report.problems.len(),
+        report.problems.join("\n\n")
+    );
+}
+
 /// The check can fail: a declaration each SDK should refuse, one per check, is reported with
 /// its API, its tool and the SDK's message.
 #[test]
@@ -253,7 +313,12 @@ fn the_sdk_check_reports_each_declaration_a_provider_s_sdk_refuses() {
     let mut broken = Vec::new();
     // A misspelt key of the request's type.
     let mut chat = find("openai_chat");
-    chat["function"]["parameter"] = chat["function"]["parameters"].take();
+    let parameters = chat["function"]
+        .as_object_mut()
+        .expect("an object")
+        .remove("parameters")
+        .expect("parameters");
+    chat["function"]["parameter"] = parameters;
     broken.push(entry("openai_chat", "misspelt", chat));
     // A strict schema the SDK's strict helper would change: an object not closed.
     let mut strict = find("openai_responses_strict");
@@ -281,7 +346,6 @@ fn the_sdk_check_reports_each_declaration_a_provider_s_sdk_refuses() {
     broken.push(entry("gemini", "unknown_key", gemini_tool));
     // A JSON Schema keyword outside the OpenAPI subset's `Schema`.
     let mut openapi = find("gemini_openapi");
-    openapi["functionDeclarations"][0]["parameters"]["additionalProperties"] = json!(false);
     openapi["functionDeclarations"][0]["parameters"]["properties"]["query"]["const"] = json!("x");
     broken.push(entry("gemini_openapi", "json_schema_keyword", openapi));
     // A type outside the SDK's enum.
@@ -289,6 +353,17 @@ fn the_sdk_check_reports_each_declaration_a_provider_s_sdk_refuses() {
     json_schema["functionDeclarations"][0]["parametersJsonSchema"]["properties"]["query"]["type"] =
         json!("text");
     broken.push(entry("gemini", "bad_type", json_schema));
+    // A search tool of a type the API does not have.
+    broken.push(entry(
+        "anthropic_tool",
+        "bad_search",
+        json!({"type": "tool_search_tool_bm25_20990101", "name": "tool_search_tool_bm25"}),
+    ));
+    broken.push(entry(
+        "openai_responses_tool",
+        "bad_search",
+        json!({"type": "tool_search", "defer": true}),
+    ));
     // An MCP tool without its input schema.
     let mut tool = find("mcp");
     tool.as_object_mut()
@@ -300,16 +375,20 @@ fn the_sdk_check_reports_each_declaration_a_provider_s_sdk_refuses() {
         checked, problems, ..
     } = sdk_check(&python, &broken);
     assert_eq!(checked, broken.len());
-    for (broken, expected) in broken.iter().zip([
-        "function.parameter",
+    let expected = [
+        "function.parameter\n  Extra inputs are not permitted",
         "_ensure_strict_json_schema",
-        "input_type",
-        "transform_schema",
+        "InputSchemaTyped\ntype\n  Input should be 'object'",
+        "transform_schema: raised ValueError: Schema must have a 'type'",
         "functionDeclarations.0.strict",
-        "const",
-        "text",
-        "inputSchema",
-    ]) {
+        "query.const\n  Extra inputs are not permitted",
+        "input_value='text'",
+        "ToolSearchToolBm25_20251119Param.type",
+        "ToolSearchToolParam.defer",
+        "inputSchema\n  Field required",
+    ];
+    assert_eq!(expected.len(), broken.len());
+    for (broken, expected) in broken.iter().zip(expected) {
         let prefix = format!(
             "{} {}:",
             broken["api"].as_str().unwrap(),

@@ -28,7 +28,8 @@ What each SDK really validates, read from its source:
   `anthropic.lib._parse._transform.transform_schema` (what the SDK sends for structured
   outputs), which must not raise; the result must be the schema itself, up to what the
   transformer rewrites more conservatively than the API documents (`ANTHROPIC_NORMALISED`).
-- mcp: `mcp.types.Tool.model_validate`.
+- mcp: `mcp.types.Tool.model_validate`; the model ignores unknown keys, so what it reads back
+  (`model_dump(by_alias=True, exclude_unset=True)`) must be the whole declaration.
 """
 
 from __future__ import annotations
@@ -242,7 +243,13 @@ def check(api: str, declaration: dict) -> list[tuple[str, str]]:
     if api == "anthropic_tool":
         return validated("anthropic.types.ToolUnionParam", lambda: ANTHROPIC_ANY_TOOL.validate_python(declaration))
     if api == "mcp":
-        return validated("mcp.types.Tool", lambda: mcp.types.Tool.model_validate(declaration))
+        problems = validated("mcp.types.Tool", lambda: mcp.types.Tool.model_validate(declaration))
+        if not problems:
+            # `Tool` ignores a key it does not know: what it reads back must be all there was.
+            read = mcp.types.Tool.model_validate(declaration).model_dump(by_alias=True, exclude_unset=True, mode="json")
+            if read != declaration:
+                problems.append(("mcp.types.Tool", f"keys the SDK does not know: {first_difference(declaration, read)}"))
+        return problems
     return [("check.py", f"unknown api {api!r}")]
 
 

@@ -173,12 +173,31 @@ fn expected_helped(entries: &[Value]) -> Value {
     })
 }
 
+/// Tools of the forms the corpus's schemas do not show: no arguments, and an output schema
+/// that is not an object (MCP 2026-07-28) with a title and annotations.
+fn other_tools() -> Vec<ToolSpec> {
+    let no_arguments = ToolSpec::builder("get_time")
+        .description("The current time.")
+        .build()
+        .expect("builds");
+    let annotated = ToolSpec::builder("list_names")
+        .description("Every name.")
+        .title("List names")
+        .read_only(true)
+        .destructive(false)
+        .output_json_schema(json!({"type": "array", "items": {"type": "string"}}))
+        .build()
+        .expect("builds");
+    vec![no_arguments, annotated]
+}
+
 #[test]
 fn every_declaration_of_the_corpus_is_one_the_providers_sdks_accept() {
     let Some(python) = sdk_python() else { return };
-    let specs = specs();
+    let mut specs = specs();
+    specs.extend(other_tools());
     let entries: Vec<Value> = specs.iter().flat_map(declarations).collect();
-    // Nine declarations per tool: the corpus's and the example's tools, all of them.
+    // Nine declarations per tool: the corpus's, the example's and the other tools, all of them.
     assert_eq!(entries.len(), 9 * specs.len());
     let report = sdk_check(&python, &entries);
     assert_eq!(report.checked, entries.len());
@@ -370,6 +389,10 @@ fn the_sdk_check_reports_each_declaration_a_provider_s_sdk_refuses() {
         .expect("an object")
         .remove("inputSchema");
     broken.push(entry("mcp", "no_input_schema", tool));
+    // A hint MCP does not have (its `Tool` ignores it: the read-back check finds it).
+    let mut tool = find("mcp");
+    tool["annotations"] = json!({"readOnly": true});
+    broken.push(entry("mcp", "unknown_hint", tool));
 
     let Report {
         checked, problems, ..
@@ -386,6 +409,7 @@ fn the_sdk_check_reports_each_declaration_a_provider_s_sdk_refuses() {
         "ToolSearchToolBm25_20251119Param.type",
         "ToolSearchToolParam.defer",
         "inputSchema\n  Field required",
+        "keys the SDK does not know: at '/annotations/readOnly'",
     ];
     assert_eq!(expected.len(), broken.len());
     for (broken, expected) in broken.iter().zip(expected) {

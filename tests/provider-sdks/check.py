@@ -21,13 +21,18 @@ What each SDK really validates, read from its source:
   (`ChatCompletionFunctionToolParam`, `FunctionToolParam`) with extra keys forbidden and
   strict types. A strict declaration's `parameters` must be a fixpoint of the SDK's own
   strict-schema helper `openai.lib._pydantic._ensure_strict_json_schema` (what
-  `openai.pydantic_function_tool` sends): applying it changes nothing and raises nothing.
+  `openai.pydantic_function_tool` sends): applying it changes nothing and raises nothing
+  (the order of a `required` list aside: it means nothing).
 - anthropic: `types.ToolParam` (TypedDict) with extra keys forbidden and strict types, and its
   `input_schema` as `InputSchemaTyped` (`type: "object"`). A strict declaration's
   `input_schema` goes through the SDK's strict-schema transformer
   `anthropic.lib._parse._transform.transform_schema` (what the SDK sends for structured
   outputs), which must not raise; the result must be the schema itself, up to what the
-  transformer rewrites more conservatively than the API documents (`ANTHROPIC_NORMALISED`).
+  transformer rewrites more conservatively than the API documents (see
+  `anthropic_normalised`).
+- a request's other tools (the tool search tools declared after deferred functions):
+  `openai.types.responses.ToolParam` and `anthropic.types.ToolUnionParam`, the unions of every
+  tool type, extra keys forbidden (`openai_responses_tool`, `anthropic_tool`).
 - mcp: `mcp.types.Tool.model_validate`; the model ignores unknown keys, so what it reads back
   (`model_dump(by_alias=True, exclude_unset=True)`) must be the whole declaration.
 """
@@ -92,8 +97,10 @@ HELPED = {"openai_strict": 0, "anthropic_strict": 0, "gemini_json_schema": 0, "g
 def openai_strict(parameters: object) -> list[tuple[str, str]]:
     """The SDK's strict helper must leave a strict schema as it is."""
     HELPED["openai_strict"] += 1
+    helped = copy.deepcopy(parameters)
     try:
-        helped = _ensure_strict_json_schema(copy.deepcopy(parameters), path=(), root=copy.deepcopy(parameters))
+        # As `to_strict_json_schema` calls it: the schema is its own root, changed in place.
+        helped = _ensure_strict_json_schema(helped, path=(), root=helped)
     except Exception as error:  # the helper raises TypeError, ValueError, AssertionError
         return [("openai.lib._pydantic._ensure_strict_json_schema", f"raised {type(error).__name__}: {error}")]
     if unordered_required(helped) != unordered_required(parameters):

@@ -15,7 +15,8 @@ What each SDK really validates, read from its source:
   `parameters` of `openapi_tools` are a `types.Schema`; `parametersJsonSchema` is typed `Any`
   (sent as given), so the SDK's own model of it, `types.JSONSchema` (same `extra='forbid'`),
   checks it too, except for the keywords Gemini documents for `parametersJsonSchema` that
-  the model does not list (`JSON_SCHEMA_KEYWORDS_BEYOND_THE_SDK`).
+  the model does not list (`JSON_SCHEMA_KEYWORDS_BEYOND_THE_SDK`). What the SDK would send
+  (the `Tool` dumped by alias) must be the declaration itself.
 - openai: the response-side models (`ChatCompletionFunctionTool`, `FunctionTool`) allow extra
   keys, so each declaration is also validated as the request's TypedDict
   (`ChatCompletionFunctionToolParam`, `FunctionToolParam`) with extra keys forbidden and
@@ -237,6 +238,11 @@ def check(api: str, declaration: dict) -> list[tuple[str, str]]:
         return problems
     if api in ("gemini", "gemini_openapi"):
         problems = validated("google.genai.types.Tool", lambda: genai.Tool.model_validate(declaration))
+        if not problems:
+            # What the SDK sends is the model dumped: it must be the declaration, whole.
+            sent = genai.Tool.model_validate(declaration).model_dump(by_alias=True, exclude_none=True, mode="json")
+            if sent != declaration:
+                problems.append(("google.genai.types.Tool", f"the SDK would send it otherwise: {first_difference(declaration, sent)}"))
         for function in declaration.get("functionDeclarations", []):
             if "parameters" in function:
                 HELPED["gemini_openapi"] += 1

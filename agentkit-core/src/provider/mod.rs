@@ -123,7 +123,7 @@
 //! | type lists | `["T", "null"]` kept; more types split into an `anyOf` | split into an `anyOf`, `["T", "null"]` too | as written | kept | one type in capitals, `nullable`; more types split into an `anyOf` | as written |
 //! | `const` | a one-value `enum` | kept | as written | a one-value `enum` | a one-value `enum` of a string, else stated | as written |
 //! | `enum` | kept | plain values kept, others stated | as written | plain values kept | strings kept, others stated | as written |
-//! | `default` | stated ("Defaults to 5.") | kept | as written | kept | kept | as written |
+//! | `default` | stated ("Defaults to 5.") | kept | as written | kept | kept; `null` stated (the SDK drops a null) | as written |
 //! | `pattern` | kept | kept | as written | kept | kept | as written |
 //! | `format` | date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid kept; others stated | the same and uri kept; others stated | as written | kept | kept | as written |
 //! | `minimum`, `maximum` | kept | stated | as written | kept | kept | as written |

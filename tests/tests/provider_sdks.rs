@@ -372,6 +372,11 @@ fn the_sdk_check_reports_each_declaration_a_provider_s_sdk_refuses() {
     json_schema["functionDeclarations"][0]["parametersJsonSchema"]["properties"]["query"]["type"] =
         json!("text");
     broken.push(entry("gemini", "bad_type", json_schema));
+    // A value the SDK would not send: `Schema` reads a null default as unset.
+    let mut dropped = find("gemini_openapi");
+    dropped["functionDeclarations"][0]["parameters"]["properties"]["query"]["default"] =
+        Value::Null;
+    broken.push(entry("gemini_openapi", "null_default", dropped));
     // A search tool of a type the API does not have.
     broken.push(entry(
         "anthropic_tool",
@@ -406,6 +411,7 @@ fn the_sdk_check_reports_each_declaration_a_provider_s_sdk_refuses() {
         "functionDeclarations.0.strict",
         "query.const\n  Extra inputs are not permitted",
         "input_value='text'",
+        "the SDK would send it otherwise: at '/functionDeclarations/0/parameters/properties/query/default'",
         "ToolSearchToolBm25_20251119Param.type",
         "ToolSearchToolParam.defer",
         "inputSchema\n  Field required",

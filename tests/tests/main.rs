@@ -68,6 +68,7 @@ mod provider_mcp;
 mod provider_openai_chat;
 mod provider_openai_responses;
 mod provider_round_trip;
+mod provider_sdks;
 mod provider_stream;
 mod schema_differential;
 mod schema_hostile;

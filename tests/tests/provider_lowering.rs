@@ -202,8 +202,9 @@ fn corpus() -> Vec<(&'static str, Value)> {
     ]
 }
 
-/// Every tool of the corpus, as a spec with its JSON Schema, and the example's six-type tools.
-fn specs() -> Vec<ToolSpec> {
+/// Every tool of the corpus, as a spec with its JSON Schema, and the example's six-type tools
+/// (`provider_sdks` runs their declarations through the providers' SDKs).
+pub(crate) fn specs() -> Vec<ToolSpec> {
     let mut specs: Vec<ToolSpec> = corpus()
         .into_iter()
         .enumerate()
@@ -814,8 +815,9 @@ fn declarations_use_the_lowering_of_their_target() {
 }
 
 /// Generated schemas: objects, arrays, tuples, unions, type lists, maps, `allOf`, references
-/// into `$defs`, and the assertion keywords, nested.
-fn generated() -> impl Strategy<Value = Value> {
+/// into `$defs`, and the assertion keywords, nested (`provider_sdks` sends their declarations
+/// to the providers' SDKs).
+pub(crate) fn generated() -> impl Strategy<Value = Value> {
     let name = prop::sample::select(vec!["a", "b", "kind", "x-y", "n"]);
     let leaf = prop_oneof![
         Just(json!({"type": "string"})),

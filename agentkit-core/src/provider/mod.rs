@@ -149,17 +149,17 @@
 //! | `$ref`, `$defs`/`definitions` | local refs gathered into the root's `$defs` (`#` kept), recursion kept | gathered likewise; recursion: not strict | as written | gathered likewise, recursion kept | written out where they stand; a recursive one two levels deep, the next level its type alone ("The same shape as above, nested further") | as written |
 //! | `allOf`, a `$ref` beside constraints | merged into one object (a clash stated) | merged | as written | merged | merged | as written |
 //! | `anyOf`, `oneOf` | `anyOf` (`oneOf` declared as `anyOf`); beside `properties`: stated | likewise | as written | likewise, kept beside `properties` | likewise, `null` variant as `nullable` | as written |
-//! | type lists | `["T", "null"]` kept; more types split into an `anyOf` | kept | as written | kept | one type in capitals, `nullable`; more types split into an `anyOf` | as written |
+//! | type lists | `["T", "null"]` kept; more types split into an `anyOf` | split into an `anyOf`, `["T", "null"]` too | as written | kept | one type in capitals, `nullable`; more types split into an `anyOf` | as written |
 //! | `const` | a one-value `enum` | kept | as written | a one-value `enum` | a one-value `enum` of a string, else stated | as written |
 //! | `enum` | kept | plain values kept, others stated | as written | plain values kept | strings kept, others stated | as written |
-//! | `default` | stated ("Defaults to 5.") | kept | as written | kept | kept | as written |
+//! | `default` | stated ("Defaults to 5.") | kept | as written | kept | kept; `null` stated (the SDK drops a null) | as written |
 //! | `pattern` | kept | kept | as written | kept | kept | as written |
 //! | `format` | date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid kept; others stated | the same and uri kept; others stated | as written | kept | kept | as written |
 //! | `minimum`, `maximum` | kept | stated | as written | kept | kept | as written |
 //! | `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf` | kept | stated | as written | stated | stated | as written |
 //! | `minLength`, `maxLength` | stated | stated | as written | kept | kept | as written |
 //! | `minItems`, `maxItems` | kept | `minItems` of 0 or 1 kept; others stated | as written | kept | kept | as written |
-//! | tuples (`prefixItems`, draft-07 `items` arrays) | `items` as the union of the positions, the order stated | likewise | as written | kept | as OpenAI strict | as written |
+//! | tuples (`prefixItems`, draft-07 `items` arrays) | `items` as the union of the positions, the order stated | likewise | as written | kept (a closed one bounded by `maxItems`) | as OpenAI strict | as written |
 //! | `uniqueItems`, `contains`, `minProperties`/`maxProperties`, `propertyNames`, `dependentRequired`, `dependentSchemas`, `not`, `if`/`then`/`else`, `unevaluated*` | stated | stated | as written | stated | stated (`minProperties`, `maxProperties` kept) | as written |
 //! | a schema of any value (`{}`, `true`), a list of any values | not strict | not strict | as written | kept | kept, without a type | as written |
 //! | limits | 10 levels of objects, 5,000 properties, 1,000 `enum` values: beyond, not strict | per request (20 strict tools, 24 optional parameters, 16 unions): the tools past them go without strict ([`anthropic::not_strict`] names them) | | | | |

@@ -1,6 +1,7 @@
 //! Anthropic's strict tool use (structured outputs' supported subset).
 //!
-//! Strict tool use takes `type` (lists included), `properties`, `required` (optional
+//! Strict tool use takes `type` (one type: the SDK's `transform_schema` takes no list, so a
+//! list is split into an `anyOf`), `properties`, `required` (optional
 //! properties stay optional), `additionalProperties: false` on every object, `items`,
 //! `anyOf`, `allOf` (not with `$ref`), `enum` of plain values, `const`, `default`, local
 //! `$ref`s into `$defs` or `definitions` but not recursive ones, `description`, `title`,
@@ -11,7 +12,7 @@
 
 use serde_json::Value;
 
-use super::{Maps, Refs, Rules};
+use super::{Maps, Refs, Rules, TypeLists};
 
 /// The `format`s strict tool use takes.
 const FORMATS: [&str; 10] = [
@@ -51,7 +52,7 @@ pub(super) fn strict() -> Rules {
         enum_primitives_only: true,
         enum_strings_only: false,
         default_in_description: false,
-        split_types: false,
+        type_lists: TypeLists::SplitAll,
         tuples: false,
         union_beside_properties: false,
         openapi: false,

@@ -97,12 +97,24 @@ impl Lowerer<'_> {
             None => None,
         };
         if self.rules.tuples {
+            let positions = lowered.len() as u64;
             out.insert("prefixItems".into(), Value::Array(lowered));
             match (rest, schema.get(rest_key)) {
-                (Some(rest), _) => out.insert("items".into(), rest),
-                (None, Some(closed)) => out.insert("items".into(), closed.clone()),
-                (None, None) => None,
-            };
+                (Some(rest), _) => {
+                    out.insert("items".into(), rest);
+                }
+                // A closed tuple (`items: false`) is one of at most its positions: said with
+                // `maxItems`, since the only target that keeps tuples (Gemini) takes a schema
+                // object as `items`, never a boolean (google-genai's `JSONSchema` refuses one).
+                (None, Some(_)) => {
+                    let bound = out
+                        .get("maxItems")
+                        .and_then(Value::as_u64)
+                        .map_or(positions, |declared| declared.min(positions));
+                    out.insert("maxItems".into(), Value::from(bound));
+                }
+                (None, None) => {}
+            }
             return Some(());
         }
         self.loosen(pointer, tuple_key);
@@ -243,5 +255,45 @@ impl Lowerer<'_> {
         if !required.is_empty() || self.rules.all_required {
             out.insert("required".into(), json!(required));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::{Target, lower};
+
+    #[test]
+    fn a_closed_tuple_is_bounded_by_its_positions_where_tuples_are_kept() {
+        // Gemini takes `prefixItems` but no boolean schema as `items`: google-genai's
+        // `JSONSchema` model refuses `items: false`.
+        let lowered = |schema: serde_json::Value| {
+            lower(
+                &json!({"type": "object", "properties": {"pair": schema}}),
+                Target::GeminiJsonSchema,
+            )
+            .schema()["properties"]["pair"]
+                .clone()
+        };
+        let two = [json!({"type": "string"}), json!({"type": "integer"})];
+        assert_eq!(
+            lowered(json!({"type": "array", "prefixItems": two, "items": false})),
+            json!({"type": "array", "prefixItems": two, "maxItems": 2})
+        );
+        // Draft-07's form, and a declared bound that is tighter already.
+        assert_eq!(
+            lowered(json!({"type": "array", "items": two, "additionalItems": false})),
+            json!({"type": "array", "prefixItems": two, "maxItems": 2})
+        );
+        assert_eq!(
+            lowered(json!({"type": "array", "prefixItems": two, "items": false, "maxItems": 1})),
+            json!({"type": "array", "prefixItems": two, "maxItems": 1})
+        );
+        // An open tuple keeps the schema of the rest.
+        assert_eq!(
+            lowered(json!({"type": "array", "prefixItems": two, "items": {"type": "boolean"}})),
+            json!({"type": "array", "prefixItems": two, "items": {"type": "boolean"}})
+        );
     }
 }

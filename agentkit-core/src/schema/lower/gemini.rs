@@ -15,7 +15,7 @@
 
 use serde_json::Value;
 
-use super::{Maps, Refs, Rules};
+use super::{Maps, Refs, Rules, TypeLists};
 
 fn json_schema_keeps(key: &str, _: &Value) -> bool {
     matches!(
@@ -62,7 +62,7 @@ pub(super) fn json_schema() -> Rules {
         enum_primitives_only: true,
         enum_strings_only: false,
         default_in_description: false,
-        split_types: false,
+        type_lists: TypeLists::Keep,
         tuples: true,
         union_beside_properties: true,
         openapi: false,
@@ -85,7 +85,7 @@ pub(super) fn openapi() -> Rules {
         enum_primitives_only: true,
         enum_strings_only: true,
         default_in_description: false,
-        split_types: true,
+        type_lists: TypeLists::SplitSeveral,
         tuples: false,
         union_beside_properties: false,
         openapi: true,

@@ -200,8 +200,8 @@ pub(super) struct Rules {
     enum_strings_only: bool,
     /// Whether `default` is stated rather than declared.
     default_in_description: bool,
-    /// Whether a list of two or more types is split into an `anyOf`.
-    split_types: bool,
+    /// Which lists of types are split into an `anyOf`.
+    type_lists: TypeLists,
     /// Whether `prefixItems` is kept (else its schemas become the `items`' union).
     tuples: bool,
     /// Whether an `anyOf` beside `properties` is kept (else stated).
@@ -210,6 +210,19 @@ pub(super) struct Rules {
     openapi: bool,
     /// Whether OpenAI's size limits apply.
     limits: bool,
+}
+
+/// What a target does with a list of types (`"type": ["string", "integer", "null"]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TypeLists {
+    /// Declared as written.
+    Keep,
+    /// A list of two or more types besides `null` is split into an `anyOf`; "this type or
+    /// null" is kept.
+    SplitSeveral,
+    /// Every list of two or more types is split, "this type or null" too: the target's SDK
+    /// takes only one type per schema (anthropic's `transform_schema`).
+    SplitAll,
 }
 
 /// What a target does with `$ref`.

@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 
-use super::{Maps, Refs, Rules};
+use super::{Maps, Refs, Rules, TypeLists};
 
 /// The `format`s strict mode takes.
 const FORMATS: [&str; 9] = [
@@ -58,7 +58,7 @@ pub(super) fn strict() -> Rules {
         enum_primitives_only: false,
         enum_strings_only: false,
         default_in_description: true,
-        split_types: true,
+        type_lists: TypeLists::SplitSeveral,
         tuples: false,
         union_beside_properties: false,
         openapi: false,

@@ -299,17 +299,21 @@ fn type_of_keyword(key: &str) -> Option<&'static str> {
     })
 }
 
-/// A schema whose `type` lists two or more types besides `null`, rewritten as an `anyOf` of
-/// one branch per type, each with the keywords of its type (and `null`, if listed, as a
-/// branch of its own); `None` when `type` lists fewer or the schema has an `anyOf` already.
-/// For the targets that take a type list only as "this type or null".
-pub(super) fn split_types(schema: &Map<String, Value>) -> Option<Map<String, Value>> {
+/// A schema whose `type` lists two or more types besides `null` (or, with `with_null`, two
+/// or more types, `null` counted), rewritten as an `anyOf` of one branch per type, each with
+/// the keywords of its type (and `null`, if listed, as a branch of its own); `None` when
+/// `type` lists fewer or the schema has an `anyOf` already. For the targets that take a type
+/// list only as "this type or null" (or, `with_null`, take none).
+pub(super) fn split_types(
+    schema: &Map<String, Value>,
+    with_null: bool,
+) -> Option<Map<String, Value>> {
     let Some(Value::Array(types)) = schema.get("type") else {
         return None;
     };
     let types: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
-    let others = types.iter().filter(|t| **t != "null").count();
-    if others < 2 || schema.contains_key("anyOf") {
+    let counted = types.iter().filter(|t| with_null || **t != "null").count();
+    if counted < 2 || schema.contains_key("anyOf") {
         return None;
     }
     let mut parent = Map::new();
@@ -404,7 +408,7 @@ mod tests {
     #[test]
     fn type_lists_split_by_keyword_family() {
         let schema = json!({"type": ["string", "integer", "null"], "minLength": 1, "minimum": 0, "description": "d"});
-        let split = split_types(schema.as_object().unwrap()).unwrap();
+        let split = split_types(schema.as_object().unwrap(), false).unwrap();
         assert_eq!(
             Value::Object(split),
             json!({"description": "d", "anyOf": [
@@ -413,6 +417,13 @@ mod tests {
                 {"type": "null"},
             ]})
         );
-        assert!(split_types(json!({"type": ["string", "null"]}).as_object().unwrap()).is_none());
+        let nullable = json!({"type": ["string", "null"], "pattern": "^a", "description": "d"});
+        assert!(split_types(nullable.as_object().unwrap(), false).is_none());
+        // Where a target takes no type list at all, "this type or null" is split too.
+        assert_eq!(
+            Value::Object(split_types(nullable.as_object().unwrap(), true).unwrap()),
+            json!({"description": "d", "anyOf": [{"type": "string", "pattern": "^a"}, {"type": "null"}]})
+        );
+        assert!(split_types(json!({"type": ["string"]}).as_object().unwrap(), true).is_none());
     }
 }

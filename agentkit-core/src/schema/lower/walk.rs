@@ -8,7 +8,7 @@ use super::refs::{self, escape};
 use super::root::{describe, root_object};
 use super::sentences::{self, literal};
 use super::shape::{openapi_nullable, openapi_type_of};
-use super::{Loosened, Lowered, Refs, Rules, Target, openai};
+use super::{Loosened, Lowered, Refs, Rules, Target, TypeLists, openai};
 use crate::schema::json_schema::describe_default;
 
 /// How many times a recursive `$ref` is written out along one path where references cannot
@@ -352,8 +352,9 @@ impl<'a> Lowerer<'a> {
             self.loosen(pointer, &keyword);
             sentences.push(format!("Also `{keyword}`: {}.", literal(&value)));
         }
-        if self.rules.split_types
-            && let Some(split) = refs::split_types(&schema)
+        if self.rules.type_lists != TypeLists::Keep
+            && let Some(split) =
+                refs::split_types(&schema, self.rules.type_lists == TypeLists::SplitAll)
         {
             schema = split;
         }
@@ -371,7 +372,12 @@ impl<'a> Lowerer<'a> {
                 "description" | "title" => {
                     out.insert(key.clone(), value.clone());
                 }
-                "default" if self.rules.default_in_description => {
+                // The OpenAPI subset's `Schema` has no null default: google-genai reads a
+                // null as "unset" and leaves it out of the request.
+                "default"
+                    if self.rules.default_in_description
+                        || (self.rules.openapi && value.is_null()) =>
+                {
                     self.loosen(pointer, key);
                     sentences.push(describe_default("", value));
                 }
@@ -439,7 +445,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         if let Some(default) = schema.get("default") {
-            if self.rules.default_in_description {
+            if self.rules.default_in_description || (self.rules.openapi && default.is_null()) {
                 sentences.push(describe_default("", default));
             } else {
                 notes.insert("default".into(), default.clone());
@@ -509,5 +515,40 @@ impl<'a> Lowerer<'a> {
         } else {
             out.insert("const".into(), value.clone());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::{Target, lower};
+
+    #[test]
+    fn a_null_default_is_stated_in_the_openapi_subset_and_kept_elsewhere() {
+        // google-genai's `Schema` reads `default: null` as unset and sends nothing.
+        let schema = json!({"type": "object", "properties": {
+            "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": null},
+            "sort": {"$ref": "#/$defs/Sort", "default": null},
+            "page": {"type": "integer", "default": 1},
+        }, "$defs": {"Sort": {"type": "string", "enum": ["date", "name"]}}});
+        let openapi = lower(&schema, Target::GeminiOpenApi);
+        let properties = &openapi.schema()["properties"];
+        for name in ["limit", "sort"] {
+            assert!(
+                properties[name].get("default").is_none(),
+                "{name}: {properties}"
+            );
+            let description = properties[name]["description"].as_str().unwrap_or_default();
+            assert!(description.contains("null"), "{name}: {description}");
+        }
+        assert_eq!(properties["page"]["default"], 1);
+        let json_schema = lower(&schema, Target::GeminiJsonSchema);
+        assert!(json_schema.schema()["properties"]["limit"]["default"].is_null());
+        assert!(
+            json_schema.schema()["properties"]["limit"]
+                .get("default")
+                .is_some()
+        );
     }
 }

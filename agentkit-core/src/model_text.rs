@@ -191,27 +191,45 @@ pub(crate) fn is_unsafe_char(c: char) -> bool {
 /// nor start a line.
 fn write_escaped(f: &mut dyn fmt::Write, s: &str, max_chars: usize, quoted: bool) -> fmt::Result {
     // The characters between two escapes are written as one slice: most texts have none.
-    let mut plain = 0;
-    for (shown, (at, c)) in s.char_indices().enumerate() {
+    // ASCII, most of any text, is read a byte at a time (a byte is a character there).
+    let bytes = s.as_bytes();
+    let (mut plain, mut at, mut shown) = (0, 0, 0);
+    while at < bytes.len() {
         if shown == max_chars {
             f.write_str(&s[plain..at])?;
             return f.write_char('…');
         }
+        shown += 1;
+        let b = bytes[at];
+        let (c, len) = if b.is_ascii() {
+            if !b.is_ascii_control() && !(quoted && (b == b'\\' || b == b'\'')) {
+                at += 1;
+                continue;
+            }
+            (char::from(b), 1)
+        } else {
+            let c = s[at..].chars().next().unwrap_or('\u{FFFD}');
+            if !is_unsafe_char(c) {
+                at += c.len_utf8();
+                continue;
+            }
+            (c, c.len_utf8())
+        };
         let escape = match c {
             '\\' if quoted => Some("\\\\"),
             '\'' if quoted => Some("\\'"),
             '\n' => Some("\\n"),
             '\r' => Some("\\r"),
             '\t' => Some("\\t"),
-            c if is_unsafe_char(c) => None,
-            _ => continue,
+            _ => None,
         };
         f.write_str(&s[plain..at])?;
         match escape {
             Some(escape) => f.write_str(escape)?,
             None => write!(f, "\\u{{{:x}}}", u32::from(c))?,
         }
-        plain = at + c.len_utf8();
+        at += len;
+        plain = at;
     }
     f.write_str(&s[plain..])
 }

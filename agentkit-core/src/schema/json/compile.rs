@@ -21,6 +21,9 @@ pub(super) const TRUE: NodeId = 0;
 /// The `false` schema's node, second.
 pub(super) const FALSE: NodeId = 1;
 
+/// How many nodes the search for unions' tags may look at in all (a tag only spares work).
+const TAG_SEARCH_BUDGET: usize = 100_000;
+
 /// A schema resource, for `$dynamicRef`: its dynamic anchors, by name.
 #[derive(Debug, Default)]
 pub(super) struct Resource {
@@ -361,6 +364,25 @@ impl<'d, 'p> Compiler<'d, 'p> {
                     Keyword::UnevaluatedItems(_) | Keyword::UnevaluatedProperties { .. }
                 )
             });
+            node.leaf = !node.reject && node.keywords.iter().all(Keyword::is_leaf);
+        }
+        // The tags of unions, which read the nodes their branches reach.
+        let mut tags = Vec::new();
+        let mut budget = TAG_SEARCH_BUDGET;
+        for (id, node) in self.nodes.iter().enumerate() {
+            for (k, keyword) in node.keywords.iter().enumerate() {
+                if let Keyword::AnyOf(u) | Keyword::OneOf(u) = keyword {
+                    if let Some(tag) = keywords::composition::union_tag(&self.nodes, u, &mut budget)
+                    {
+                        tags.push((id, k, tag));
+                    }
+                }
+            }
+        }
+        for (id, k, tag) in tags {
+            if let Keyword::AnyOf(u) | Keyword::OneOf(u) = &mut self.nodes[id].keywords[k] {
+                u.tag = Some(tag);
+            }
         }
         if let Some((from, to)) = in_place_cycle(&self.nodes) {
             let (from, to) = (
@@ -502,9 +524,8 @@ pub(super) fn in_place(node: &Node) -> impl Iterator<Item = NodeId> + '_ {
             Keyword::Ref(t) | Keyword::DynamicRef { target: t, .. } | Keyword::Not(t) => {
                 Box::new(std::iter::once(*t))
             }
-            Keyword::AllOf(b) | Keyword::AnyOf(b) | Keyword::OneOf(b) => {
-                Box::new(b.iter().copied())
-            }
+            Keyword::AllOf(b) => Box::new(b.iter().copied()),
+            Keyword::AnyOf(u) | Keyword::OneOf(u) => Box::new(u.branches.iter().copied()),
             Keyword::IfThenElse {
                 condition,
                 then,

@@ -27,6 +27,10 @@ pub(super) struct Node {
     /// Whether the node needs the annotations of what its subschemas evaluated
     /// (`unevaluatedProperties`, `unevaluatedItems`, or an implicitly closed object).
     pub(super) collects: bool,
+    /// Whether every keyword checks the value alone (`type`, bounds, `pattern`, ...: no
+    /// subschema, no annotation): the walk then checks them without its bookkeeping for
+    /// subschemas (depth, dynamic scope, evaluated keys), which they cannot need.
+    pub(super) leaf: bool,
 }
 
 impl Node {
@@ -38,6 +42,7 @@ impl Node {
             location,
             default: None,
             collects: false,
+            leaf: false,
         }
     }
 }
@@ -119,34 +124,104 @@ pub(super) struct Properties {
     /// Whether `additionalProperties` is `false`: an undeclared key is then an unknown
     /// parameter, with a suggestion.
     pub(super) closed: bool,
+    /// The schema's `required`, when every name in it is one of the first 64 of `named`:
+    /// each name with its position there. The object's keys are then found missing from the
+    /// ones the walk of `properties` met, with no lookup of its own (`required` itself is
+    /// then not a keyword of the node).
+    pub(super) required: Option<Box<[(String, u8)]>>,
 }
 
 impl Properties {
     pub(super) fn get(&self, key: &str) -> Option<NodeId> {
+        self.position(key).map(|i| self.named[i].1)
+    }
+
+    /// Where `key` is in `named`.
+    pub(super) fn position(&self, key: &str) -> Option<usize> {
         match &self.index {
-            Some(index) => index.get(key).map(|&i| self.named[i].1),
+            Some(index) => index.get(key).copied(),
             // A few names: compared by length first, most differ there.
             None if self.named.len() <= 8 => self
                 .named
                 .iter()
-                .find(|(name, _)| name.len() == key.len() && name == key)
-                .map(|(_, id)| *id),
+                .position(|(name, _)| name.len() == key.len() && name == key),
             None => self
                 .named
                 .binary_search_by(|(name, _)| name.as_str().cmp(key))
-                .ok()
-                .map(|i| self.named[i].1),
+                .ok(),
         }
     }
+
+    /// Whether the schema requires `name` (through the `required` merged in here).
+    pub(super) fn requires(&self, name: &str) -> bool {
+        self.required
+            .as_ref()
+            .is_some_and(|names| names.iter().any(|(n, _)| n == name))
+    }
+}
+
+/// The branches of `anyOf` or `oneOf`, and the tag that tells them apart, if they have one.
+#[derive(Debug)]
+pub(super) struct Union {
+    pub(super) branches: Box<[NodeId]>,
+    /// Set once every node is compiled (`composition::union_tag`).
+    pub(super) tag: Option<Box<Tag>>,
+}
+
+impl std::ops::Deref for Union {
+    type Target = [NodeId];
+
+    fn deref(&self) -> &[NodeId] {
+        &self.branches
+    }
+}
+
+/// A property whose value a union's branches require to be one value each (a `const`, or an
+/// `enum` of one), applied unconditionally (in the branch, or through its `$ref`s and
+/// `allOf`s): where a value has that property, a branch whose value differs cannot match,
+/// and is not tried.
+#[derive(Debug)]
+pub(super) struct Tag {
+    pub(super) name: String,
+    /// Per branch, the value it requires.
+    pub(super) values: Box<[Value]>,
 }
 
 /// A string `format` agentkit asserts.
 #[derive(Debug, Clone)]
 pub(super) enum Format {
-    /// One of `formats::check`'s.
-    Known(String),
+    /// One of `formats::checker`'s: its name, for messages, and its check.
+    Known(String, fn(&str) -> bool),
     /// `regex`: the string must be a pattern the validator accepts.
     Regex,
+}
+
+impl Keyword {
+    /// Whether the keyword checks the value alone: no subschema, no annotation.
+    pub(super) fn is_leaf(&self) -> bool {
+        matches!(
+            self,
+            Keyword::Type(_)
+                | Keyword::Enum(_)
+                | Keyword::Const(_)
+                | Keyword::Minimum(_)
+                | Keyword::Maximum(_)
+                | Keyword::ExclusiveMinimum(_)
+                | Keyword::ExclusiveMaximum(_)
+                | Keyword::MultipleOf(_)
+                | Keyword::MinLength(_)
+                | Keyword::MaxLength(_)
+                | Keyword::Pattern(_)
+                | Keyword::Format(_)
+                | Keyword::MinItems(_)
+                | Keyword::MaxItems(_)
+                | Keyword::UniqueItems
+                | Keyword::Required(_)
+                | Keyword::MinProperties(_)
+                | Keyword::MaxProperties(_)
+                | Keyword::DependentRequired(_)
+        )
+    }
 }
 
 /// One keyword (or a group of keywords that act together), compiled.
@@ -199,8 +274,8 @@ pub(super) enum Keyword {
     },
     // composition.rs
     AllOf(Box<[NodeId]>),
-    AnyOf(Box<[NodeId]>),
-    OneOf(Box<[NodeId]>),
+    AnyOf(Union),
+    OneOf(Union),
     Not(NodeId),
     // conditionals.rs
     IfThenElse {

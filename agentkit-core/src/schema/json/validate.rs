@@ -187,6 +187,10 @@ pub(super) struct Cx<'s> {
     pub(super) close: bool,
     visits: usize,
     depth: usize,
+    /// The limits, copied here from the options: read at every node. `max_visits` is 0 once
+    /// exhausted, so that every node after fails at its first check.
+    max_visits: usize,
+    max_depth: usize,
     pub(super) exhausted: bool,
     /// The schema resources entered, outermost first: `$dynamicRef`'s dynamic scope.
     pub(super) scope: Vec<u32>,
@@ -201,6 +205,8 @@ impl<'s> Cx<'s> {
             close: unknown == UnknownArguments::Reject,
             visits: 0,
             depth: 0,
+            max_visits: schema.options.limits.max_evaluations,
+            max_depth: schema.options.limits.max_eval_depth,
             exhausted: false,
             scope: Vec::new(),
         }
@@ -237,6 +243,12 @@ impl<'s> Cx<'s> {
     }
 
     /// Validates `value` against node `id`; `eval`, when given, learns what was evaluated.
+    ///
+    /// Small and inlined where it is called: a node whose keywords check the value alone (a
+    /// property's `type` and bounds, most nodes) is checked here, each keyword's verdict
+    /// reached without its message (made only for a keyword that fails); the others go on to
+    /// [`Cx::enter`].
+    #[inline]
     pub(super) fn node(
         &mut self,
         id: NodeId,
@@ -247,15 +259,49 @@ impl<'s> Cx<'s> {
         if id == TRUE {
             return true;
         }
-        if self.exhausted {
-            return false;
-        }
         self.visits += 1;
-        let limits = &self.schema.options.limits;
-        if self.visits > limits.max_evaluations || self.depth >= limits.max_eval_depth {
+        if self.visits > self.max_visits || self.depth >= self.max_depth {
             self.exhausted = true;
+            self.max_visits = 0;
             return false;
         }
+        let node = &self.schema.arena.nodes[id as usize];
+        if !node.leaf {
+            return self.enter(id, value, loc, eval);
+        }
+        // No subschema to enter: no depth, scope or annotations to keep.
+        let mut valid = true;
+        for keyword in &node.keywords {
+            let ok = match keywords::holds(keyword, value) {
+                Some(true) => true,
+                // Checked again, to report why.
+                Some(false) if !self.quiet => {
+                    self.keyword(id, keyword, value, loc, None);
+                    false
+                }
+                Some(false) => false,
+                None => self.keyword(id, keyword, value, loc, None),
+            };
+            if !ok {
+                valid = false;
+                if self.quiet {
+                    break;
+                }
+            }
+        }
+        valid
+    }
+
+    /// [`Cx::node`] for a node with subschemas: its keywords in turn, with the walk's
+    /// bookkeeping (depth, dynamic scope, evaluated keys and items).
+    #[inline(never)]
+    fn enter(
+        &mut self,
+        id: NodeId,
+        value: &Value,
+        loc: Loc<'_>,
+        eval: Option<&mut Evaluated>,
+    ) -> bool {
         let schema = self.schema;
         let node = &schema.arena.nodes[id as usize];
         if node.reject {

@@ -19,9 +19,54 @@ use serde_json::{Number, Value};
 
 use super::compile::Compiler;
 use super::index::Place;
-use super::node::Bound;
+use super::node::{Bound, Format, Keyword};
 use super::validate::Loc;
 use crate::schema::issue::{IssueKind, ValidationIssue};
+
+/// A keyword's verdict on `value` alone, without a message, for the keywords whose check is
+/// a comparison or two; `None` for the others (their check reports as it goes).
+#[inline]
+pub(super) fn holds(keyword: &Keyword, value: &Value) -> Option<bool> {
+    Some(match (keyword, value) {
+        (Keyword::Type(t), _) => types::matches(*t, value),
+        (Keyword::Enum(values), Value::String(s)) => values
+            .iter()
+            .any(|v| matches!(v, Value::String(t) if t == s)),
+        (Keyword::Enum(values), _) => values.iter().any(|v| equal(v, value)),
+        (Keyword::Const(Value::String(t)), Value::String(s)) => t == s,
+        (Keyword::Const(expected), _) => equal(expected, value),
+        (
+            Keyword::Minimum(_)
+            | Keyword::Maximum(_)
+            | Keyword::ExclusiveMinimum(_)
+            | Keyword::ExclusiveMaximum(_)
+            | Keyword::MultipleOf(_),
+            Value::Number(n),
+        ) => numbers::holds(keyword, n),
+        (Keyword::MinLength(n), Value::String(s)) => strings::long_enough(s, *n),
+        (Keyword::MaxLength(n), Value::String(s)) => strings::short_enough(s, *n),
+        (Keyword::Pattern(p), Value::String(s)) => p.regex.is_match(s),
+        (Keyword::Format(Format::Known(_, check)), Value::String(s)) => check(s),
+        (Keyword::Format(Format::Regex), Value::String(_)) => return None,
+        // Keywords of another type than the value's.
+        (
+            Keyword::Minimum(_)
+            | Keyword::Maximum(_)
+            | Keyword::ExclusiveMinimum(_)
+            | Keyword::ExclusiveMaximum(_)
+            | Keyword::MultipleOf(_),
+            _,
+        ) => true,
+        (
+            Keyword::MinLength(_)
+            | Keyword::MaxLength(_)
+            | Keyword::Pattern(_)
+            | Keyword::Format(_),
+            _,
+        ) => true,
+        _ => return None,
+    })
+}
 
 /// JSON Schema's equality: numbers by value (`1` is `1.0`), objects regardless of order.
 pub(super) fn equal(a: &Value, b: &Value) -> bool {

@@ -133,6 +133,15 @@ impl<'d, 'p> Compiler<'d, 'p> {
                 )
             })
         });
+        if !dynamic {
+            for node in &mut compiler.nodes {
+                if let ([Keyword::Ref(target)], false, false) =
+                    (&node.keywords[..], node.collects, node.reject)
+                {
+                    node.alias = Some(*target);
+                }
+            }
+        }
         Arena {
             nodes: compiler.nodes,
             root,

@@ -31,6 +31,10 @@ pub(super) struct Node {
     /// subschema, no annotation): the walk then checks them without its bookkeeping for
     /// subschemas (depth, dynamic scope, evaluated keys), which they cannot need.
     pub(super) leaf: bool,
+    /// For a node that is only a `$ref` (most `{"$ref": ...}` subschemas), its target: the
+    /// walk goes on to it at once, counting the hop as the node it stands for (an evaluation
+    /// and a level of depth), where no dynamic scope is kept.
+    pub(super) alias: Option<NodeId>,
 }
 
 impl Node {
@@ -43,6 +47,7 @@ impl Node {
             default: None,
             collects: false,
             leaf: false,
+            alias: None,
         }
     }
 }

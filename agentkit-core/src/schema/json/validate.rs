@@ -63,6 +63,10 @@ impl Loc<'_> {
     /// The name issues give the value: `None` at the root, else `address.city`,
     /// `stops[1].city`.
     pub(super) fn name(self) -> Option<Cow<'static, str>> {
+        // A member of the top level, the most common: its key alone.
+        if let Loc::Key(Loc::Root, key) = self {
+            return Some(Cow::Owned(crate::model_text::capture(key)));
+        }
         let mut parts = Vec::new();
         let mut at = self;
         loop {
@@ -256,20 +260,33 @@ impl<'s> Cx<'s> {
         loc: Loc<'_>,
         eval: Option<&mut Evaluated>,
     ) -> bool {
-        if id == TRUE {
-            return true;
-        }
-        self.visits += 1;
-        if self.visits > self.max_visits || self.depth >= self.max_depth {
-            self.exhausted = true;
-            self.max_visits = 0;
-            return false;
-        }
-        let node = &self.schema.arena.nodes[id as usize];
+        let nodes = &self.schema.arena.nodes;
+        let (mut id, mut hops) = (id, 0);
+        let node = loop {
+            if id == TRUE {
+                return true;
+            }
+            self.visits += 1;
+            if self.visits > self.max_visits || self.depth + hops >= self.max_depth {
+                self.exhausted = true;
+                self.max_visits = 0;
+                return false;
+            }
+            let node = &nodes[id as usize];
+            match node.alias {
+                Some(target) => {
+                    id = target;
+                    hops += 1;
+                }
+                None => break node,
+            }
+        };
         if !node.leaf {
-            return self.enter(id, value, loc, eval);
-        }
-        // No subschema to enter: no depth, scope or annotations to keep.
+            self.depth += hops;
+            let valid = self.enter(id, value, loc, eval);
+            self.depth -= hops;
+            return valid;
+        } // No subschema to enter: no depth, scope or annotations to keep.
         let mut valid = true;
         for keyword in &node.keywords {
             let ok = match keywords::holds(keyword, value) {

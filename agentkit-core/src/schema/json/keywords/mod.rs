@@ -151,23 +151,33 @@ const SHOWN_CHARS: usize = 60;
 /// A value in a message: a string in quotes, anything else as compact JSON; cut at
 /// [`SHOWN_CHARS`] (the message is escaped when it is displayed).
 pub(super) fn shown(value: &Value) -> String {
+    let mut out = String::new();
+    show(&mut out, value);
+    out
+}
+
+/// [`shown`], written at the end of `out`.
+pub(super) fn show(out: &mut String, value: &Value) {
     let (text, quoted) = match value {
         Value::String(s) => (Cow::Borrowed(s.as_str()), true),
         other => (Cow::Owned(compact(other)), false),
     };
-    let mut out = String::new();
     if quoted {
         out.push('\'');
     }
-    let mut chars = text.chars();
-    out.extend(chars.by_ref().take(SHOWN_CHARS));
-    if chars.next().is_some() {
-        out.push('…');
+    // Most values are shorter than the cut: copied whole.
+    if text.len() <= SHOWN_CHARS {
+        out.push_str(&text);
+    } else {
+        let mut chars = text.chars();
+        out.extend(chars.by_ref().take(SHOWN_CHARS));
+        if chars.next().is_some() {
+            out.push('…');
+        }
     }
     if quoted {
         out.push('\'');
     }
-    out
 }
 
 /// Compact JSON of a value, at most a few hundred bytes of it: a value can be as large as the
@@ -273,17 +283,22 @@ pub(super) fn not_allowed(loc: Loc<'_>) -> ValidationIssue {
 
 /// The first values of a list for a message: `'a', 'b', ... (8 more)`.
 pub(super) fn listed<'v>(values: impl ExactSizeIterator<Item = &'v Value>) -> String {
+    let mut out = String::new();
+    list(&mut out, values);
+    out
+}
+
+/// [`listed`], written at the end of `out`.
+pub(super) fn list<'v>(out: &mut String, values: impl ExactSizeIterator<Item = &'v Value>) {
     const LISTED: usize = 10;
     let total = values.len();
-    let mut out = String::new();
     for (i, value) in values.take(LISTED).enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        out.push_str(&shown(value));
+        show(out, value);
     }
     if total > LISTED {
         let _ = write!(out, ", ... ({} more)", total - LISTED);
     }
-    out
 }

@@ -12,6 +12,7 @@ mod formats;
 mod index;
 mod keywords;
 mod node;
+mod pattern;
 mod policies;
 mod uri;
 mod validate;

@@ -35,6 +35,71 @@ pub(super) struct Node {
     /// walk goes on to it at once, counting the hop as the node it stands for (an evaluation
     /// and a level of depth), where no dynamic scope is kept.
     pub(super) alias: Option<NodeId>,
+    /// For a leaf node of the keywords most properties have, those keywords as one test
+    /// (see [`Quick`]).
+    pub(super) quick: Option<Box<Quick>>,
+}
+
+/// A leaf node's keywords as one test: its `type`, at most one each of a length bound, a
+/// lower and an upper number bound, a `pattern`, a `format` and an `enum` or `const`. The
+/// verdict is the keywords' own; a value that fails is checked again keyword by keyword to
+/// say why.
+#[derive(Debug)]
+pub(super) struct Quick {
+    /// The types allowed (all of them when the node has no `type`).
+    pub(super) types: Types,
+    pub(super) min_len: Option<u64>,
+    pub(super) max_len: Option<u64>,
+    /// The lower bound, and whether it is exclusive.
+    pub(super) lower: Option<(Bound, bool)>,
+    pub(super) upper: Option<(Bound, bool)>,
+    /// Where the `pattern`, and the `enum` or `const`, are in the node's keywords.
+    pub(super) pattern: Option<usize>,
+    pub(super) values: Option<usize>,
+    pub(super) format: Option<fn(&str) -> bool>,
+}
+
+impl Quick {
+    /// The one test for `keywords`, if they are all of the kinds it takes, at most one each.
+    pub(super) fn of(keywords: &[Keyword]) -> Option<Quick> {
+        let mut quick = Quick {
+            types: Types(0x7F),
+            min_len: None,
+            max_len: None,
+            lower: None,
+            upper: None,
+            pattern: None,
+            values: None,
+            format: None,
+        };
+        let mut typed = false;
+        fn once<T>(slot: &mut Option<T>, value: T) -> Option<()> {
+            if slot.is_some() {
+                return None;
+            }
+            *slot = Some(value);
+            Some(())
+        }
+        for (i, keyword) in keywords.iter().enumerate() {
+            match keyword {
+                Keyword::Type(t) if !typed => {
+                    typed = true;
+                    quick.types = *t;
+                }
+                Keyword::MinLength(n) => once(&mut quick.min_len, *n)?,
+                Keyword::MaxLength(n) => once(&mut quick.max_len, *n)?,
+                Keyword::Minimum(b) => once(&mut quick.lower, (*b, false))?,
+                Keyword::ExclusiveMinimum(b) => once(&mut quick.lower, (*b, true))?,
+                Keyword::Maximum(b) => once(&mut quick.upper, (*b, false))?,
+                Keyword::ExclusiveMaximum(b) => once(&mut quick.upper, (*b, true))?,
+                Keyword::Pattern(_) => once(&mut quick.pattern, i)?,
+                Keyword::Enum(_) | Keyword::Const(_) => once(&mut quick.values, i)?,
+                Keyword::Format(Format::Known(_, check)) => once(&mut quick.format, *check)?,
+                _ => return None,
+            }
+        }
+        Some(quick)
+    }
 }
 
 impl Node {
@@ -48,6 +113,7 @@ impl Node {
             collects: false,
             leaf: false,
             alias: None,
+            quick: None,
         }
     }
 }

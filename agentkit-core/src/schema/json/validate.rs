@@ -286,7 +286,16 @@ impl<'s> Cx<'s> {
             let valid = self.enter(id, value, loc, eval);
             self.depth -= hops;
             return valid;
-        } // No subschema to enter: no depth, scope or annotations to keep.
+        }
+        // No subschema to enter: no depth, scope or annotations to keep.
+        if let Some(quick) = &node.quick {
+            if keywords::quick_holds(quick, &node.keywords, value) {
+                return true;
+            }
+            if self.quiet {
+                return false;
+            }
+        }
         let mut valid = true;
         for keyword in &node.keywords {
             let ok = match keywords::holds(keyword, value) {
@@ -331,15 +340,45 @@ impl<'s> Cx<'s> {
             self.scope.push(node.resource);
         }
         self.depth += 1;
-        let mut own = None;
-        let (mut eval, merge_into) = if node.collects {
-            (Some(own.insert(Evaluated::default())), eval)
+        let valid = if node.collects {
+            let mut own = Evaluated::default();
+            let valid = self.keywords(id, &node.keywords, value, loc, Some(&mut own));
+            // A failing node's annotations count only where its failure is the value's:
+            // outside a quiet branch, every node up to the value's root fails with it, so
+            // they cannot make anything valid, and they keep the keys it knows from being
+            // reported as unknown.
+            if let (true, Some(parent)) = (valid || !self.quiet, eval) {
+                parent.merge(own);
+            }
+            valid
         } else {
-            (eval, None)
+            self.keywords(id, &node.keywords, value, loc, eval)
         };
+        self.depth -= 1;
+        if entered {
+            self.scope.pop();
+        }
+        valid && !self.exhausted
+    }
+
+    /// The keywords of node `id` in turn; those that check the value alone reach their
+    /// verdict first, without their message.
+    fn keywords(
+        &mut self,
+        id: NodeId,
+        keywords: &'s [Keyword],
+        value: &Value,
+        loc: Loc<'_>,
+        mut eval: Option<&mut Evaluated>,
+    ) -> bool {
         let mut valid = true;
-        for keyword in &node.keywords {
-            let ok = self.keyword(id, keyword, value, loc, eval.as_deref_mut());
+        for keyword in keywords {
+            let ok = match keywords::holds(keyword, value) {
+                Some(true) => true,
+                Some(false) if self.quiet => false,
+                // Checked (again, to report why).
+                _ => self.keyword(id, keyword, value, loc, eval.as_deref_mut()),
+            };
             if !ok {
                 valid = false;
                 if self.quiet || self.exhausted {
@@ -347,17 +386,7 @@ impl<'s> Cx<'s> {
                 }
             }
         }
-        self.depth -= 1;
-        if entered {
-            self.scope.pop();
-        }
-        // A failing node's annotations count only where its failure is the value's: outside
-        // a quiet branch, every node up to the value's root fails with it, so they cannot make
-        // anything valid, and they keep the keys it knows from being reported as unknown.
-        if let (true, Some(parent), Some(own)) = (valid || !self.quiet, merge_into, own) {
-            parent.merge(own);
-        }
-        valid && !self.exhausted
+        valid
     }
 
     fn keyword(

@@ -501,3 +501,68 @@ fn explain(
         )
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use crate::schema::json::JsonSchemaOptions;
+
+    /// agentkit's verdict, which skips the branches a union's tag rules out, against the
+    /// `jsonschema` crate's, which tries every branch.
+    fn agree(schema: Value, instances: &[Value]) {
+        let agentkit = JsonSchemaOptions::standard().build(schema.clone()).unwrap();
+        let reference = jsonschema::validator_for(&schema).unwrap();
+        for instance in instances {
+            assert_eq!(
+                agentkit.is_valid(instance),
+                reference.is_valid(instance),
+                "{schema} on {instance}"
+            );
+            let mut copy = instance.clone();
+            assert_eq!(
+                agentkit.validate(&mut copy).is_empty(),
+                reference.is_valid(instance),
+                "{schema} on {instance}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_union_tag_rules_out_only_the_branches_that_cannot_match() {
+        let branch = |tag: Value, extra: Value| json!({"properties": {"kind": {"const": tag}, "n": extra}, "required": ["kind"]});
+        let instances = [
+            json!({"kind": "a", "n": 1}),
+            json!({"kind": "b", "n": "x"}),
+            json!({"kind": "b", "n": 1}),
+            json!({"kind": 1, "n": 1}),
+            json!({"kind": 1.0, "n": 1}),
+            json!({"kind": "c"}),
+            json!({"n": 1}),
+            json!({}),
+            json!("a"),
+        ];
+        for keyword in ["oneOf", "anyOf"] {
+            // Distinct tags; two branches of one tag (ambiguous for `oneOf`); a number tag
+            // (1.0 is 1); a tag through `$ref` and `allOf`; a branch with its tag in an
+            // `enum` of one.
+            let schemas = [
+                json!({keyword: [branch(json!("a"), json!({"type": "integer"})),
+                                 branch(json!("b"), json!({"type": "string"}))]}),
+                json!({keyword: [branch(json!("b"), json!({"type": "integer"})),
+                                 branch(json!("b"), json!({"minimum": 0}))]}),
+                json!({keyword: [branch(json!(1), json!({"type": "integer"})),
+                                 branch(json!("a"), json!(true))]}),
+                json!({"$defs": {"a": branch(json!("a"), json!({"type": "integer"}))},
+                       keyword: [{"$ref": "#/$defs/a"},
+                                 {"allOf": [branch(json!("b"), json!({"type": "string"}))]}]}),
+                json!({keyword: [
+                    {"properties": {"kind": {"enum": ["a"]}}},
+                    branch(json!("b"), json!(false))]}),
+            ];
+            for schema in schemas {
+                agree(schema, &instances);
+            }
+        }
+    }
+}

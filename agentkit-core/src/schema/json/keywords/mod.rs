@@ -12,6 +12,7 @@ pub(super) mod strings;
 pub(super) mod types;
 
 use std::borrow::Cow;
+use std::cmp::Ordering;
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 
@@ -19,7 +20,7 @@ use serde_json::{Number, Value};
 
 use super::compile::Compiler;
 use super::index::Place;
-use super::node::{Bound, Format, Keyword};
+use super::node::{Bound, Format, Keyword, Quick, Types};
 use super::validate::Loc;
 use crate::schema::issue::{IssueKind, ValidationIssue};
 
@@ -66,6 +67,37 @@ pub(super) fn holds(keyword: &Keyword, value: &Value) -> Option<bool> {
         ) => true,
         _ => return None,
     })
+}
+
+/// The verdict of a leaf node's keywords through its [`Quick`] test.
+#[inline]
+pub(super) fn quick_holds(quick: &Quick, keywords: &[Keyword], value: &Value) -> bool {
+    let ok = match value {
+        Value::String(s) => {
+            quick.types.contains(Types::STRING)
+                && quick.min_len.is_none_or(|n| strings::long_enough(s, n))
+                && quick.max_len.is_none_or(|n| strings::short_enough(s, n))
+                && quick.format.is_none_or(|check| check(s))
+                && quick.pattern.is_none_or(
+                    |i| matches!(&keywords[i], Keyword::Pattern(p) if p.regex.is_match(s)),
+                )
+        }
+        Value::Number(n) => {
+            types::matches(quick.types, value)
+                && quick.lower.is_none_or(|(b, exclusive)| {
+                    let order = numbers::compare(n, b);
+                    order == Ordering::Greater || (!exclusive && order == Ordering::Equal)
+                })
+                && quick.upper.is_none_or(|(b, exclusive)| {
+                    let order = numbers::compare(n, b);
+                    order == Ordering::Less || (!exclusive && order == Ordering::Equal)
+                })
+        }
+        _ => types::matches(quick.types, value),
+    };
+    ok && quick
+        .values
+        .is_none_or(|i| holds(&keywords[i], value) == Some(true))
 }
 
 /// JSON Schema's equality: numbers by value (`1` is `1.0`), objects regardless of order.

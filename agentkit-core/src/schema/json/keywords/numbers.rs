@@ -77,7 +77,7 @@ fn as_float(bound: Bound) -> f64 {
 
 /// How `n` compares to `bound`, exactly for integers.
 #[inline]
-fn compare(n: &Number, bound: Bound) -> Ordering {
+pub(in crate::schema::json) fn compare(n: &Number, bound: Bound) -> Ordering {
     let int = n
         .as_i64()
         .map(i128::from)

@@ -178,7 +178,10 @@ fn given_tag<'a>(union: &'a Union, value: &'a Value) -> Option<(&'a Tag, &'a Val
 /// on that property's `const`, so it is not tried (what it would report is never reported:
 /// a branch's problems are reported only for the branch the tag names).
 fn excluded(given: Option<(&Tag, &Value)>, i: usize) -> bool {
-    given.is_some_and(|(tag, given)| !equal(&tag.values[i], given))
+    given.is_some_and(|(tag, given)| match (&tag.values[i], given) {
+        (Value::String(expected), Value::String(given)) => expected != given,
+        (expected, given) => !equal(expected, given),
+    })
 }
 
 /// The tag of a union's branches (see [`Tag`]), if they have one: a property that every

@@ -28,43 +28,43 @@ use crate::schema::issue::{IssueKind, ValidationIssue};
 /// a comparison or two; `None` for the others (their check reports as it goes).
 #[inline]
 pub(super) fn holds(keyword: &Keyword, value: &Value) -> Option<bool> {
-    Some(match (keyword, value) {
-        (Keyword::Type(t), _) => types::matches(*t, value),
-        (Keyword::Enum(values), Value::String(s)) => values
-            .iter()
-            .any(|v| matches!(v, Value::String(t) if t == s)),
-        (Keyword::Enum(values), _) => values.iter().any(|v| equal(v, value)),
-        (Keyword::Const(Value::String(t)), Value::String(s)) => t == s,
-        (Keyword::Const(expected), _) => equal(expected, value),
-        (
-            Keyword::Minimum(_)
-            | Keyword::Maximum(_)
-            | Keyword::ExclusiveMinimum(_)
-            | Keyword::ExclusiveMaximum(_)
-            | Keyword::MultipleOf(_),
-            Value::Number(n),
-        ) => numbers::holds(keyword, n),
-        (Keyword::MinLength(n), Value::String(s)) => strings::long_enough(s, *n),
-        (Keyword::MaxLength(n), Value::String(s)) => strings::short_enough(s, *n),
-        (Keyword::Pattern(p), Value::String(s)) => p.regex.is_match(s),
-        (Keyword::Format(Format::Known(_, check)), Value::String(s)) => check(s),
-        (Keyword::Format(Format::Regex), Value::String(_)) => return None,
-        // Keywords of another type than the value's.
-        (
-            Keyword::Minimum(_)
-            | Keyword::Maximum(_)
-            | Keyword::ExclusiveMinimum(_)
-            | Keyword::ExclusiveMaximum(_)
-            | Keyword::MultipleOf(_),
-            _,
-        ) => true,
-        (
-            Keyword::MinLength(_)
-            | Keyword::MaxLength(_)
-            | Keyword::Pattern(_)
-            | Keyword::Format(_),
-            _,
-        ) => true,
+    // The keyword first, then the value: one jump each.
+    Some(match keyword {
+        Keyword::Type(t) => types::matches(*t, value),
+        Keyword::Enum(values) => match value {
+            Value::String(s) => values
+                .iter()
+                .any(|v| matches!(v, Value::String(t) if t == s)),
+            _ => values.iter().any(|v| equal(v, value)),
+        },
+        Keyword::Const(expected) => match (expected, value) {
+            (Value::String(t), Value::String(s)) => t == s,
+            _ => equal(expected, value),
+        },
+        Keyword::Minimum(_)
+        | Keyword::Maximum(_)
+        | Keyword::ExclusiveMinimum(_)
+        | Keyword::ExclusiveMaximum(_)
+        | Keyword::MultipleOf(_) => match value {
+            Value::Number(n) => numbers::holds(keyword, n),
+            _ => true,
+        },
+        Keyword::MinLength(n) => match value {
+            Value::String(s) => strings::long_enough(s, *n),
+            _ => true,
+        },
+        Keyword::MaxLength(n) => match value {
+            Value::String(s) => strings::short_enough(s, *n),
+            _ => true,
+        },
+        Keyword::Pattern(p) => match value {
+            Value::String(s) => p.regex.is_match(s),
+            _ => true,
+        },
+        Keyword::Format(Format::Known(_, check)) => match value {
+            Value::String(s) => check(s),
+            _ => true,
+        },
         _ => return None,
     })
 }

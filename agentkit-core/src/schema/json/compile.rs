@@ -13,7 +13,7 @@ pub(super) use super::pattern::compile_regex;
 use super::error::Problems;
 use super::index::{Index, Place, address, escape_token};
 use super::keywords;
-use super::node::{Keyword, Node, NodeId, Pattern, Quick};
+use super::node::{Keyword, Node, NodeId, Pattern, Quick, Shape};
 use super::uri::{BaseUri, pointer_tokens};
 use super::{Draft, Options};
 
@@ -377,6 +377,8 @@ impl<'d, 'p> Compiler<'d, 'p> {
             node.leaf = !node.reject && node.keywords.iter().all(Keyword::is_leaf);
             if node.leaf {
                 node.quick = Quick::of(&node.keywords).map(Box::new);
+            } else if !node.reject {
+                node.shape = Shape::of(&node.keywords);
             }
         }
         // The tags of unions, which read the nodes their branches reach.

@@ -14,6 +14,8 @@ mod keywords;
 mod node;
 mod pattern;
 mod policies;
+#[cfg(test)]
+mod shape_tests;
 mod uri;
 mod validate;
 

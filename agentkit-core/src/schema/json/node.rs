@@ -38,6 +38,59 @@ pub(super) struct Node {
     /// For a leaf node of the keywords most properties have, those keywords as one test
     /// (see [`Quick`]).
     pub(super) quick: Option<Box<Quick>>,
+    /// For an object node of the keywords most objects have, its verdict in one pass (see
+    /// [`Shape`]).
+    pub(super) shape: Option<Shape>,
+}
+
+/// An object node whose keywords are at most a `type`, a `properties` of at most 64 names
+/// with no `patternProperties` (and its `additionalProperties`, and a `required` of names
+/// among them), and the implicit closing of the undeclared-argument policy. Its verdict,
+/// when no issue is wanted, is reached in one pass over the object's keys: each key matched
+/// to its schema, the required names found by a mask, no keyword dispatched.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Shape {
+    /// The types allowed (all of them when the node has no `type`).
+    pub(super) types: Types,
+    /// Where the `properties` keyword is in the node's keywords.
+    pub(super) properties: usize,
+    /// The positions in `properties` of the required names, as a mask.
+    pub(super) required: u64,
+}
+
+impl Shape {
+    /// The one pass for `keywords`, if they are all of the kinds it takes.
+    pub(super) fn of(keywords: &[Keyword]) -> Option<Shape> {
+        let mut types = None;
+        let mut properties = None;
+        let mut required = 0;
+        for (i, keyword) in keywords.iter().enumerate() {
+            match keyword {
+                Keyword::Type(t) if types.is_none() => types = Some(*t),
+                Keyword::Properties(p)
+                    if properties.is_none()
+                        && p.patterns.is_empty()
+                        && p.index.is_none()
+                        && p.named.len() <= 64 =>
+                {
+                    properties = Some(i);
+                    for (_, j) in p.required.iter().flatten() {
+                        required |= 1u64 << j;
+                    }
+                }
+                Keyword::UnevaluatedProperties {
+                    schema: super::compile::FALSE,
+                    implicit: true,
+                } => {}
+                _ => return None,
+            }
+        }
+        Some(Shape {
+            types: types.unwrap_or(Types(0x7F)),
+            properties: properties?,
+            required,
+        })
+    }
 }
 
 /// A leaf node's keywords as one test: its `type`, at most one each of a length bound, a
@@ -114,6 +167,7 @@ impl Node {
             leaf: false,
             alias: None,
             quick: None,
+            shape: None,
         }
     }
 }

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::Compiled;
 use super::compile::TRUE;
 use super::keywords;
-use super::node::{Keyword, NodeId};
+use super::node::{Keyword, NodeId, Shape, Types};
 use crate::schema::issue::{IssueKind, Issues, ValidationIssue};
 use crate::schema::validate::UnknownArguments;
 
@@ -334,6 +334,13 @@ impl<'s> Cx<'s> {
             self.report(|| keywords::not_allowed(loc));
             return false;
         }
+        // The verdict alone of a common object node: one pass (an implicitly closed node
+        // that the policy leaves open marks what it evaluated key by key: the full walk).
+        if let Some(shape) = node.shape {
+            if self.quiet && !schema.arena.dynamic && (self.close || !node.collects) {
+                return self.shape(shape, &node.keywords, node.collects, value, loc, eval);
+            }
+        }
         // Only a `$dynamicRef` reads the dynamic scope: without one, it is not kept.
         let entered = schema.arena.dynamic && self.scope.last() != Some(&node.resource);
         if entered {
@@ -359,6 +366,77 @@ impl<'s> Cx<'s> {
             self.scope.pop();
         }
         valid && !self.exhausted
+    }
+
+    /// [`Cx::enter`]'s verdict for a node of [`Shape`]: the value's type, then each key of
+    /// an object matched to its schema, the required names found by a mask; the keys
+    /// evaluated noted in `eval` as `properties` and the implicit closing would note them.
+    fn shape(
+        &mut self,
+        shape: Shape,
+        keywords: &[Keyword],
+        collects: bool,
+        value: &Value,
+        loc: Loc<'_>,
+        mut eval: Option<&mut Evaluated>,
+    ) -> bool {
+        let Value::Object(object) = value else {
+            return keywords::types::matches(shape.types, value);
+        };
+        let Keyword::Properties(properties) = &keywords[shape.properties] else {
+            return false;
+        };
+        if !shape.types.contains(Types::OBJECT) {
+            return false;
+        }
+        let named = &properties.named;
+        // A key `properties` does not name meets `additionalProperties` (refused when it is
+        // `false`), or the implicit closing when the node has it (it collects for nothing
+        // else), or nothing.
+        let refused = properties.closed || (collects && self.close);
+        self.depth += 1;
+        let mut valid = true;
+        let mut found: u64 = 0;
+        // Keys and names both in name order: each name looked for from after the last one
+        // found (see `check_properties`).
+        let mut next = 0;
+        for (i, (key, member)) in object.iter().enumerate() {
+            let position = named[next..]
+                .iter()
+                .position(|(name, _)| name.len() == key.len() && name == key)
+                .map(|p| next + p)
+                .or_else(|| properties.position(key));
+            let schema = match position {
+                Some(j) => {
+                    next = j + 1;
+                    found |= 1 << j;
+                    named[j].1
+                }
+                None if refused => {
+                    valid = false;
+                    break;
+                }
+                None => match properties.additional {
+                    Some(schema) => schema,
+                    None => continue,
+                },
+            };
+            if !self.node(schema, member, Loc::Key(&loc, key), None) {
+                valid = false;
+                break;
+            }
+            // A collecting node's own annotations reach `eval` only if it holds (below).
+            if let (false, Some(eval)) = (collects, eval.as_deref_mut()) {
+                eval.prop(i);
+            }
+        }
+        self.depth -= 1;
+        valid &= found & shape.required == shape.required && !self.exhausted;
+        // Closed, the node evaluated every key it holds.
+        if let (true, true, Some(eval)) = (valid, collects, eval) {
+            eval.all_props();
+        }
+        valid
     }
 
     /// The keywords of node `id` in turn; those that check the value alone reach their

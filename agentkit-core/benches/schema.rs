@@ -30,7 +30,49 @@ fn main() {
     for case in CASES.iter() {
         case.check();
     }
+    // `AGENTKIT_BENCH_LOOP=<case>:<bench>:<instance>:<calls>` runs one benchmark that many
+    // times, untimed, and exits: for counting instructions under callgrind
+    // (`schema-callgrind.sh`), which do not move with the machine's load.
+    if let Ok(spec) = std::env::var("AGENTKIT_BENCH_LOOP") {
+        run_loop(&spec);
+        return;
+    }
     divan::main();
+}
+
+/// The case, benchmark, instance and number of calls of `AGENTKIT_BENCH_LOOP`, run.
+fn run_loop(spec: &str) {
+    let fields: Vec<&str> = spec.split(':').collect();
+    let [case, bench, instance, calls] = fields[..] else {
+        panic!("AGENTKIT_BENCH_LOOP is <case>:<bench>:<instance>:<calls>, not {spec:?}");
+    };
+    let case = CASES
+        .iter()
+        .find(|c| c.name == case)
+        .unwrap_or_else(|| panic!("no case {case:?}"));
+    let instance = case.instance(instance == "valid");
+    let calls: usize = calls.parse().expect("a number of calls");
+    // `validate` takes its value mutably: `all_errors_agentkit` copies the instance each call,
+    // and `copy` does only that, for the script to take away.
+    for _ in 0..calls {
+        match bench {
+            "is_valid_agentkit" => _ = black_box(case.agentkit.is_valid(black_box(instance))),
+            "is_valid_jsonschema" => _ = black_box(case.jsonschema.is_valid(black_box(instance))),
+            "all_errors_agentkit" => {
+                let mut copy = instance.clone();
+                drop(black_box(agentkit_all_errors(
+                    &case.agentkit,
+                    black_box(&mut copy),
+                )))
+            }
+            "all_errors_jsonschema" => drop(black_box(jsonschema_all_errors(
+                &case.jsonschema,
+                black_box(instance),
+            ))),
+            "copy" => drop(black_box(instance.clone())),
+            other => panic!("no benchmark {other:?}"),
+        }
+    }
 }
 
 /// One schema, compiled by both validators, with its two instances.

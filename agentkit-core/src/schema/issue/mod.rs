@@ -2,7 +2,6 @@
 //! like the Python original's messages, and the capped list of them a call collects.
 
 use std::borrow::Cow;
-use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -10,6 +9,7 @@ use serde_json::Value;
 use super::literal::value_kind;
 use crate::rules::{self, Literal, Number, ParamType, ValueKind, Violation};
 
+mod message;
 mod record;
 
 /// What kind of problem a [`ValidationIssue`] is.
@@ -543,116 +543,5 @@ impl ValidationIssue {
             },
             _ => return None,
         })
-    }
-}
-
-impl ValidationIssue {
-    /// Writes the message, showing at most `echo` characters of each name, escaped.
-    pub(crate) fn write_message(&self, f: &mut dyn fmt::Write, echo: usize) -> fmt::Result {
-        use crate::model_text::Escaped;
-        let param = Escaped(self.param.as_deref().unwrap_or(""), echo);
-        let expected = self.expected.map_or("", ParamType::as_str);
-        let got = self.got.map_or("", ValueKind::as_str);
-        if let Some(Detail::Schema { message, .. }) = &self.detail {
-            let message = crate::model_text::EscapedText(message, 4 * echo);
-            return match &self.param {
-                Some(_) => write!(f, "Parameter '{param}': {message}"),
-                None => write!(f, "Top level: {message}"),
-            };
-        }
-        if self.param.is_none() && matches!(self.kind, IssueKind::WrongType) {
-            return write!(f, "Top level: expected type '{expected}', got '{got}'");
-        }
-        match self.kind {
-            IssueKind::MissingParameter => write!(f, "Missing required parameter: '{param}'"),
-            IssueKind::WrongType => write!(
-                f,
-                "Parameter '{param}': expected type '{expected}', got '{got}'"
-            ),
-            IssueKind::OutOfRange => write!(
-                f,
-                "Parameter '{param}': expected type 'integer', got {}",
-                rules::OUT_OF_RANGE
-            ),
-            IssueKind::UnknownParameter => {
-                write!(f, "Unknown parameter: '{param}'")?;
-                match self.suggestion() {
-                    Some(s) => write!(f, "; did you mean '{}'?", Escaped(s, echo)),
-                    None => f.write_str("; it is not declared by this tool"),
-                }
-            }
-            IssueKind::InvalidJson => match self.detail.as_ref().and_then(Detail::json_message) {
-                Some(message) => write!(
-                    f,
-                    "Arguments are not valid JSON: {}",
-                    crate::model_text::EscapedText(&message, 4 * echo)
-                ),
-                None => f.write_str("Arguments are not valid JSON"),
-            },
-            IssueKind::NotAnObject => {
-                write!(f, "Arguments must be a JSON object, got '{got}'")
-            }
-            IssueKind::DuplicateKey => {
-                write!(f, "Duplicate key: '{param}'; each key may appear only once")
-            }
-            IssueKind::NotInEnum => {
-                write!(f, "Parameter '{param}': expected one of ")?;
-                let (allowed, got) = match &self.detail {
-                    Some(Detail::Enum { allowed, got }) => (&allowed[..], Some(got)),
-                    _ => (&[][..], None),
-                };
-                for (index, value) in allowed.iter().take(ENUM_SHOWN).enumerate() {
-                    if index > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write_value(f, value, echo)?;
-                }
-                if allowed.len() > ENUM_SHOWN {
-                    write!(f, ", ... ({} more)", allowed.len() - ENUM_SHOWN)?;
-                }
-                f.write_str(", got ")?;
-                match got {
-                    Some(got) => write_value(f, got, echo),
-                    None => f.write_str("another value"),
-                }
-            }
-            IssueKind::NoMatchingVariant
-            | IssueKind::AmbiguousVariant
-            | IssueKind::PatternMismatch
-            | IssueKind::InvalidFormat
-            | IssueKind::NotMultipleOf
-            | IssueKind::DuplicateItems
-            | IssueKind::ContainsMismatch
-            | IssueKind::InvalidKey
-            | IssueKind::NotAllowed
-            | IssueKind::TooComplex => write!(f, "Parameter '{param}': invalid value"),
-            IssueKind::BelowMinimum
-            | IssueKind::AboveMaximum
-            | IssueKind::TooShort
-            | IssueKind::TooLong => {
-                write!(f, "Parameter '{param}': ")?;
-                match (self.violation(), self.expected) {
-                    (Some(violation), Some(ty)) => rules::write_bound(f, violation, ty),
-                    _ => f.write_str("out of bounds"),
-                }
-            }
-        }
-    }
-}
-
-/// How many `enum` values a message lists.
-const ENUM_SHOWN: usize = 10;
-
-/// A value in a message: a string quoted, escaped and cut; a number as is.
-fn write_value(f: &mut dyn fmt::Write, value: &Literal, echo: usize) -> fmt::Result {
-    match value {
-        Literal::String(s) => write!(f, "'{}'", crate::model_text::Escaped(s, echo)),
-        other => rules::write_enum_value(f, other),
-    }
-}
-
-impl fmt::Display for ValidationIssue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write_message(f, crate::model_text::TextLimits::DEFAULT.max_echo_chars())
     }
 }

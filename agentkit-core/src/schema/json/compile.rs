@@ -6,13 +6,14 @@
 
 use std::collections::HashMap;
 
-use regex::Regex;
 use serde_json::{Map, Value};
+
+pub(super) use super::pattern::compile_regex;
 
 use super::error::Problems;
 use super::index::{Index, Place, address, escape_token};
 use super::keywords;
-use super::node::{Keyword, Node, NodeId, Pattern};
+use super::node::{Keyword, Node, NodeId, Pattern, Quick, Shape};
 use super::uri::{BaseUri, pointer_tokens};
 use super::{Draft, Options};
 
@@ -20,6 +21,9 @@ use super::{Draft, Options};
 pub(super) const TRUE: NodeId = 0;
 /// The `false` schema's node, second.
 pub(super) const FALSE: NodeId = 1;
+
+/// How many nodes the search for unions' tags may look at in all (a tag only spares work).
+const TAG_SEARCH_BUDGET: usize = 100_000;
 
 /// A schema resource, for `$dynamicRef`: its dynamic anchors, by name.
 #[derive(Debug, Default)]
@@ -130,6 +134,15 @@ impl<'d, 'p> Compiler<'d, 'p> {
                 )
             })
         });
+        if !dynamic {
+            for node in &mut compiler.nodes {
+                if let ([Keyword::Ref(target)], false, false) =
+                    (&node.keywords[..], node.collects, node.reject)
+                {
+                    node.alias = Some(*target);
+                }
+            }
+        }
         Arena {
             nodes: compiler.nodes,
             root,
@@ -361,6 +374,29 @@ impl<'d, 'p> Compiler<'d, 'p> {
                     Keyword::UnevaluatedItems(_) | Keyword::UnevaluatedProperties { .. }
                 )
             });
+            node.leaf = !node.reject && node.keywords.iter().all(Keyword::is_leaf);
+            if node.leaf {
+                node.quick = Quick::of(&node.keywords).map(Box::new);
+            } else if !node.reject {
+                node.shape = Shape::of(&node.keywords);
+            }
+        }
+        // The tags of unions, which read the nodes their branches reach.
+        let mut tags = Vec::new();
+        let mut budget = TAG_SEARCH_BUDGET;
+        for (id, node) in self.nodes.iter().enumerate() {
+            for (k, keyword) in node.keywords.iter().enumerate() {
+                if let Keyword::AnyOf(u) | Keyword::OneOf(u) = keyword
+                    && let Some(tag) = keywords::composition::union_tag(&self.nodes, u, &mut budget)
+                {
+                    tags.push((id, k, tag));
+                }
+            }
+        }
+        for (id, k, tag) in tags {
+            if let Keyword::AnyOf(u) | Keyword::OneOf(u) = &mut self.nodes[id].keywords[k] {
+                u.tag = Some(tag);
+            }
         }
         if let Some((from, to)) = in_place_cycle(&self.nodes) {
             let (from, to) = (
@@ -398,103 +434,6 @@ fn follow<'d>(document: &'d Value, tokens: &[String]) -> Option<&'d Value> {
     Some(value)
 }
 
-/// A `pattern` for the `regex` crate, read as ECMA-262 reads it: `\d` and `\w` are ASCII
-/// classes (the crate's are Unicode), `\cX` is a control character, `[]` matches nothing and
-/// `[^]` anything; what ECMA-262 does not have (`\a`, Python's `(?P<name>`, inline flags) is
-/// refused, as is what the linear-time engine does not run (look-around, backreferences).
-pub(super) fn compile_regex(source: &str, max_bytes: usize) -> Result<Regex, String> {
-    let mut translated = String::with_capacity(source.len() + 16);
-    let mut chars = source.chars().peekable();
-    let mut in_class = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.next() {
-                Some('d') if in_class => translated.push_str("0-9"),
-                Some('d') => translated.push_str("[0-9]"),
-                Some('D') if !in_class => translated.push_str("[^0-9]"),
-                Some('w') if in_class => translated.push_str("a-zA-Z0-9_"),
-                Some('w') => translated.push_str("[a-zA-Z0-9_]"),
-                Some('W') if !in_class => translated.push_str("[^a-zA-Z0-9_]"),
-                Some('a') => return Err("`\\a` is not an ECMA-262 escape".to_owned()),
-                Some('c') => match chars.next() {
-                    Some(letter) if letter.is_ascii_alphabetic() => {
-                        let code = u32::from(letter) % 32;
-                        translated.push_str(&format!("\\x{code:02X}"));
-                    }
-                    _ => return Err("`\\c` must be followed by a letter".to_owned()),
-                },
-                Some('k') => {
-                    return Err(
-                        "backreferences are not supported (the engine runs in linear time)"
-                            .to_owned(),
-                    );
-                }
-                Some(other) => {
-                    translated.push('\\');
-                    translated.push(other);
-                }
-                None => translated.push('\\'),
-            },
-            '[' if !in_class => {
-                match (chars.peek(), source.len()) {
-                    (Some(']'), _) => {
-                        chars.next();
-                        translated.push_str("[^\\s\\S]");
-                        continue;
-                    }
-                    (Some('^'), _) => {
-                        let mut ahead = chars.clone();
-                        ahead.next();
-                        if ahead.peek() == Some(&']') {
-                            chars.next();
-                            chars.next();
-                            translated.push_str("[\\s\\S]");
-                            continue;
-                        }
-                    }
-                    _ => {}
-                }
-                in_class = true;
-                translated.push(c);
-            }
-            ']' if in_class => {
-                in_class = false;
-                translated.push(c);
-            }
-            '(' if !in_class && chars.peek() == Some(&'?') => {
-                let mut ahead = chars.clone();
-                ahead.next();
-                match ahead.peek() {
-                    Some(':' | '<' | '=' | '!') => {}
-                    Some('P') => {
-                        return Err(
-                            "`(?P<name>` is Python's syntax; ECMA-262 writes `(?<name>`".to_owned()
-                        );
-                    }
-                    _ => return Err("inline flags like `(?i)` are not ECMA-262".to_owned()),
-                }
-                translated.push(c);
-            }
-            _ => translated.push(c),
-        }
-    }
-    regex::RegexBuilder::new(&translated)
-        // The compiled program's size, bounded by what the pattern's length allows.
-        .size_limit((max_bytes * 1024).max(1 << 20))
-        .dfa_size_limit(2 << 20)
-        .build()
-        .map_err(|e| match e {
-            regex::Error::Syntax(message) => message
-                .lines()
-                .last()
-                .unwrap_or("syntax error")
-                .trim_start_matches("error: ")
-                .to_owned(),
-            regex::Error::CompiledTooBig(_) => "the pattern compiles too large".to_owned(),
-            _ => "the pattern is not supported".to_owned(),
-        })
-}
-
 /// The nodes a node applies to the same instance (not to its parts).
 pub(super) fn in_place(node: &Node) -> impl Iterator<Item = NodeId> + '_ {
     node.keywords.iter().flat_map(|k| {
@@ -502,9 +441,8 @@ pub(super) fn in_place(node: &Node) -> impl Iterator<Item = NodeId> + '_ {
             Keyword::Ref(t) | Keyword::DynamicRef { target: t, .. } | Keyword::Not(t) => {
                 Box::new(std::iter::once(*t))
             }
-            Keyword::AllOf(b) | Keyword::AnyOf(b) | Keyword::OneOf(b) => {
-                Box::new(b.iter().copied())
-            }
+            Keyword::AllOf(b) => Box::new(b.iter().copied()),
+            Keyword::AnyOf(u) | Keyword::OneOf(u) => Box::new(u.branches.iter().copied()),
             Keyword::IfThenElse {
                 condition,
                 then,
@@ -548,44 +486,4 @@ fn in_place_cycle(nodes: &[Node]) -> Option<(NodeId, NodeId)> {
         }
     }
     None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn matches(pattern: &str, text: &str) -> bool {
-        compile_regex(pattern, 4096).unwrap().is_match(text)
-    }
-
-    #[test]
-    fn patterns_read_as_ecma_262_reads_them() {
-        // `\d` and `\w` are ASCII, in classes too.
-        assert!(matches(r"^\d+$", "123"));
-        assert!(!matches(r"^\d+$", "١٢٣"));
-        assert!(!matches(r"^[\w-]+$", "é"));
-        assert!(matches(r"^[\w-]+$", "a_b-c"));
-        assert!(matches(r"^\D$", "x"));
-        // `\cJ` is a line feed; `[]` matches nothing, `[^]` anything.
-        assert!(matches(r"^\cJ$", "\n"));
-        assert!(!matches("[]", "a"));
-        assert!(matches("^[^]$", "\n"));
-        // Named groups are ECMA-262's.
-        assert!(matches("(?<year>[0-9]{4})", "2026"));
-    }
-
-    #[test]
-    fn what_ecma_262_lacks_or_the_engine_cannot_run_is_refused() {
-        for (pattern, words) in [
-            (r"\a", "not an ECMA-262 escape"),
-            ("(?P<x>a)", "Python's syntax"),
-            ("(?i)a", "inline flags"),
-            (r"(?<n>a)\k<n>", "backreferences"),
-            ("(?=a)", "look-around"),
-            ("(", "unclosed group"),
-        ] {
-            let error = compile_regex(pattern, 4096).unwrap_err();
-            assert!(error.contains(words), "{pattern}: {error}");
-        }
-    }
 }

@@ -12,7 +12,10 @@ mod formats;
 mod index;
 mod keywords;
 mod node;
+mod pattern;
 mod policies;
+#[cfg(test)]
+mod shape_tests;
 mod uri;
 mod validate;
 

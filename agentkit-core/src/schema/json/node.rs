@@ -27,6 +27,132 @@ pub(super) struct Node {
     /// Whether the node needs the annotations of what its subschemas evaluated
     /// (`unevaluatedProperties`, `unevaluatedItems`, or an implicitly closed object).
     pub(super) collects: bool,
+    /// Whether every keyword checks the value alone (`type`, bounds, `pattern`, ...: no
+    /// subschema, no annotation): the walk then checks them without its bookkeeping for
+    /// subschemas (depth, dynamic scope, evaluated keys), which they cannot need.
+    pub(super) leaf: bool,
+    /// For a node that is only a `$ref` (most `{"$ref": ...}` subschemas), its target: the
+    /// walk goes on to it at once, counting the hop as the node it stands for (an evaluation
+    /// and a level of depth), where no dynamic scope is kept.
+    pub(super) alias: Option<NodeId>,
+    /// For a leaf node of the keywords most properties have, those keywords as one test
+    /// (see [`Quick`]).
+    pub(super) quick: Option<Box<Quick>>,
+    /// For an object node of the keywords most objects have, its verdict in one pass (see
+    /// [`Shape`]).
+    pub(super) shape: Option<Shape>,
+}
+
+/// An object node whose keywords are at most a `type`, a `properties` of at most 64 names
+/// with no `patternProperties` (and its `additionalProperties`, and a `required` of names
+/// among them), and the implicit closing of the undeclared-argument policy. Its verdict,
+/// when no issue is wanted, is reached in one pass over the object's keys: each key matched
+/// to its schema, the required names found by a mask, no keyword dispatched.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Shape {
+    /// The types allowed (all of them when the node has no `type`).
+    pub(super) types: Types,
+    /// Where the `properties` keyword is in the node's keywords.
+    pub(super) properties: usize,
+    /// The positions in `properties` of the required names, as a mask.
+    pub(super) required: u64,
+}
+
+impl Shape {
+    /// The one pass for `keywords`, if they are all of the kinds it takes.
+    pub(super) fn of(keywords: &[Keyword]) -> Option<Shape> {
+        let mut types = None;
+        let mut properties = None;
+        let mut required = 0;
+        for (i, keyword) in keywords.iter().enumerate() {
+            match keyword {
+                Keyword::Type(t) if types.is_none() => types = Some(*t),
+                Keyword::Properties(p)
+                    if properties.is_none()
+                        && p.patterns.is_empty()
+                        && p.index.is_none()
+                        && p.named.len() <= 64 =>
+                {
+                    properties = Some(i);
+                    for (_, j) in p.required.iter().flatten() {
+                        required |= 1u64 << j;
+                    }
+                }
+                Keyword::UnevaluatedProperties {
+                    schema: super::compile::FALSE,
+                    implicit: true,
+                } => {}
+                _ => return None,
+            }
+        }
+        Some(Shape {
+            types: types.unwrap_or(Types(0x7F)),
+            properties: properties?,
+            required,
+        })
+    }
+}
+
+/// A leaf node's keywords as one test: its `type`, at most one each of a length bound, a
+/// lower and an upper number bound, a `pattern`, a `format` and an `enum` or `const`. The
+/// verdict is the keywords' own; a value that fails is checked again keyword by keyword to
+/// say why.
+#[derive(Debug)]
+pub(super) struct Quick {
+    /// The types allowed (all of them when the node has no `type`).
+    pub(super) types: Types,
+    pub(super) min_len: Option<u64>,
+    pub(super) max_len: Option<u64>,
+    /// The lower bound, and whether it is exclusive.
+    pub(super) lower: Option<(Bound, bool)>,
+    pub(super) upper: Option<(Bound, bool)>,
+    /// Where the `pattern`, and the `enum` or `const`, are in the node's keywords.
+    pub(super) pattern: Option<usize>,
+    pub(super) values: Option<usize>,
+    pub(super) format: Option<fn(&str) -> bool>,
+}
+
+impl Quick {
+    /// The one test for `keywords`, if they are all of the kinds it takes, at most one each.
+    pub(super) fn of(keywords: &[Keyword]) -> Option<Quick> {
+        let mut quick = Quick {
+            types: Types(0x7F),
+            min_len: None,
+            max_len: None,
+            lower: None,
+            upper: None,
+            pattern: None,
+            values: None,
+            format: None,
+        };
+        let mut typed = false;
+        fn once<T>(slot: &mut Option<T>, value: T) -> Option<()> {
+            if slot.is_some() {
+                return None;
+            }
+            *slot = Some(value);
+            Some(())
+        }
+        for (i, keyword) in keywords.iter().enumerate() {
+            match keyword {
+                Keyword::Type(t) if !typed => {
+                    typed = true;
+                    quick.types = *t;
+                }
+                Keyword::MinLength(n) => once(&mut quick.min_len, *n)?,
+                Keyword::MaxLength(n) => once(&mut quick.max_len, *n)?,
+                Keyword::Minimum(b) => once(&mut quick.lower, (*b, false))?,
+                Keyword::ExclusiveMinimum(b) => once(&mut quick.lower, (*b, true))?,
+                Keyword::Maximum(b) => once(&mut quick.upper, (*b, false))?,
+                Keyword::ExclusiveMaximum(b) => once(&mut quick.upper, (*b, true))?,
+                Keyword::Pattern(_) => once(&mut quick.pattern, i)?,
+                Keyword::Enum(_) | Keyword::Const(_) => once(&mut quick.values, i)?,
+                Keyword::Format(Format::Known(_, check)) => once(&mut quick.format, *check)?,
+                _ => return None,
+            }
+        }
+        Some(quick)
+    }
 }
 
 impl Node {
@@ -38,6 +164,10 @@ impl Node {
             location,
             default: None,
             collects: false,
+            leaf: false,
+            alias: None,
+            quick: None,
+            shape: None,
         }
     }
 }
@@ -119,34 +249,104 @@ pub(super) struct Properties {
     /// Whether `additionalProperties` is `false`: an undeclared key is then an unknown
     /// parameter, with a suggestion.
     pub(super) closed: bool,
+    /// The schema's `required`, when every name in it is one of the first 64 of `named`:
+    /// each name with its position there. The object's keys are then found missing from the
+    /// ones the walk of `properties` met, with no lookup of its own (`required` itself is
+    /// then not a keyword of the node).
+    pub(super) required: Option<Box<[(String, u8)]>>,
 }
 
 impl Properties {
     pub(super) fn get(&self, key: &str) -> Option<NodeId> {
+        self.position(key).map(|i| self.named[i].1)
+    }
+
+    /// Where `key` is in `named`.
+    pub(super) fn position(&self, key: &str) -> Option<usize> {
         match &self.index {
-            Some(index) => index.get(key).map(|&i| self.named[i].1),
+            Some(index) => index.get(key).copied(),
             // A few names: compared by length first, most differ there.
             None if self.named.len() <= 8 => self
                 .named
                 .iter()
-                .find(|(name, _)| name.len() == key.len() && name == key)
-                .map(|(_, id)| *id),
+                .position(|(name, _)| name.len() == key.len() && name == key),
             None => self
                 .named
                 .binary_search_by(|(name, _)| name.as_str().cmp(key))
-                .ok()
-                .map(|i| self.named[i].1),
+                .ok(),
         }
     }
+
+    /// Whether the schema requires `name` (through the `required` merged in here).
+    pub(super) fn requires(&self, name: &str) -> bool {
+        self.required
+            .as_ref()
+            .is_some_and(|names| names.iter().any(|(n, _)| n == name))
+    }
+}
+
+/// The branches of `anyOf` or `oneOf`, and the tag that tells them apart, if they have one.
+#[derive(Debug)]
+pub(super) struct Union {
+    pub(super) branches: Box<[NodeId]>,
+    /// Set once every node is compiled (`composition::union_tag`).
+    pub(super) tag: Option<Box<Tag>>,
+}
+
+impl std::ops::Deref for Union {
+    type Target = [NodeId];
+
+    fn deref(&self) -> &[NodeId] {
+        &self.branches
+    }
+}
+
+/// A property whose value a union's branches require to be one value each (a `const`, or an
+/// `enum` of one), applied unconditionally (in the branch, or through its `$ref`s and
+/// `allOf`s): where a value has that property, a branch whose value differs cannot match,
+/// and is not tried.
+#[derive(Debug)]
+pub(super) struct Tag {
+    pub(super) name: String,
+    /// Per branch, the value it requires.
+    pub(super) values: Box<[Value]>,
 }
 
 /// A string `format` agentkit asserts.
 #[derive(Debug, Clone)]
 pub(super) enum Format {
-    /// One of `formats::check`'s.
-    Known(String),
+    /// One of `formats::checker`'s: its name, for messages, and its check.
+    Known(String, fn(&str) -> bool),
     /// `regex`: the string must be a pattern the validator accepts.
     Regex,
+}
+
+impl Keyword {
+    /// Whether the keyword checks the value alone: no subschema, no annotation.
+    pub(super) fn is_leaf(&self) -> bool {
+        matches!(
+            self,
+            Keyword::Type(_)
+                | Keyword::Enum(_)
+                | Keyword::Const(_)
+                | Keyword::Minimum(_)
+                | Keyword::Maximum(_)
+                | Keyword::ExclusiveMinimum(_)
+                | Keyword::ExclusiveMaximum(_)
+                | Keyword::MultipleOf(_)
+                | Keyword::MinLength(_)
+                | Keyword::MaxLength(_)
+                | Keyword::Pattern(_)
+                | Keyword::Format(_)
+                | Keyword::MinItems(_)
+                | Keyword::MaxItems(_)
+                | Keyword::UniqueItems
+                | Keyword::Required(_)
+                | Keyword::MinProperties(_)
+                | Keyword::MaxProperties(_)
+                | Keyword::DependentRequired(_)
+        )
+    }
 }
 
 /// One keyword (or a group of keywords that act together), compiled.
@@ -199,8 +399,8 @@ pub(super) enum Keyword {
     },
     // composition.rs
     AllOf(Box<[NodeId]>),
-    AnyOf(Box<[NodeId]>),
-    OneOf(Box<[NodeId]>),
+    AnyOf(Union),
+    OneOf(Union),
     Not(NodeId),
     // conditionals.rs
     IfThenElse {

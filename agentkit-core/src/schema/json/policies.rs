@@ -38,9 +38,10 @@ fn apply(schema: &Compiled, id: NodeId, value: &mut Value, depth: usize, budget:
                     continue;
                 };
                 let required = |name: &str| {
-                    node.keywords.iter().any(|k| {
-                        matches!(k, Keyword::Required(names) if names.iter().any(|n| n == name))
-                    })
+                    properties.requires(name)
+                        || node.keywords.iter().any(|k| {
+                            matches!(k, Keyword::Required(names) if names.iter().any(|n| n == name))
+                        })
                 };
                 for (name, sub) in &properties.named {
                     if options.null_as_absent

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::Compiled;
 use super::compile::TRUE;
 use super::keywords;
-use super::node::{Keyword, NodeId};
+use super::node::{Keyword, NodeId, Shape, Types};
 use crate::schema::issue::{IssueKind, Issues, ValidationIssue};
 use crate::schema::validate::UnknownArguments;
 
@@ -63,6 +63,10 @@ impl Loc<'_> {
     /// The name issues give the value: `None` at the root, else `address.city`,
     /// `stops[1].city`.
     pub(super) fn name(self) -> Option<Cow<'static, str>> {
+        // A member of the top level, the most common: its key alone.
+        if let Loc::Key(Loc::Root, key) = self {
+            return Some(Cow::Owned(crate::model_text::capture(key)));
+        }
         let mut parts = Vec::new();
         let mut at = self;
         loop {
@@ -187,6 +191,10 @@ pub(super) struct Cx<'s> {
     pub(super) close: bool,
     visits: usize,
     depth: usize,
+    /// The limits, copied here from the options: read at every node. `max_visits` is 0 once
+    /// exhausted, so that every node after fails at its first check.
+    max_visits: usize,
+    max_depth: usize,
     pub(super) exhausted: bool,
     /// The schema resources entered, outermost first: `$dynamicRef`'s dynamic scope.
     pub(super) scope: Vec<u32>,
@@ -201,6 +209,8 @@ impl<'s> Cx<'s> {
             close: unknown == UnknownArguments::Reject,
             visits: 0,
             depth: 0,
+            max_visits: schema.options.limits.max_evaluations,
+            max_depth: schema.options.limits.max_eval_depth,
             exhausted: false,
             scope: Vec::new(),
         }
@@ -237,6 +247,12 @@ impl<'s> Cx<'s> {
     }
 
     /// Validates `value` against node `id`; `eval`, when given, learns what was evaluated.
+    ///
+    /// Small and inlined where it is called: a node whose keywords check the value alone (a
+    /// property's `type` and bounds, most nodes) is checked here, each keyword's verdict
+    /// reached without its message (made only for a keyword that fails); the others go on to
+    /// [`Cx::enter`].
+    #[inline]
     pub(super) fn node(
         &mut self,
         id: NodeId,
@@ -244,23 +260,88 @@ impl<'s> Cx<'s> {
         loc: Loc<'_>,
         eval: Option<&mut Evaluated>,
     ) -> bool {
-        if id == TRUE {
-            return true;
+        let nodes = &self.schema.arena.nodes;
+        let (mut id, mut hops) = (id, 0);
+        let node = loop {
+            if id == TRUE {
+                return true;
+            }
+            self.visits += 1;
+            if self.visits > self.max_visits || self.depth + hops >= self.max_depth {
+                self.exhausted = true;
+                self.max_visits = 0;
+                return false;
+            }
+            let node = &nodes[id as usize];
+            match node.alias {
+                Some(target) => {
+                    id = target;
+                    hops += 1;
+                }
+                None => break node,
+            }
+        };
+        if !node.leaf {
+            self.depth += hops;
+            let valid = self.enter(id, value, loc, eval);
+            self.depth -= hops;
+            return valid;
         }
-        if self.exhausted {
-            return false;
+        // No subschema to enter: no depth, scope or annotations to keep.
+        if let Some(quick) = &node.quick {
+            if keywords::quick_holds(quick, &node.keywords, value) {
+                return true;
+            }
+            if self.quiet {
+                return false;
+            }
         }
-        self.visits += 1;
-        let limits = &self.schema.options.limits;
-        if self.visits > limits.max_evaluations || self.depth >= limits.max_eval_depth {
-            self.exhausted = true;
-            return false;
+        let mut valid = true;
+        for keyword in &node.keywords {
+            let ok = match keywords::holds(keyword, value) {
+                Some(true) => true,
+                // Checked again, to report why.
+                Some(false) if !self.quiet => {
+                    self.keyword(id, keyword, value, loc, None);
+                    false
+                }
+                Some(false) => false,
+                None => self.keyword(id, keyword, value, loc, None),
+            };
+            if !ok {
+                valid = false;
+                if self.quiet {
+                    break;
+                }
+            }
         }
+        valid
+    }
+
+    /// [`Cx::node`] for a node with subschemas: its keywords in turn, with the walk's
+    /// bookkeeping (depth, dynamic scope, evaluated keys and items).
+    #[inline(never)]
+    fn enter(
+        &mut self,
+        id: NodeId,
+        value: &Value,
+        loc: Loc<'_>,
+        eval: Option<&mut Evaluated>,
+    ) -> bool {
         let schema = self.schema;
         let node = &schema.arena.nodes[id as usize];
         if node.reject {
             self.report(|| keywords::not_allowed(loc));
             return false;
+        }
+        // The verdict alone of a common object node: one pass (an implicitly closed node
+        // that the policy leaves open marks what it evaluated key by key: the full walk).
+        if let Some(shape) = node.shape
+            && self.quiet
+            && !schema.arena.dynamic
+            && (self.close || !node.collects)
+        {
+            return self.shape(shape, &node.keywords, node.collects, value, loc, eval);
         }
         // Only a `$dynamicRef` reads the dynamic scope: without one, it is not kept.
         let entered = schema.arena.dynamic && self.scope.last() != Some(&node.resource);
@@ -268,15 +349,116 @@ impl<'s> Cx<'s> {
             self.scope.push(node.resource);
         }
         self.depth += 1;
-        let mut own = None;
-        let (mut eval, merge_into) = if node.collects {
-            (Some(own.insert(Evaluated::default())), eval)
+        let valid = if node.collects {
+            let mut own = Evaluated::default();
+            let valid = self.keywords(id, &node.keywords, value, loc, Some(&mut own));
+            // A failing node's annotations count only where its failure is the value's:
+            // outside a quiet branch, every node up to the value's root fails with it, so
+            // they cannot make anything valid, and they keep the keys it knows from being
+            // reported as unknown.
+            if let (true, Some(parent)) = (valid || !self.quiet, eval) {
+                parent.merge(own);
+            }
+            valid
         } else {
-            (eval, None)
+            self.keywords(id, &node.keywords, value, loc, eval)
         };
+        self.depth -= 1;
+        if entered {
+            self.scope.pop();
+        }
+        valid && !self.exhausted
+    }
+
+    /// [`Cx::enter`]'s verdict for a node of [`Shape`]: the value's type, then each key of
+    /// an object matched to its schema, the required names found by a mask; the keys
+    /// evaluated noted in `eval` as `properties` and the implicit closing would note them.
+    fn shape(
+        &mut self,
+        shape: Shape,
+        keywords: &[Keyword],
+        collects: bool,
+        value: &Value,
+        loc: Loc<'_>,
+        mut eval: Option<&mut Evaluated>,
+    ) -> bool {
+        let Value::Object(object) = value else {
+            return keywords::types::matches(shape.types, value);
+        };
+        let Keyword::Properties(properties) = &keywords[shape.properties] else {
+            return false;
+        };
+        if !shape.types.contains(Types::OBJECT) {
+            return false;
+        }
+        let named = &properties.named;
+        // A key `properties` does not name meets `additionalProperties` (refused when it is
+        // `false`), or the implicit closing when the node has it (it collects for nothing
+        // else), or nothing.
+        let refused = properties.closed || (collects && self.close);
+        self.depth += 1;
         let mut valid = true;
-        for keyword in &node.keywords {
-            let ok = self.keyword(id, keyword, value, loc, eval.as_deref_mut());
+        let mut found: u64 = 0;
+        // Keys and names both in name order: each name looked for from after the last one
+        // found (see `check_properties`).
+        let mut next = 0;
+        for (i, (key, member)) in object.iter().enumerate() {
+            let position = named[next..]
+                .iter()
+                .position(|(name, _)| name.len() == key.len() && name == key)
+                .map(|p| next + p)
+                .or_else(|| properties.position(key));
+            let schema = match position {
+                Some(j) => {
+                    next = j + 1;
+                    found |= 1 << j;
+                    named[j].1
+                }
+                None if refused => {
+                    valid = false;
+                    break;
+                }
+                None => match properties.additional {
+                    Some(schema) => schema,
+                    None => continue,
+                },
+            };
+            if !self.node(schema, member, Loc::Key(&loc, key), None) {
+                valid = false;
+                break;
+            }
+            // A collecting node's own annotations reach `eval` only if it holds (below).
+            if let (false, Some(eval)) = (collects, eval.as_deref_mut()) {
+                eval.prop(i);
+            }
+        }
+        self.depth -= 1;
+        valid &= found & shape.required == shape.required && !self.exhausted;
+        // Closed, the node evaluated every key it holds.
+        if let (true, true, Some(eval)) = (valid, collects, eval) {
+            eval.all_props();
+        }
+        valid
+    }
+
+    /// The keywords of node `id` in turn; those that check the value alone reach their
+    /// verdict first, without their message.
+    fn keywords(
+        &mut self,
+        id: NodeId,
+        keywords: &'s [Keyword],
+        value: &Value,
+        loc: Loc<'_>,
+        mut eval: Option<&mut Evaluated>,
+    ) -> bool {
+        let mut valid = true;
+        for keyword in keywords {
+            let ok = match keywords::holds(keyword, value) {
+                Some(true) => true,
+                Some(false) if self.quiet => false,
+                // Checked (again, to report why).
+                _ => self.keyword(id, keyword, value, loc, eval.as_deref_mut()),
+            };
             if !ok {
                 valid = false;
                 if self.quiet || self.exhausted {
@@ -284,17 +466,7 @@ impl<'s> Cx<'s> {
                 }
             }
         }
-        self.depth -= 1;
-        if entered {
-            self.scope.pop();
-        }
-        // A failing node's annotations count only where its failure is the value's: outside
-        // a quiet branch, every node up to the value's root fails with it, so they cannot make
-        // anything valid, and they keep the keys it knows from being reported as unknown.
-        if let (true, Some(parent), Some(own)) = (valid || !self.quiet, merge_into, own) {
-            parent.merge(own);
-        }
-        valid && !self.exhausted
+        valid
     }
 
     fn keyword(

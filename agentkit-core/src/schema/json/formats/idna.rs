@@ -124,6 +124,12 @@ const MARKS: &[u32] = &[
 ];
 
 fn is_mark(c: char) -> bool {
+    // No mark below U+0300 (ASCII, most of any name, is answered here).
+    u32::from(c) >= 0x300 && is_mark_by_block(c)
+}
+
+/// [`is_mark`] by the blocks of every character.
+fn is_mark_by_block(c: char) -> bool {
     let n = u32::from(c);
     // The Brahmic blocks share one layout: vowel signs and viramas sit at the same offsets.
     let o = n & 0x7F;
@@ -178,6 +184,20 @@ enum Bidi {
 
 /// The Unicode bidirectional class, approximated by block.
 fn bidi(c: char) -> Bidi {
+    // ASCII, most of any name, without the tables: digits are European numbers, letters
+    // left-to-right, the rest neither.
+    if c.is_ascii() {
+        return match c {
+            '0'..='9' => Bidi::En,
+            _ if c.is_ascii_alphabetic() => Bidi::L,
+            _ => Bidi::Other,
+        };
+    }
+    bidi_by_block(c)
+}
+
+/// [`bidi`] by the blocks of every character.
+fn bidi_by_block(c: char) -> Bidi {
     match u32::from(c) {
         0x30..=0x39 | 0xB2 | 0xB3 | 0xB9 | 0x6F0..=0x6F9 => Bidi::En,
         0x600..=0x605 | 0x660..=0x669 | 0x66B | 0x66C | 0x6DD | 0x8E2 => Bidi::An,
@@ -307,4 +327,21 @@ fn punycode_encode(input: &[char]) -> Option<String> {
         n += 1;
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The answers given before the tables, for the characters below U+0300, are the
+    /// tables' own.
+    #[test]
+    fn the_short_answers_are_the_tables() {
+        for c in (0..0x300).filter_map(char::from_u32) {
+            assert_eq!(is_mark(c), is_mark_by_block(c), "{c:?}");
+            if c.is_ascii() {
+                assert!(bidi(c) == bidi_by_block(c), "{c:?}");
+            }
+        }
+    }
 }

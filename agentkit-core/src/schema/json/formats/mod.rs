@@ -8,37 +8,48 @@ use idna::domain;
 
 /// Whether `value` is valid for the JSON Schema `format` named `format`; `None` when agentkit does not know the format (unknown formats are annotations only, as JSON Schema says).
 pub(crate) fn check(format: &str, value: &str) -> Option<bool> {
-    let b = value.as_bytes();
+    checker(format).map(|check| check(value))
+}
+
+/// A format's check, resolved once from its name when a schema is compiled, so that
+/// validation calls it without matching the name; `None` when agentkit does not know the
+/// format.
+pub(crate) fn checker(format: &str) -> Option<fn(&str) -> bool> {
     Some(match format {
-        "date-time" => {
+        "date-time" => |value| {
+            let b = value.as_bytes();
             b.len() > 11 && full_date(&b[..10]) && matches!(b[10], b'T' | b't') && time(&b[11..])
+        },
+        "date" => |value| value.len() == 10 && full_date(value.as_bytes()),
+        "time" => |value| time(value.as_bytes()),
+        "duration" => |value| duration(value.as_bytes()),
+        "email" => |value| email(value, false),
+        "idn-email" => |value| email(value, true),
+        "hostname" => {
+            |value| value.is_ascii() && value.len() <= MAX_NAME && domain(value.split('.'))
         }
-        "date" => b.len() == 10 && full_date(b),
-        "time" => time(b),
-        "duration" => duration(b),
-        "email" => email(value, false),
-        "idn-email" => email(value, true),
-        "hostname" => value.is_ascii() && value.len() <= MAX_NAME && domain(value.split('.')),
-        "idn-hostname" => domain(value.split(['.', '\u{3002}', '\u{FF0E}', '\u{FF61}'])),
-        "ipv4" => ipv4(value),
-        "ipv6" => ipv6(value),
-        "uri" => uri(value, false, false),
-        "uri-reference" => uri(value, true, false),
-        "iri" => uri(value, false, true),
-        "iri-reference" => uri(value, true, true),
-        "uri-template" => uri_template(value),
-        "uuid" => {
+        "idn-hostname" => |value| domain(value.split(['.', '\u{3002}', '\u{FF0E}', '\u{FF61}'])),
+        "ipv4" => ipv4,
+        "ipv6" => ipv6,
+        "uri" => |value| uri(value, false, false),
+        "uri-reference" => |value| uri(value, true, false),
+        "iri" => |value| uri(value, false, true),
+        "iri-reference" => |value| uri(value, true, true),
+        "uri-template" => uri_template,
+        "uuid" => |value| {
+            let b = value.as_bytes();
             b.len() == 36
                 && b.iter().enumerate().all(|(i, c)| match i {
                     8 | 13 | 18 | 23 => *c == b'-',
                     _ => c.is_ascii_hexdigit(),
                 })
-        }
-        "json-pointer" => json_pointer(b),
-        "relative-json-pointer" => {
+        },
+        "json-pointer" => |value| json_pointer(value.as_bytes()),
+        "relative-json-pointer" => |value| {
+            let b = value.as_bytes();
             let n = b.iter().take_while(|c| c.is_ascii_digit()).count();
             n > 0 && (n == 1 || b[0] != b'0') && (&b[n..] == b"#" || json_pointer(&b[n..]))
-        }
+        },
         _ => return None,
     })
 }

@@ -9,7 +9,7 @@ use crate::schema::issue::{IssueKind, ValidationIssue};
 use crate::schema::json::Compiled;
 use crate::schema::json::compile::Compiler;
 use crate::schema::json::index::Place;
-use crate::schema::json::node::{Keyword, Node, NodeId, Types};
+use crate::schema::json::node::{Keyword, Node, NodeId, Tag, Types, Union};
 use crate::schema::json::validate::{Cx, Evaluated, Loc, is_valid_at};
 use crate::schema::literal::value_kind;
 
@@ -22,8 +22,18 @@ pub(in crate::schema::json) fn compile<'d>(
     type Make = fn(Box<[NodeId]>) -> Keyword;
     let keywords: [(&str, Make); 3] = [
         ("allOf", Keyword::AllOf),
-        ("anyOf", Keyword::AnyOf),
-        ("oneOf", Keyword::OneOf),
+        ("anyOf", |branches| {
+            Keyword::AnyOf(Union {
+                branches,
+                tag: None,
+            })
+        }),
+        ("oneOf", |branches| {
+            Keyword::OneOf(Union {
+                branches,
+                tag: None,
+            })
+        }),
     ];
     for (keyword, make) in keywords {
         match map.get(keyword) {
@@ -67,14 +77,19 @@ pub(in crate::schema::json) fn all_of(
 
 pub(in crate::schema::json) fn any_of(
     cx: &mut Cx<'_>,
-    branches: &[NodeId],
+    union: &Union,
     value: &Value,
     loc: Loc<'_>,
     mut eval: Option<&mut Evaluated>,
 ) -> bool {
+    let branches = &union.branches;
     let tracking = eval.is_some();
     let mut matched = false;
-    for &branch in branches {
+    let given = given_tag(union, value);
+    for (i, &branch) in branches.iter().enumerate() {
+        if excluded(given, i) {
+            continue;
+        }
         let mut seen = Evaluated::default();
         let ok = cx.quietly(|cx| cx.node(branch, value, loc, tracking.then_some(&mut seen)));
         if ok {
@@ -94,15 +109,20 @@ pub(in crate::schema::json) fn any_of(
 
 pub(in crate::schema::json) fn one_of(
     cx: &mut Cx<'_>,
-    branches: &[NodeId],
+    union: &Union,
     value: &Value,
     loc: Loc<'_>,
     eval: Option<&mut Evaluated>,
 ) -> bool {
+    let branches = &union.branches;
     let tracking = eval.is_some();
     let mut first: Option<(usize, Evaluated)> = None;
     let mut second = None;
+    let given = given_tag(union, value);
     for (i, &branch) in branches.iter().enumerate() {
+        if excluded(given, i) {
+            continue;
+        }
         let mut seen = Evaluated::default();
         if cx.quietly(|cx| cx.node(branch, value, loc, tracking.then_some(&mut seen))) {
             if first.is_none() {
@@ -143,6 +163,113 @@ pub(in crate::schema::json) fn one_of(
             false
         }
     }
+}
+
+/// The union's tag and the value's tag, when the union has one and the value gives it.
+fn given_tag<'a>(union: &'a Union, value: &'a Value) -> Option<(&'a Tag, &'a Value)> {
+    let tag = union.tag.as_deref()?;
+    let Value::Object(object) = value else {
+        return None;
+    };
+    Some((tag, object.get(&tag.name)?))
+}
+
+/// Whether branch `i` cannot match, its tag's value not being the one given: it would fail
+/// on that property's `const`, so it is not tried (what it would report is never reported:
+/// a branch's problems are reported only for the branch the tag names).
+fn excluded(given: Option<(&Tag, &Value)>, i: usize) -> bool {
+    given.is_some_and(|(tag, given)| match (&tag.values[i], given) {
+        (Value::String(expected), Value::String(given)) => expected != given,
+        (expected, given) => !equal(expected, given),
+    })
+}
+
+/// The tag of a union's branches (see [`Tag`]), if they have one: a property that every
+/// branch requires to be a single value, through the branch's own `properties` and the
+/// `$ref`s and `allOf`s it applies unconditionally (not `$dynamicRef`, whose target depends
+/// on the dynamic scope). A tag only spares work, so the search for one stops when `budget`
+/// (nodes looked at, shared by every union of the schema) runs out.
+pub(in crate::schema::json) fn union_tag(
+    nodes: &[Node],
+    branches: &[NodeId],
+    budget: &mut usize,
+) -> Option<Box<Tag>> {
+    /// The first branch's properties tried as the tag.
+    const CANDIDATES: usize = 8;
+    let (&first, rest) = branches.split_first()?;
+    if rest.is_empty() {
+        return None;
+    }
+    let mut candidates = Vec::new();
+    for part in static_parts(nodes, first, budget) {
+        for keyword in &nodes[part as usize].keywords {
+            if let Keyword::Properties(p) = keyword {
+                candidates.extend(p.named.iter().map(|(name, _)| name.as_str()));
+            }
+        }
+    }
+    candidates.truncate(CANDIDATES);
+    candidates.into_iter().find_map(|name| {
+        let values = branches
+            .iter()
+            .map(|&b| static_tag(nodes, b, name, budget).cloned())
+            .collect::<Option<Box<[Value]>>>()?;
+        Some(Box::new(Tag {
+            name: name.to_owned(),
+            values,
+        }))
+    })
+}
+
+/// The nodes always applied with `id` to its value: itself, its `$ref`s and `allOf`s (at
+/// most a few, each counted against `budget`).
+fn static_parts(nodes: &[Node], id: NodeId, budget: &mut usize) -> Vec<NodeId> {
+    let mut parts = vec![id];
+    let mut at = 0;
+    while at < parts.len() && parts.len() < 4 * HOPS && *budget > 0 {
+        *budget -= 1;
+        for keyword in &nodes[parts[at] as usize].keywords {
+            match keyword {
+                Keyword::Ref(t) => parts.push(*t),
+                Keyword::AllOf(b) => parts.extend(b.iter().take(4 * HOPS).copied()),
+                _ => {}
+            }
+        }
+        at += 1;
+    }
+    parts.truncate(at);
+    parts
+}
+
+/// The single value `id` requires of its property `name` (a `const`, or an `enum` of one),
+/// through [`static_parts`] only.
+fn static_tag<'n>(
+    nodes: &'n [Node],
+    id: NodeId,
+    name: &str,
+    budget: &mut usize,
+) -> Option<&'n Value> {
+    for part in static_parts(nodes, id, budget) {
+        for keyword in &nodes[part as usize].keywords {
+            let Keyword::Properties(p) = keyword else {
+                continue;
+            };
+            let Some(schema) = p.get(name) else {
+                continue;
+            };
+            for part in static_parts(nodes, schema, budget) {
+                let single = nodes[part as usize].keywords.iter().find_map(|k| match k {
+                    Keyword::Const(v) => Some(v),
+                    Keyword::Enum(values) if values.len() == 1 => values.first(),
+                    _ => None,
+                });
+                if single.is_some() {
+                    return single;
+                }
+            }
+        }
+    }
+    None
 }
 
 pub(in crate::schema::json) fn not(
@@ -376,4 +503,69 @@ fn explain(
             ),
         )
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use crate::schema::json::JsonSchemaOptions;
+
+    /// agentkit's verdict, which skips the branches a union's tag rules out, against the
+    /// `jsonschema` crate's, which tries every branch.
+    fn agree(schema: Value, instances: &[Value]) {
+        let agentkit = JsonSchemaOptions::standard().build(schema.clone()).unwrap();
+        let reference = jsonschema::validator_for(&schema).unwrap();
+        for instance in instances {
+            assert_eq!(
+                agentkit.is_valid(instance),
+                reference.is_valid(instance),
+                "{schema} on {instance}"
+            );
+            let mut copy = instance.clone();
+            assert_eq!(
+                agentkit.validate(&mut copy).is_empty(),
+                reference.is_valid(instance),
+                "{schema} on {instance}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_union_tag_rules_out_only_the_branches_that_cannot_match() {
+        let branch = |tag: Value, extra: Value| json!({"properties": {"kind": {"const": tag}, "n": extra}, "required": ["kind"]});
+        let instances = [
+            json!({"kind": "a", "n": 1}),
+            json!({"kind": "b", "n": "x"}),
+            json!({"kind": "b", "n": 1}),
+            json!({"kind": 1, "n": 1}),
+            json!({"kind": 1.0, "n": 1}),
+            json!({"kind": "c"}),
+            json!({"n": 1}),
+            json!({}),
+            json!("a"),
+        ];
+        for keyword in ["oneOf", "anyOf"] {
+            // Distinct tags; two branches of one tag (ambiguous for `oneOf`); a number tag
+            // (1.0 is 1); a tag through `$ref` and `allOf`; a branch with its tag in an
+            // `enum` of one.
+            let schemas = [
+                json!({keyword: [branch(json!("a"), json!({"type": "integer"})),
+                                 branch(json!("b"), json!({"type": "string"}))]}),
+                json!({keyword: [branch(json!("b"), json!({"type": "integer"})),
+                                 branch(json!("b"), json!({"minimum": 0}))]}),
+                json!({keyword: [branch(json!(1), json!({"type": "integer"})),
+                                 branch(json!("a"), json!(true))]}),
+                json!({"$defs": {"a": branch(json!("a"), json!({"type": "integer"}))},
+                       keyword: [{"$ref": "#/$defs/a"},
+                                 {"allOf": [branch(json!("b"), json!({"type": "string"}))]}]}),
+                json!({keyword: [
+                    {"properties": {"kind": {"enum": ["a"]}}},
+                    branch(json!("b"), json!(false))]}),
+            ];
+            for schema in schemas {
+                agree(schema, &instances);
+            }
+        }
+    }
 }

@@ -12,6 +12,7 @@ pub(super) mod strings;
 pub(super) mod types;
 
 use std::borrow::Cow;
+use std::cmp::Ordering;
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 
@@ -19,9 +20,85 @@ use serde_json::{Number, Value};
 
 use super::compile::Compiler;
 use super::index::Place;
-use super::node::Bound;
+use super::node::{Bound, Format, Keyword, Quick, Types};
 use super::validate::Loc;
 use crate::schema::issue::{IssueKind, ValidationIssue};
+
+/// A keyword's verdict on `value` alone, without a message, for the keywords whose check is
+/// a comparison or two; `None` for the others (their check reports as it goes).
+#[inline]
+pub(super) fn holds(keyword: &Keyword, value: &Value) -> Option<bool> {
+    // The keyword first, then the value: one jump each.
+    Some(match keyword {
+        Keyword::Type(t) => types::matches(*t, value),
+        Keyword::Enum(values) => match value {
+            Value::String(s) => values
+                .iter()
+                .any(|v| matches!(v, Value::String(t) if t == s)),
+            _ => values.iter().any(|v| equal(v, value)),
+        },
+        Keyword::Const(expected) => match (expected, value) {
+            (Value::String(t), Value::String(s)) => t == s,
+            _ => equal(expected, value),
+        },
+        Keyword::Minimum(_)
+        | Keyword::Maximum(_)
+        | Keyword::ExclusiveMinimum(_)
+        | Keyword::ExclusiveMaximum(_)
+        | Keyword::MultipleOf(_) => match value {
+            Value::Number(n) => numbers::holds(keyword, n),
+            _ => true,
+        },
+        Keyword::MinLength(n) => match value {
+            Value::String(s) => strings::long_enough(s, *n),
+            _ => true,
+        },
+        Keyword::MaxLength(n) => match value {
+            Value::String(s) => strings::short_enough(s, *n),
+            _ => true,
+        },
+        Keyword::Pattern(p) => match value {
+            Value::String(s) => p.regex.is_match(s),
+            _ => true,
+        },
+        Keyword::Format(Format::Known(_, check)) => match value {
+            Value::String(s) => check(s),
+            _ => true,
+        },
+        _ => return None,
+    })
+}
+
+/// The verdict of a leaf node's keywords through its [`Quick`] test.
+#[inline]
+pub(super) fn quick_holds(quick: &Quick, keywords: &[Keyword], value: &Value) -> bool {
+    let ok = match value {
+        Value::String(s) => {
+            quick.types.contains(Types::STRING)
+                && quick.min_len.is_none_or(|n| strings::long_enough(s, n))
+                && quick.max_len.is_none_or(|n| strings::short_enough(s, n))
+                && quick.format.is_none_or(|check| check(s))
+                && quick.pattern.is_none_or(
+                    |i| matches!(&keywords[i], Keyword::Pattern(p) if p.regex.is_match(s)),
+                )
+        }
+        Value::Number(n) => {
+            types::matches(quick.types, value)
+                && quick.lower.is_none_or(|(b, exclusive)| {
+                    let order = numbers::compare(n, b);
+                    order == Ordering::Greater || (!exclusive && order == Ordering::Equal)
+                })
+                && quick.upper.is_none_or(|(b, exclusive)| {
+                    let order = numbers::compare(n, b);
+                    order == Ordering::Less || (!exclusive && order == Ordering::Equal)
+                })
+        }
+        _ => types::matches(quick.types, value),
+    };
+    ok && quick
+        .values
+        .is_none_or(|i| holds(&keywords[i], value) == Some(true))
+}
 
 /// JSON Schema's equality: numbers by value (`1` is `1.0`), objects regardless of order.
 pub(super) fn equal(a: &Value, b: &Value) -> bool {
@@ -106,23 +183,33 @@ const SHOWN_CHARS: usize = 60;
 /// A value in a message: a string in quotes, anything else as compact JSON; cut at
 /// [`SHOWN_CHARS`] (the message is escaped when it is displayed).
 pub(super) fn shown(value: &Value) -> String {
+    let mut out = String::new();
+    show(&mut out, value);
+    out
+}
+
+/// [`shown`], written at the end of `out`.
+pub(super) fn show(out: &mut String, value: &Value) {
     let (text, quoted) = match value {
         Value::String(s) => (Cow::Borrowed(s.as_str()), true),
         other => (Cow::Owned(compact(other)), false),
     };
-    let mut out = String::new();
     if quoted {
         out.push('\'');
     }
-    let mut chars = text.chars();
-    out.extend(chars.by_ref().take(SHOWN_CHARS));
-    if chars.next().is_some() {
-        out.push('…');
+    // Most values are shorter than the cut: copied whole.
+    if text.len() <= SHOWN_CHARS {
+        out.push_str(&text);
+    } else {
+        let mut chars = text.chars();
+        out.extend(chars.by_ref().take(SHOWN_CHARS));
+        if chars.next().is_some() {
+            out.push('…');
+        }
     }
     if quoted {
         out.push('\'');
     }
-    out
 }
 
 /// Compact JSON of a value, at most a few hundred bytes of it: a value can be as large as the
@@ -228,17 +315,22 @@ pub(super) fn not_allowed(loc: Loc<'_>) -> ValidationIssue {
 
 /// The first values of a list for a message: `'a', 'b', ... (8 more)`.
 pub(super) fn listed<'v>(values: impl ExactSizeIterator<Item = &'v Value>) -> String {
+    let mut out = String::new();
+    list(&mut out, values);
+    out
+}
+
+/// [`listed`], written at the end of `out`.
+pub(super) fn list<'v>(out: &mut String, values: impl ExactSizeIterator<Item = &'v Value>) {
     const LISTED: usize = 10;
     let total = values.len();
-    let mut out = String::new();
     for (i, value) in values.take(LISTED).enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        out.push_str(&shown(value));
+        show(out, value);
     }
     if total > LISTED {
         let _ = write!(out, ", ... ({} more)", total - LISTED);
     }
-    out
 }

@@ -67,13 +67,17 @@ pub(in crate::schema::json) fn compile(
 /// instruction).
 fn as_float(bound: Bound) -> f64 {
     match bound {
-        Bound::Int(i) => i64::try_from(i).map_or(i as f64, |i| i as f64),
+        Bound::Int(i) => match i64::try_from(i) {
+            Ok(i) => i as f64,
+            Err(_) => i as f64,
+        },
         Bound::Float(f) => f,
     }
 }
 
 /// How `n` compares to `bound`, exactly for integers.
-fn compare(n: &Number, bound: Bound) -> Ordering {
+#[inline]
+pub(in crate::schema::json) fn compare(n: &Number, bound: Bound) -> Ordering {
     let int = n
         .as_i64()
         .map(i128::from)
@@ -101,6 +105,19 @@ fn is_multiple(n: &Number, of: Bound) -> bool {
     }
     // Decimal fractions are not exact in binary (0.0075 / 0.0001 = 74.99999999999999).
     (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
+}
+
+/// The verdict of a number keyword on `n`, without a message.
+#[inline]
+pub(in crate::schema::json) fn holds(keyword: &Keyword, n: &Number) -> bool {
+    match *keyword {
+        Keyword::Minimum(b) => compare(n, b) != Ordering::Less,
+        Keyword::Maximum(b) => compare(n, b) != Ordering::Greater,
+        Keyword::ExclusiveMinimum(b) => compare(n, b) == Ordering::Greater,
+        Keyword::ExclusiveMaximum(b) => compare(n, b) == Ordering::Less,
+        Keyword::MultipleOf(b) => is_multiple(n, b),
+        _ => true,
+    }
 }
 
 pub(in crate::schema::json) fn check(

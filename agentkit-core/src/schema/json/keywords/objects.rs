@@ -79,6 +79,40 @@ pub(in crate::schema::json) fn compile<'d>(
         properties.closed = id == FALSE;
         properties.additional = Some(id);
     }
+    // `required` names, when it is a list of strings.
+    let required: Option<Vec<String>> = match map.get("required") {
+        None => None,
+        Some(Value::Array(names)) if names.iter().all(Value::is_string) => Some(
+            names
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_owned))
+                .collect(),
+        ),
+        Some(_) => {
+            c.problem(&at("required"), "`required` must be an array of strings");
+            None
+        }
+    };
+    // `required` checked by the walk of `properties` where it can be: it comes right after
+    // it (no `propertyNames` between, so that problems keep their order) and names only
+    // declared properties among the first 64.
+    let mut required = required;
+    if any
+        && !map.contains_key("propertyNames")
+        && let Some(names) = &required
+    {
+        let at: Option<Box<[(String, u8)]>> = names
+            .iter()
+            .map(|name| {
+                let i = properties.position(name)?;
+                Some((name.clone(), u8::try_from(i).ok().filter(|&i| i < 64)?))
+            })
+            .collect();
+        if at.is_some() {
+            properties.required = at;
+            required = None;
+        }
+    }
     if any {
         properties.declared = map.contains_key("properties");
         out.push(Keyword::Properties(Box::new(properties)));
@@ -87,16 +121,8 @@ pub(in crate::schema::json) fn compile<'d>(
         let id = c.sub(names, place, "propertyNames");
         out.push(Keyword::PropertyNames(id));
     }
-    match map.get("required") {
-        None => {}
-        Some(Value::Array(names)) if names.iter().all(Value::is_string) => {
-            let names: Vec<String> = names
-                .iter()
-                .filter_map(|n| n.as_str().map(str::to_owned))
-                .collect();
-            out.push(Keyword::Required(names.into_boxed_slice()));
-        }
-        Some(_) => c.problem(&at("required"), "`required` must be an array of strings"),
+    if let Some(names) = required {
+        out.push(Keyword::Required(names.into_boxed_slice()));
     }
     if let Some(n) = count(c, map, place, "minProperties") {
         out.push(Keyword::MinProperties(n));
@@ -260,13 +286,33 @@ pub(in crate::schema::json) fn check_properties(
     let Value::Object(object) = value else {
         return true;
     };
+    let named = &properties.named;
     let mut valid = true;
+    // Which of the first 64 names the object has, for `required`.
+    let mut found: u64 = 0;
+    // Both the object's keys and `named` are in name order (unless serde_json keeps the
+    // insertion order): a few names are looked for from after the last one found, which
+    // finds each at once in order, and in any order falls back to the whole list.
+    let mut next = 0;
     for (i, (key, member)) in object.iter().enumerate() {
         let at = Loc::Key(&loc, key);
+        let position = if properties.index.is_none() {
+            named[next..]
+                .iter()
+                .position(|(name, _)| name.len() == key.len() && name == key)
+                .map(|p| next + p)
+                .or_else(|| properties.position(key))
+        } else {
+            properties.position(key)
+        };
         let mut matched = false;
-        if let Some(schema) = properties.get(key) {
+        if let Some(j) = position {
             matched = true;
-            valid &= cx.node(schema, member, at, None);
+            next = j + 1;
+            if j < 64 {
+                found |= 1 << j;
+            }
+            valid &= cx.node(named[j].1, member, at, None);
         }
         for (pattern, schema) in &properties.patterns {
             if pattern.regex.is_match(key) {
@@ -278,8 +324,7 @@ pub(in crate::schema::json) fn check_properties(
             matched = true;
             if properties.closed {
                 cx.report(|| {
-                    let names: Vec<&str> =
-                        properties.named.iter().map(|(n, _)| n.as_str()).collect();
+                    let names: Vec<&str> = named.iter().map(|(n, _)| n.as_str()).collect();
                     unknown(loc, key, &names)
                 });
                 valid = false;
@@ -292,6 +337,17 @@ pub(in crate::schema::json) fn check_properties(
         }
         if let (true, Some(eval)) = (matched, eval.as_deref_mut()) {
             eval.prop(i);
+        }
+    }
+    if let Some(required) = &properties.required {
+        for (name, j) in required.iter() {
+            if found & (1 << j) == 0 {
+                valid = false;
+                if cx.quiet {
+                    return false;
+                }
+                cx.report(|| ValidationIssue::missing_property(loc.member(name), None));
+            }
         }
     }
     valid

@@ -38,10 +38,29 @@ pub(in crate::schema::json) fn compile(
     if let (Some(Value::String(format)), true) = (map.get("format"), c.options.assert_formats) {
         if format == "regex" {
             out.push(Keyword::Format(Format::Regex));
-        } else if formats::check(format, "").is_some() {
-            out.push(Keyword::Format(Format::Known(format.clone())));
+        } else if let Some(check) = formats::checker(format) {
+            out.push(Keyword::Format(Format::Known(format.clone(), check)));
         }
     }
+}
+
+/// Whether `s` has at least `n` characters: only what the bound needs is counted (a long
+/// string costs its first `n` characters).
+#[inline]
+pub(in crate::schema::json) fn long_enough(s: &str, n: u64) -> bool {
+    match usize::try_from(n) {
+        Ok(0) => true,
+        // A character is at most 4 bytes.
+        Ok(n) if s.len() >= n.saturating_mul(4) => true,
+        Ok(n) => s.len() >= n && s.chars().nth(n - 1).is_some(),
+        Err(_) => false,
+    }
+}
+
+/// Whether `s` has at most `n` characters.
+#[inline]
+pub(in crate::schema::json) fn short_enough(s: &str, n: u64) -> bool {
+    usize::try_from(n).map_or(true, |n| s.len() <= n || s.chars().nth(n).is_none())
 }
 
 /// An example of a format, for the model to see what it should have sent.
@@ -76,12 +95,7 @@ pub(in crate::schema::json) fn check(
     };
     match keyword {
         Keyword::MinLength(n) => {
-            // Only count what the bound needs: a long string costs its first n characters.
-            let enough = match usize::try_from(*n) {
-                Ok(0) => true,
-                Ok(n) => s.len() >= n && s.chars().nth(n - 1).is_some(),
-                Err(_) => false,
-            };
+            let enough = long_enough(s, *n);
             if !enough {
                 let got = s.chars().count();
                 let unit = if *n == 1 { "character" } else { "characters" };
@@ -96,8 +110,7 @@ pub(in crate::schema::json) fn check(
             enough
         }
         Keyword::MaxLength(n) => {
-            let ok =
-                usize::try_from(*n).map_or(true, |n| s.len() <= n || s.chars().nth(n).is_none());
+            let ok = short_enough(s, *n);
             if !ok {
                 let got = s.chars().count();
                 let unit = if *n == 1 { "character" } else { "characters" };
@@ -137,8 +150,8 @@ pub(in crate::schema::json) fn check(
             }
             ok
         }
-        Keyword::Format(Format::Known(format)) => {
-            let ok = formats::check(format, s).unwrap_or(true);
+        Keyword::Format(Format::Known(format, check)) => {
+            let ok = check(s);
             if !ok {
                 cx.report(|| {
                     let message = match example(format) {

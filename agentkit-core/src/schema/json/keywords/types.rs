@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{as_i128, equal, listed, shown, type_name};
+use super::{as_i128, equal, list, show, shown, type_name};
 use crate::rules::ParamType;
 use crate::schema::issue::{IssueKind, ValidationIssue};
 use crate::schema::json::compile::Compiler;
@@ -130,16 +130,18 @@ pub(in crate::schema::json) fn check_enum(
         return true;
     }
     cx.report(|| {
+        // One string, written in place.
+        let mut message = String::with_capacity(96);
+        message.push_str("expected one of ");
+        list(&mut message, values.iter());
+        message.push_str(", got ");
+        show(&mut message, value);
         ValidationIssue::schema(
             IssueKind::NotInEnum,
             loc.name(),
             "enum",
             Some(value_kind(value)),
-            format!(
-                "expected one of {}, got {}",
-                listed(values.iter()),
-                shown(value)
-            ),
+            message,
         )
     });
     false

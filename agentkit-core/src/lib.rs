@@ -100,6 +100,8 @@
 //!   `agent.tool.execution.duration` histogram as a `histogram.`-prefixed event field, for
 //!   each call whose tool ran. No argument value or secret is recorded.
 //!
+#![doc = include_str!("../docs/json-schema.md")]
+#![doc = ""]
 #![doc = include_str!("../docs/guarantees.md")]
 #![doc = ""]
 #![doc = include_str!("../docs/decisions.md")]

@@ -7,15 +7,22 @@
 use std::fs;
 
 fn doc_examples() -> Vec<String> {
+    // The macro's docs: the doc comments of its entry point, and the reference they include.
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../agentkit-derive/src/lib.rs");
     let source = fs::read_to_string(path).unwrap();
+    let reference = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../agentkit-derive/docs/tool.md"
+    );
+    let reference = fs::read_to_string(reference).unwrap();
+    let doc_lines = source
+        .lines()
+        .filter_map(|line| line.trim_start().strip_prefix("///"))
+        .map(|doc| doc.strip_prefix(' ').unwrap_or(doc))
+        .chain(reference.lines());
     let mut examples = Vec::new();
     let mut current: Option<Vec<&str>> = None;
-    for line in source.lines() {
-        let Some(doc) = line.trim_start().strip_prefix("///") else {
-            continue;
-        };
-        let doc = doc.strip_prefix(' ').unwrap_or(doc);
+    for doc in doc_lines {
         match (&mut current, doc) {
             (None, "```rust") => current = Some(Vec::new()),
             (Some(lines), "```") => {
@@ -70,7 +77,10 @@ mod missing_handler_hint {
 
 #[test]
 fn the_missing_handler_hint_is_an_impl_that_compiles() {
-    let typed = concat!(env!("CARGO_MANIFEST_DIR"), "/../agentkit-core/src/typed.rs");
+    let typed = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../agentkit-core/src/typed/mod.rs"
+    );
     let typed = fs::read_to_string(typed).unwrap();
     let note = typed
         .lines()

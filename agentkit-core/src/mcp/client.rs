@@ -498,6 +498,9 @@ impl Connection {
         ctx: &ToolContext<'_>,
     ) -> Result<CallToolResult, ServiceError> {
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        // Open before the request goes: a log message the server sends at once is then
+        // the call's, not lost while the request is still being sent.
+        let route = self.routes.as_ref().map(Routes::open);
         let handle = self
             .peer
             .send_cancellable_request(request, PeerRequestOptions::no_options())
@@ -508,10 +511,9 @@ impl Connection {
             peer: &self.peer,
             id: Some(handle.id.clone()),
         };
-        let route = self
-            .routes
-            .as_ref()
-            .map(|routes| routes.add(handle.progress_token.clone()));
+        if let Some((route, _)) = &route {
+            route.claim(handle.progress_token.clone());
+        }
         let mut response = std::pin::pin!(handle.await_response());
         let result = match route {
             None => response.await,

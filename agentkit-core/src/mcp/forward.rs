@@ -119,7 +119,9 @@ pub(super) struct Routes {
 
 #[derive(Default)]
 struct State {
-    calls: Vec<(ProgressToken, mpsc::UnboundedSender<Remote>)>,
+    /// Each running call: its number, the token of its request once sent, where it reads.
+    calls: Vec<(u64, Option<ProgressToken>, mpsc::UnboundedSender<Remote>)>,
+    next: u64,
     /// Progress for tokens no call has claimed yet: rmcp picks a request's token as it sends
     /// the request, so the call can only claim it once the request is on its way.
     unclaimed: VecDeque<(ProgressToken, Remote)>,
@@ -130,30 +132,20 @@ struct State {
 const UNCLAIMED: usize = 64;
 
 impl Routes {
-    /// Routes the reports about the call whose request carries `token` to the returned
-    /// receiver (those that came before, too), until the returned guard is dropped.
-    pub(super) fn add(
-        self: &Arc<Self>,
-        token: ProgressToken,
-    ) -> (Route, mpsc::UnboundedReceiver<Remote>) {
+    /// Opens a route for a call about to send its request: log messages (which name no
+    /// request) reach it from now on, so none the server sends as soon as it reads the
+    /// request is lost; its progress reaches it once [`Route::claim`] names its token. Until
+    /// the returned guard is dropped.
+    pub(super) fn open(self: &Arc<Self>) -> (Route, mpsc::UnboundedReceiver<Remote>) {
         let (sender, receiver) = mpsc::unbounded_channel();
         let mut state = self.lock();
-        let mut earlier = Vec::new();
-        state.unclaimed.retain(|(unclaimed, report)| {
-            let mine = *unclaimed == token;
-            if mine {
-                earlier.push(report.clone());
-            }
-            !mine
-        });
-        for report in earlier {
-            let _ = sender.send(report);
-        }
-        state.calls.push((token.clone(), sender));
+        let id = state.next;
+        state.next += 1;
+        state.calls.push((id, None, sender));
         drop(state);
         let route = Route {
             routes: Arc::clone(self),
-            token,
+            id,
         };
         (route, receiver)
     }
@@ -190,8 +182,8 @@ impl Routes {
     fn send(&self, token: Option<&ProgressToken>, report: Remote) {
         let mut state = self.lock();
         let mut claimed = false;
-        for (call, sender) in &state.calls {
-            if token.is_none_or(|token| token == call) {
+        for (_, call, sender) in &state.calls {
+            if token.is_none_or(|token| call.as_ref() == Some(token)) {
                 claimed = true;
                 let _ = sender.send(report.clone());
             }
@@ -214,15 +206,34 @@ impl Routes {
 /// A call's route; dropping it stops the call's reports.
 pub(super) struct Route {
     routes: Arc<Routes>,
-    token: ProgressToken,
+    id: u64,
+}
+
+impl Route {
+    /// Names the token of the call's request, once sent: its progress reaches the call from
+    /// now on, with what came before.
+    pub(super) fn claim(&self, token: ProgressToken) {
+        let mut state = self.routes.lock();
+        let mut earlier = Vec::new();
+        state.unclaimed.retain(|(unclaimed, report)| {
+            let mine = *unclaimed == token;
+            if mine {
+                earlier.push(report.clone());
+            }
+            !mine
+        });
+        if let Some((_, call, sender)) = state.calls.iter_mut().find(|(id, ..)| *id == self.id) {
+            for report in earlier {
+                let _ = sender.send(report);
+            }
+            *call = Some(token);
+        }
+    }
 }
 
 impl Drop for Route {
     fn drop(&mut self) {
-        self.routes
-            .lock()
-            .calls
-            .retain(|(token, _)| *token != self.token);
+        self.routes.lock().calls.retain(|(id, ..)| *id != self.id);
     }
 }
 

@@ -54,6 +54,14 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! # Logs
+//!
+//! agentkit's own code logs no secret: no credential, token, client secret or authorization
+//! code, at any level. rmcp, underneath, logs through `tracing` under the target `rmcp`, and
+//! its OAuth client writes the authorization code it exchanges at `DEBUG` (see
+//! `McpOAuth`'s "Logs", feature `mcp-oauth`): where logs are kept, hold rmcp at `INFO` or above, e.g. with
+//! `tracing-subscriber`'s directive `rmcp=info` (`RUST_LOG=debug,rmcp=info`).
 
 mod auth;
 mod call;

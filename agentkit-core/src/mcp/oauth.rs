@@ -53,6 +53,17 @@ pub(super) type Authorize =
 /// The client secret is a [`Secret`], and neither it nor a token appears in this type's
 /// `Debug`, in an error, or in anything agentkit logs or emits.
 ///
+/// # Logs
+///
+/// rmcp's OAuth client, which runs the protocol, logs through `tracing` too, under the
+/// target `rmcp` (`rmcp::transport::auth`), and at `DEBUG` it writes the authorization code
+/// it exchanges (short-lived and single-use, but a secret until then). Keep rmcp at `INFO`
+/// or above wherever logs are kept, whatever level the rest of the app logs at: with
+/// `tracing-subscriber`, a directive `rmcp=info` (as in `RUST_LOG=debug,rmcp=info`, or
+/// `EnvFilter::new("debug,rmcp=info")`), or `Targets::new().with_target("rmcp",
+/// Level::INFO)`. agentkit's own targets (`agentkit_core`) never carry a code, a token or the
+/// secret at any level (`tests/mcp/tests/mcp_oauth.rs` holds both to it).
+///
 /// ```no_run
 /// use agentkit_core::mcp::{McpClient, McpOAuth};
 /// use agentkit_core::BoxError;

@@ -1,6 +1,8 @@
 //! `McpClient::connect_http_with_oauth` and what it is entrusted with: the client secret and
 //! the tokens it gets appear in no `Debug` or `Display`, no error, no event and no log line;
-//! and a failed authorization says which step failed. Against the servers of the conformance
+//! the authorization code in none of agentkit's log lines, nor in rmcp's once filtered as the
+//! `mcp` docs advise (`rmcp=info`: rmcp logs the code at `debug`); and a failed
+//! authorization says which step failed. Against the servers of the conformance
 //! suite's `auth/pre-registration` scenario (an authorization server that knows one
 //! pre-registered client, authenticated with `client_secret_basic`, and approves every
 //! authorization request at once; an MCP server that wants its tokens), run by the suite in its
@@ -38,6 +40,24 @@ async fn bounded<T>(future: impl Future<Output = T>) -> T {
 /// Stands in for the person and their browser: the authorization server approves at once,
 /// with a redirect to the redirect URI, which is the authorization response.
 async fn approve(url: String) -> Result<String, BoxError> {
+    approve_keeping(url, Codes::default()).await
+}
+
+/// The authorization codes the authorization server gave, as the redirects carried them.
+#[derive(Clone, Default)]
+struct Codes(Arc<Mutex<Vec<String>>>);
+
+impl Codes {
+    fn all(&self) -> Vec<String> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+/// [`approve`], keeping the code of each redirect in `codes`.
+async fn approve_keeping(url: String, codes: Codes) -> Result<String, BoxError> {
     let browser = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()?;
@@ -46,7 +66,17 @@ async fn approve(url: String) -> Result<String, BoxError> {
         .headers()
         .get(reqwest::header::LOCATION)
         .ok_or("no redirect")?;
-    Ok(location.to_str()?.to_owned())
+    let location = location.to_str()?.to_owned();
+    let code = location
+        .split(['?', '&'])
+        .find_map(|pair| pair.strip_prefix("code="))
+        .ok_or("no code in the redirect")?;
+    codes
+        .0
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(code.to_owned());
+    Ok(location)
 }
 
 /// Every event, as its `Debug`.
@@ -77,6 +107,36 @@ impl Logs {
         let _ = write!(text, "{} {}:", what.level(), what.target());
         record(&mut Line(&mut text));
         text.push('\n');
+    }
+
+    /// The lines a subscriber keeps with the directive the `mcp` docs advise, `rmcp=info`:
+    /// rmcp's below `INFO` are dropped. (A span's later fields, on lines of their own, are
+    /// kept: the executor's spans are agentkit's.)
+    fn as_advised(&self) -> String {
+        self.text()
+            .lines()
+            .filter(|line| {
+                let mut words = line.split(' ');
+                let level = words.next().unwrap_or_default();
+                let target = words.next().unwrap_or_default();
+                let rmcp = target == "rmcp:" || target.starts_with("rmcp::");
+                !(rmcp && matches!(level, "DEBUG" | "TRACE"))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The lines of agentkit's own targets.
+    fn agentkit(&self) -> String {
+        self.text()
+            .lines()
+            .filter(|line| {
+                line.split(' ')
+                    .nth(1)
+                    .is_some_and(|t| t.starts_with("agentkit"))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 }
 
@@ -123,9 +183,12 @@ async fn tokens_and_the_client_secret_stay_out_of_everything_shown() {
     let logs = Logs::default();
     let _capture = tracing::subscriber::set_default(logs.clone());
 
-    let oauth = McpOAuth::authorization_code(REDIRECT_URI, approve)
-        .client_id(CLIENT_ID)
-        .client_secret(CLIENT_SECRET);
+    let codes = Codes::default();
+    let kept = codes.clone();
+    let oauth =
+        McpOAuth::authorization_code(REDIRECT_URI, move |url| approve_keeping(url, kept.clone()))
+            .client_id(CLIENT_ID)
+            .client_secret(CLIENT_SECRET);
     let mut shown = vec![("the configuration", format!("{oauth:?}"))];
     let client = bounded(McpClient::connect_http_with_oauth(&url, oauth))
         .await
@@ -155,11 +218,33 @@ async fn tokens_and_the_client_secret_stay_out_of_everything_shown() {
     {
         shown.push(("an event", event.clone()));
     }
-    let logs = logs.text();
+    let all = logs.text();
     // The capture works: it saw rmcp's OAuth client log the token response (at `debug`, with
     // the token itself redacted).
-    assert!(logs.contains("AccessToken("), "{logs}");
-    shown.push(("the logs", logs));
+    assert!(all.contains("AccessToken("), "{all}");
+    // And the executor's span of the call: agentkit's own lines are there to be checked.
+    assert!(logs.agentkit().contains("execute_tool"), "{all}");
+    let codes = codes.all();
+    assert!(
+        !codes.is_empty(),
+        "the flow went through the authorization code grant"
+    );
+    // The authorization code is a secret too, until it is exchanged: agentkit never logs it,
+    // and the filter the docs advise for rmcp's target keeps rmcp's `debug` line of it out.
+    let mut logged = vec![
+        ("agentkit's log lines", logs.agentkit()),
+        ("the log lines kept with `rmcp=info`", logs.as_advised()),
+    ];
+    for (what, text) in &logged {
+        for code in &codes {
+            assert!(
+                !text.contains(code.as_str()),
+                "{what} show the authorization code: {text}"
+            );
+        }
+    }
+    shown.append(&mut logged);
+    shown.push(("the logs", all));
 
     for (what, text) in &shown {
         assert!(

@@ -64,6 +64,8 @@ use crate::tool::ToolSpec;
 /// | calls per session | no cap of their own: the executor's [in-flight limit](crate::ToolExecutorBuilder::max_in_flight) bounds all calls | the call waits for room | |
 /// | one call | none | `isError` timeout result | [`with_timeout`](Self::with_timeout), the tool's own timeout |
 /// | shutdown | calls in flight get 10 s | cancelled, each with its terminal event | [`with_shutdown_grace`](Self::with_shutdown_grace), [`serve_http_until`](Self::serve_http_until) |
+/// | a tool's JSON Schema (served, or consumed by [`McpClient`](super::McpClient)) | 128 deep, 200 000 subschemas, 10 000 patterns of 4 KiB; `$ref`s inside it only | the tool is refused at registration, saying why | [`SchemaLimits`](crate::SchemaLimits) |
+/// | validating one call against it | 1 000 000 subschema evaluations, 200 deep | an input issue (`TooComplex`) | [`SchemaLimits`](crate::SchemaLimits) |
 ///
 /// Every call runs on its arguments as the client wrote them, over HTTP and stdio alike: a
 /// key given twice is an input error, as from a model (where this does not hold: a message

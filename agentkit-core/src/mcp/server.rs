@@ -74,6 +74,12 @@ use crate::tool::ToolSpec;
 /// [`TextLimits`](crate::TextLimits). [Stateless](Self::stateless) serving keeps no session:
 /// replicas behind a load balancer each answer any request.
 ///
+/// A request of revision 2026-07-28 names its method and tool in the `Mcp-Method` and
+/// `Mcp-Name` headers, and a parameter whose schema says `"x-mcp-header": "Region"` (declare it
+/// with [`input_json_schema`](crate::ToolSpecBuilder::input_json_schema)) travels in
+/// `Mcp-Param-Region` too, for proxies that route on headers: a request whose headers
+/// contradict its body is refused with -32020 before its tool runs.
+///
 /// ```no_run
 /// use std::sync::Arc;
 /// use agentkit_core::mcp::McpServer;

@@ -1,8 +1,8 @@
 //! The HTTP server's limits, seen from a raw HTTP client: `Host` and `Origin` (403), the body's
 //! size (413), the cap on sessions (503) and their idle expiry, bearer authentication (401,
 //! 403, the protected resource metadata, the principal in tools and policies), "one key, one
-//! value" for a call's arguments over HTTP and stdio, stateless serving, and the graceful
-//! shutdown of calls in flight.
+//! value" for a call's arguments over HTTP and stdio, the headers of 2026-07-28 held to the
+//! body, stateless serving, and the graceful shutdown of calls in flight.
 //!
 //! The server runs in this process on loopback; requests are written by hand, so that every
 //! header is the test's to choose.
@@ -248,5 +248,6 @@ async fn call(
 }
 
 mod auth;
+mod headers;
 mod lifecycle;
 mod requests;

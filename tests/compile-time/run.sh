@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
-# What `#[tool]` costs at compile time: generates two throwaway crates with the same 100 tools
-# in 10 files (10 a file), one with `#[tool(...)]` and a `ToolHandler` impl each, one written by
-# hand (`impl Tool`, the spec built once by `ToolSpec::builder` in a `LazyLock`, `execute` doing
-# the same work on the JSON map), and times, in the same run, each crate's
+# What `#[tool]` costs at compile time: generates throwaway crates with the same 100 tools in
+# 10 files (10 a file): `macro`, with `#[tool(...)]` and a `ToolHandler` impl each; `hand`,
+# written by hand (`impl Tool`, the spec built once by `ToolSpec::builder` in a `LazyLock`,
+# `execute` doing the same work on the JSON map); and with `--peers`, the two peers' ways of
+# writing the same typed tool: `rmcp` (rmcp 3.11's `#[tool_router]` and `#[tool]` on methods
+# taking `Parameters<Input>` and returning `Json<Output>`, both deriving serde and schemars'
+# `JsonSchema`, ten servers of ten tools) and `rig` (rig-core's `Tool` trait, arguments deriving
+# `Deserialize` and `JsonSchema`, the schema from `schemars::schema_for!`; rig-core 0.44, the
+# newest that builds with rustc 1.95: 0.46 asks for 1.97). It
+# times, in the same run, each crate's
 #
 #   clean build    `cargo clean -p <crate>` (its own artifacts only, its dependencies stay
 #                  built), then `cargo build`;
 #   touch rebuild  `touch` one of its 10 files, then `cargo build`;
 #
-# dev profile, the two crates in turn (macro, hand, macro, hand, ...) so that a machine whose
-# speed drifts slows both alike. It prints the median and range of each, the ratio macro/hand,
-# and the macro's cost per tool, (macro - hand) / 100. The machine may be shared and noisy:
-# compare within one run, never across runs.
+# dev profile, the crates in turn (macro, hand, [rmcp, rig,] macro, hand, ...) so that a machine
+# whose speed drifts slows all alike. It prints the median and range of each, the ratio
+# macro/hand, the macro's cost per tool, (macro - hand) / 100, and with `--peers` the ratio of
+# `#[tool]` to each peer. The machine may be shared and noisy: compare within one run, never
+# across runs.
 #
 #   bash tests/compile-time/run.sh                 # from anywhere in the checkout
 #   bash tests/compile-time/run.sh -n 9            # more runs
 #   bash tests/compile-time/run.sh --expanded      # also count the lines of the expansion
 #   bash tests/compile-time/run.sh --items         # also count the functions each crate compiles
+#   bash tests/compile-time/run.sh --peers         # also rmcp's and rig's ways (downloads them)
 #
 # The crates live in `<target>/compile-time/` (`target/` of this checkout, or
 # $CARGO_TARGET_DIR), a workspace of their own with its own target directory, so
@@ -33,19 +41,21 @@ set -euo pipefail
 
 usage() {
     sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-    echo "usage: $0 [-n RUNS] [--dir DIR] [--expanded] [--items]"
+    echo "usage: $0 [-n RUNS] [--dir DIR] [--expanded] [--items] [--peers]"
 }
 
 runs=5
 dir=
 expanded=0
 items=0
+peers=0
 while (($#)); do
     case $1 in
         -n) runs=${2:?-n needs a number}; shift 2 ;;
         --dir) dir=${2:?--dir needs a directory}; shift 2 ;;
         --expanded) expanded=1; shift ;;
         --items) items=1; shift ;;
+        --peers) peers=1; shift ;;
         -h | --help) usage; exit 0 ;;
         *) usage >&2; exit 2 ;;
     esac
@@ -140,7 +150,7 @@ impl Tool for $ty {
         &SPEC
     }
 
-    async fn execute(&self, inputs: &JsonObject, _: &ToolContext<'_>) -> Result<JsonObject, BoxError> {
+    async fn execute(&self, inputs: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
         let query = inputs["query"].as_str().unwrap_or_default();
         let limit = inputs["limit"].as_i64().unwrap_or_default();
         let mode = match inputs["mode"].as_str() {
@@ -151,22 +161,143 @@ impl Tool for $ty {
         out.insert("text".into(), format!("{query} #$n").into());
         out.insert("count".into(), (limit * $((10#$n + 1))).into());
         out.insert("mode".into(), mode.into());
-        Ok(out)
+        Ok(out.into())
     }
 }
 EOF
 }
 
-# Crate $1 (macro or hand): Cargo.toml, lib.rs registering all 100 tools, tools_0.rs..tools_9.rs.
+# The input and output types of tool `$1` for the peers: serde and schemars' `JsonSchema`, the
+# same three parameters (`limit` and `mode` defaulted, `mode` an enum) and three outputs.
+peer_types() {
+    local n=$1 ty=Tool$1
+    cat <<EOF
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ${ty}Mode {
+    Fast,
+    Full,
+}
+
+fn tool${n}_limit() -> i64 {
+    10
+}
+
+fn tool${n}_mode() -> ${ty}Mode {
+    ${ty}Mode::Fast
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct ${ty}Input {
+    /// What to look up.
+    pub query: String,
+    #[serde(default = "tool${n}_limit")]
+    pub limit: i64,
+    #[serde(default = "tool${n}_mode")]
+    pub mode: ${ty}Mode,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct ${ty}Output {
+    pub text: String,
+    pub count: i64,
+    pub mode: String,
+}
+EOF
+}
+
+# The body both peers run, as an expression: the same work as the other two crates.
+peer_body() {
+    local n=$1 ty=Tool$1
+    cat <<EOF
+{
+    let mode = match input.mode {
+        ${ty}Mode::Fast => "fast",
+        ${ty}Mode::Full => "full",
+    };
+    ${ty}Output {
+        text: format!("{} #$n", input.query),
+        count: input.limit * $((10#$n + 1)),
+        mode: mode.to_owned(),
+    }
+}
+EOF
+}
+
+# File $1 of the rmcp crate: its ten tools' types, and one server of ten `#[tool]` methods.
+rmcp_file() {
+    local f=$1 i n ty
+    for i in {0..9}; do peer_types "$f$i"; done
+    printf '\n#[derive(Clone)]\npub struct Server%s;\n\n#[tool_router(server_handler, vis = "pub")]\nimpl Server%s {\n' "$f" "$f"
+    for i in {0..9}; do
+        n=$f$i ty=Tool$f$i
+        printf '    #[tool(name = "tool_%s", description = "Tool number %s: looks up a query.")]\n' "$n" "$n"
+        printf '    async fn tool_%s(&self, Parameters(input): Parameters<%sInput>) -> Json<%sOutput> {\n' "$n" "$ty" "$ty"
+        printf '        Json(%s)\n    }\n\n' "$(peer_body "$n" | sed '2,$s/^/        /')"
+    done
+    echo "}"
+}
+
+# Tool $1 of the rig crate.
+rig_tool() {
+    local n=$1 ty=Tool$1
+    peer_types "$n"
+    cat <<EOF
+
+pub struct $ty;
+
+impl Tool for $ty {
+    const NAME: &'static str = "tool_$n";
+    type Args = ${ty}Input;
+    type Output = ${ty}Output;
+    type Error = std::convert::Infallible;
+
+    fn description(&self) -> String {
+        "Tool number $n: looks up a query.".to_owned()
+    }
+
+    fn parameters(&self) -> serde_json::Value {
+        serde_json::to_value(schemars::schema_for!(${ty}Input)).expect("a schema is JSON")
+    }
+
+    async fn call(&self, _: &mut ToolContext, input: ${ty}Input) -> Result<${ty}Output, Self::Error> {
+        Ok($(peer_body "$n" | sed '2,$s/^/        /'))
+    }
+}
+EOF
+}
+
+# Crate $1 (macro, hand, rmcp or rig): Cargo.toml, lib.rs registering all 100 tools,
+# tools_0.rs..tools_9.rs.
+
 generate() {
-    local kind=$1 root=$dir/tools-$1 features= imports f i
-    if [[ $kind == macro ]]; then
-        features=', features = ["derive"]'
-        imports='use agentkit_core::{BoxError, ToolContext, ToolHandler, tool};'
-    else
-        imports='use agentkit_core::{BoxError, JsonObject, Param, ParamType, Tool, ToolContext, ToolSchema, ToolSpec};
-use std::sync::LazyLock;'
-    fi
+    local kind=$1 root=$dir/tools-$1 dependencies imports f i
+    case $kind in
+        macro)
+            dependencies="agentkit-core = { path = \"$repo/agentkit-core\", features = [\"derive\"] }"
+            imports='use agentkit_core::{BoxError, ToolContext, ToolHandler, tool};' ;;
+        hand)
+            dependencies="agentkit-core = { path = \"$repo/agentkit-core\" }"
+            imports='use agentkit_core::{BoxError, JsonObject, Param, ParamType, Tool, ToolContext, ToolOutput, ToolSchema, ToolSpec};
+use std::sync::LazyLock;' ;;
+        rmcp)
+            dependencies='rmcp = { version = "=3.11.0", default-features = false, features = ["server", "macros", "schemars"] }
+schemars = "1"
+serde = { version = "1", features = ["derive"] }'
+            imports='use rmcp::handler::server::wrapper::{Json, Parameters};
+use rmcp::{tool, tool_router};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};' ;;
+        rig)
+            dependencies='rig-core = { version = "=0.44.0", default-features = false }
+schemars = "1"
+serde = { version = "1", features = ["derive"] }
+serde_json = "1"'
+            imports='use rig_core::tool::{Tool, ToolContext};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};' ;;
+    esac
     put "$root/Cargo.toml" <<EOF
 [package]
 name = "tools-$kind"
@@ -175,41 +306,68 @@ edition = "2024"
 publish = false
 
 [dependencies]
-agentkit-core = { path = "$repo/agentkit-core"$features }
+$dependencies
 EOF
     {
         echo "//! 100 tools, $kind."
         for f in {0..9}; do echo "pub mod tools_$f;"; done
         echo
-        echo "/// Every tool, registered: what makes the compiler build each one's \`Tool\` impl."
-        echo "pub fn registry() -> agentkit_core::ToolRegistry {"
-        echo "    let mut registry = agentkit_core::ToolRegistry::new();"
-        for i in {0..99}; do
-            printf '    registry.register(tools_%d::Tool%02d).expect("distinct names");\n' $((i / 10)) "$i"
-        done
-        echo "    registry"
-        echo "}"
+        case $kind in
+            macro | hand)
+                echo "/// Every tool, registered: what makes the compiler build each one's \`Tool\` impl."
+                echo "pub fn registry() -> agentkit_core::ToolRegistry {"
+                echo "    let mut registry = agentkit_core::ToolRegistry::new();"
+                for i in {0..99}; do
+                    printf '    registry.register(tools_%d::Tool%02d).expect("distinct names");\n' $((i / 10)) "$i"
+                done
+                echo "    registry"
+                echo "}" ;;
+            rmcp)
+                echo "/// Every server's router: what makes the compiler build each tool's handler."
+                echo "pub fn routers() -> usize {"
+                echo "    let mut tools = 0;"
+                for f in {0..9}; do
+                    echo "    tools += tools_$f::Server$f::tool_router().list_all().len();"
+                done
+                echo "    tools"
+                echo "}" ;;
+            rig)
+                echo "/// Every tool, erased for dispatch: what makes the compiler build each one's handler."
+                echo "pub fn handlers() -> Vec<rig_core::serve::ErasedHandler> {"
+                echo "    vec!["
+                for i in {0..99}; do
+                    printf '        rig_core::serve::ErasedHandler::new(rig_core::serve::adapters::ToolAdapter::new(tools_%d::Tool%02d)),\n' $((i / 10)) "$i"
+                done
+                echo "    ]"
+                echo "}" ;;
+        esac
     } | put "$root/src/lib.rs"
     for f in {0..9}; do
         {
             echo "//! Tools ${f}0 to ${f}9."
             echo
             echo "$imports"
-            for i in {0..9}; do "${kind}_tool" "$f$i"; done
+            case $kind in
+                rmcp) rmcp_file "$f" ;;
+                *) for i in {0..9}; do "${kind}_tool" "$f$i"; done ;;
+            esac
         } | put "$root/src/tools_$f.rs"
     done
 }
 
-put "$dir/Cargo.toml" <<'EOF'
+
+crates=(macro hand)
+((peers)) && crates+=(rmcp rig)
+members=$(printf '"tools-%s", ' "${crates[@]}")
+put "$dir/Cargo.toml" <<EOF
 # Generated by tests/compile-time/run.sh: a workspace of its own, outside agentkit's.
 [workspace]
 resolver = "3"
-members = ["tools-macro", "tools-hand"]
+members = [${members%, }]
 EOF
-# The versions agentkit itself is tested with.
+# The versions agentkit itself is tested with (the peers' own are added to it).
 [[ -f $dir/Cargo.lock ]] || cp "$repo/Cargo.lock" "$dir/Cargo.lock"
-generate macro
-generate hand
+for crate in "${crates[@]}"; do generate "$crate"; done
 
 # ---- the measurements ------------------------------------------------------------------------
 
@@ -243,18 +401,17 @@ stats() {
 }
 
 echo "building the dependencies (log: $log) ..." >&2
-cargo_in macro build
-cargo_in hand build
+for crate in "${crates[@]}"; do cargo_in "$crate" build; done
 
 declare -A clean rebuild
-for crate in macro hand; do clean[$crate]=; rebuild[$crate]=; done
+for crate in "${crates[@]}"; do clean[$crate]=; rebuild[$crate]=; done
 for ((run = 1; run <= runs; run++)); do
     echo "run $run of $runs ..." >&2
-    for crate in macro hand; do
+    for crate in "${crates[@]}"; do
         cargo_in "$crate" clean
         clean[$crate]+=" $(timed_build "$crate")"
     done
-    for crate in macro hand; do
+    for crate in "${crates[@]}"; do
         touch "$dir/tools-$crate/src/tools_5.rs"
         rebuild[$crate]+=" $(timed_build "$crate")"
     done
@@ -289,9 +446,32 @@ echo
 echo "clean build: cargo clean -p <crate>, then cargo build; touch rebuild: touch src/tools_5.rs,"
 echo "then cargo build (dev profile). Macro per tool: (macro - hand) / 100."
 
+if ((peers)); then
+    read -r cr cr_lo cr_hi < <(stats ${clean[rmcp]})
+    read -r cg cg_lo cg_hi < <(stats ${clean[rig]})
+    read -r tr tr_lo tr_hi < <(stats ${rebuild[rmcp]})
+    read -r tg tg_lo tg_hi < <(stats ${rebuild[rig]})
+    echo
+    echo "The peers, the same 100 tools, in the same run (macro/peer: #[tool] over the peer):"
+    echo
+    awk -v cm="$cm" -v tm="$tm" -v cr="$cr" -v tr="$tr" -v cg="$cg" -v tg="$tg" \
+        -v cr_lo="$cr_lo" -v cr_hi="$cr_hi" -v tr_lo="$tr_lo" -v tr_hi="$tr_hi" \
+        -v cg_lo="$cg_lo" -v cg_hi="$cg_hi" -v tg_lo="$tg_lo" -v tg_hi="$tg_hi" '
+    function cell(median, lo, hi) { return sprintf("%.2f (%.2f-%.2f)", median, lo, hi) }
+    BEGIN {
+        fmt = "| %-13s | %-19s | %-19s | %-10s | %-9s |\n"
+        printf fmt, "", "rmcp", "rig", "macro/rmcp", "macro/rig"
+        printf fmt, "---", "---", "---", "---", "---"
+        printf fmt, "clean build", cell(cr, cr_lo, cr_hi), cell(cg, cg_lo, cg_hi),
+            sprintf("%.2fx", cm / cr), sprintf("%.2fx", cm / cg)
+        printf fmt, "touch rebuild", cell(tr, tr_lo, tr_hi), cell(tg, tg_lo, tg_hi),
+            sprintf("%.2fx", tm / tr), sprintf("%.2fx", tm / tg)
+    }'
+fi
+
 if ((expanded)); then
     echo
-    for crate in macro hand; do
+    for crate in "${crates[@]}"; do
         # Printed by rustc in place of building, so the next run rebuilds this crate once more.
         lines=$(cd "$dir" && RUSTC_BOOTSTRAP=1 cargo rustc -q -p "tools-$crate" --lib \
             --target-dir "$dir/target" -- -Zunpretty=expanded 2>>"$log" | wc -l) ||
@@ -302,7 +482,7 @@ fi
 
 if ((items)); then
     echo
-    for crate in macro hand; do
+    for crate in "${crates[@]}"; do
         # The crate's own items only: touched, so that rustc runs on it and prints them.
         touch "$dir/tools-$crate/src/lib.rs"
         listing=$(cd "$dir" && RUSTC_BOOTSTRAP=1 cargo rustc -q -p "tools-$crate" --lib \

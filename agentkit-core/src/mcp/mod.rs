@@ -56,11 +56,13 @@
 //! ```
 
 mod auth;
+mod cache;
 mod call;
 mod client;
 mod convert;
 mod deferred;
 mod error;
+mod extras;
 mod forward;
 mod inflight;
 #[cfg(feature = "mcp-oauth")]
@@ -76,12 +78,14 @@ mod service;
 mod sessions;
 
 pub use auth::{Authenticate, BearerAuth, BearerAuthLayer, ProtectedResource, Unauthorized};
+pub use cache::CacheHints;
 pub use client::{McpClient, McpTool, McpToolError};
 pub use convert::{
     from_content_block, schema_from_json_schema, to_call_tool_result, to_content_block, to_mcp_tool,
 };
 pub use deferred::{DEFERRED_META, DeferredStore, DirectoryStore, Lookup, RESUME_META};
 pub use error::{McpError, McpErrorKind};
+pub use extras::{McpCompletions, McpPrompts, McpResources};
 #[cfg(feature = "mcp-oauth")]
 pub use oauth::{McpAuthError, McpOAuth};
 pub use server::McpServer;

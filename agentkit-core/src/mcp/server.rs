@@ -10,11 +10,18 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as McpToolInfo,
 };
+use rmcp::model::{
+    CompleteRequestParams, CompleteResult, DiscoverResult, GetPromptRequestParams,
+    GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ReadResourceRequestParams, ReadResourceResponse, SubscribeRequestParams,
+    UnsubscribeRequestParams,
+};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::convert::to_mcp_tool;
 use super::deferred::DeferredStore;
+use super::extras::Extras;
 use super::inflight::CallsInFlight;
 use super::options::HttpOptions;
 use super::progress::{LogThreshold, our_level};
@@ -102,6 +109,9 @@ pub struct McpServer {
     pub(super) calls: Option<Arc<CallsInFlight>>,
     /// Where deferred calls wait for a decision, for any replica to resume.
     pub(super) deferred: Option<Arc<dyn DeferredStore>>,
+    /// What the server serves beside tools (resources, prompts, completion), and the caching
+    /// hints of its lists.
+    pub(super) extras: Extras,
 }
 
 /// Whether a principal (none for an unauthenticated client) may list and call a tool.
@@ -114,6 +124,8 @@ impl fmt::Debug for McpServer {
             .field("name", &self.info.name)
             .field("version", &self.info.version)
             .field("timeout", &self.timeout)
+            .field("serves", &self.extras.served())
+            .field("cache_hints", &self.extras.cache)
             .finish_non_exhaustive()
     }
 }
@@ -136,6 +148,7 @@ impl McpServer {
             raw: None,
             calls: None,
             deferred: None,
+            extras: Extras::default(),
         }
     }
 
@@ -234,10 +247,11 @@ impl McpServer {
 impl ServerHandler for McpServer {
     #[allow(deprecated)] // MCP's logging, which the 2026-07-28 revision deprecates.
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder()
+        let mut capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_logging()
             .build();
+        self.extras.declare(&mut capabilities);
         let mut config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
         if let Some(instructions) = &self.instructions {
             config = config.with_instructions(instructions.clone());
@@ -250,8 +264,15 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        let hinted = |mut result: ListToolsResult, private| {
+            if self.extras.cache.applies(&context) {
+                let hints = &self.extras.cache;
+                hints.fill(&mut result.ttl_ms, &mut result.cache_scope, private);
+            }
+            Ok(result)
+        };
         let Some(access) = &self.access else {
-            return Ok(ListToolsResult::with_all_items(self.tools.to_vec()));
+            return hinted(ListToolsResult::with_all_items(self.tools.to_vec()), false);
         };
         let principal = context
             .extensions
@@ -265,7 +286,8 @@ impl ServerHandler for McpServer {
             .filter(|(spec, _)| access(principal, spec))
             .map(|(_, tool)| tool.clone())
             .collect();
-        Ok(ListToolsResult::with_all_items(listed))
+        // The list depends on who asks: no cache may give it to another.
+        hinted(ListToolsResult::with_all_items(listed), true)
     }
 
     async fn call_tool(
@@ -290,5 +312,85 @@ impl ServerHandler for McpServer {
 
     fn get_tool(&self, name: &str) -> Option<McpToolInfo> {
         self.tools.iter().find(|tool| tool.name == name).cloned()
+    }
+
+    // What the server serves beside tools: the application's handlers, if it gave them
+    // (`extras.rs`); "method not found" for those it did not.
+
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        let info = DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.get_info(),
+        );
+        Ok(Extras::discovered(info))
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.extras.list_resources(request, context).await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.extras.list_resource_templates(request, context).await
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.extras.read_resource(request, context).await
+    }
+
+    #[allow(deprecated)] // resources/subscribe, which the 2026-07-28 revision removes.
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.extras.subscribe(request, context).await
+    }
+
+    #[allow(deprecated)] // resources/unsubscribe, which the 2026-07-28 revision removes.
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.extras.unsubscribe(request, context).await
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.extras.list_prompts(request, context).await
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        self.extras.get_prompt(request, context).await
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.extras.complete(request, context).await
     }
 }

@@ -33,8 +33,8 @@ use crate::tool::ToolSpec;
 /// Serves the tools of a [`ToolExecutor`] to MCP clients (Claude Desktop, IDEs, agents), over
 /// stdio or streamable HTTP, on [`rmcp`].
 ///
-/// - `tools/list` lists the registry's tools in registration order (see
-///   [`to_mcp_tool`](super::to_mcp_tool)).
+/// - `tools/list` lists the registry's tools in registration order, the same at every
+///   request (see [`to_mcp_tool`](super::to_mcp_tool)).
 /// - `tools/call` goes through [`ToolExecutor::dispatch`], so input validation, credentials,
 ///   observers and recording, output validation and the executor's guarantees on hostile input
 ///   all apply; the call id the executor sees is the JSON-RPC request id. Any failure of the
@@ -49,6 +49,15 @@ use crate::tool::ToolSpec;
 ///   `notifications/progress` (progress, total, message), in order and before the result;
 ///   the message is the one observers get, bounded and free of the call's secrets. Reports
 ///   never make the tool wait on the connection. A client that did not ask gets none.
+/// - Resources, prompts and argument completion are the application's: give the server your
+///   handlers, written in rmcp's types ([`with_resources`](Self::with_resources),
+///   [`with_prompts`](Self::with_prompts), [`with_completions`](Self::with_completions)),
+///   and it serves them beside the tools, on the same sessions, declaring each capability
+///   only when its handler is given. Without one, its methods are answered "method not
+///   found" (-32601), as MCP asks of a server without the capability.
+/// - Clients of the 2026-07-28 revision get caching hints (`ttlMs`, `cacheScope`) on
+///   `tools/list` and on the handlers' lists and reads:
+///   [`with_cache_hints`](Self::with_cache_hints), no caching by default ([`CacheHints`](super::CacheHints)).
 ///
 /// `McpServer` is an rmcp [`ServerHandler`]: besides the two transports here, serve it on any
 /// transport rmcp has with [`ServiceExt::serve`](rmcp::ServiceExt::serve). Needs a tokio
@@ -89,6 +98,51 @@ use crate::tool::ToolSpec;
 /// let server = McpServer::new(Arc::new(ToolExecutor::new(registry)));
 /// server.serve_stdio().await // until the client closes the connection
 /// # }
+/// ```
+///
+/// Prompts beside the tools (the [module docs](super) serve resources too):
+///
+/// ```
+/// use std::sync::Arc;
+/// use agentkit_core::mcp::rmcp::model::{
+///     GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
+///     PaginatedRequestParams, Prompt, PromptMessage, Role,
+/// };
+/// use agentkit_core::mcp::rmcp::service::RequestContext;
+/// use agentkit_core::mcp::rmcp::{ErrorData, RoleServer, ServerHandler};
+/// use agentkit_core::mcp::{McpPrompts, McpServer};
+/// use agentkit_core::{ToolExecutor, ToolRegistry};
+///
+/// struct Standup;
+///
+/// impl McpPrompts for Standup {
+///     async fn list_prompts(
+///         &self,
+///         _: Option<PaginatedRequestParams>,
+///         _: RequestContext<RoleServer>,
+///     ) -> Result<ListPromptsResult, ErrorData> {
+///         let standup = Prompt::new("standup", Some("Summarise yesterday's work"), None);
+///         Ok(ListPromptsResult::with_all_items(vec![standup]))
+///     }
+///
+///     async fn get_prompt(
+///         &self,
+///         request: GetPromptRequestParams,
+///         _: RequestContext<RoleServer>,
+///     ) -> Result<GetPromptResponse, ErrorData> {
+///         if request.name != "standup" {
+///             return Err(ErrorData::invalid_params("unknown prompt", None));
+///         }
+///         let ask = PromptMessage::new_text(Role::User, "Summarise what I did yesterday.");
+///         Ok(GetPromptResult::new(vec![ask]).into())
+///     }
+/// }
+///
+/// let executor = Arc::new(ToolExecutor::new(ToolRegistry::new()));
+/// let server = McpServer::new(executor).with_prompts(Standup);
+/// let capabilities = server.get_info().capabilities;
+/// assert!(capabilities.prompts.is_some());
+/// assert!(capabilities.resources.is_none()); // not given, not declared
 /// ```
 #[derive(Clone)]
 pub struct McpServer {

@@ -121,6 +121,7 @@ mod deferred;
 mod error;
 mod extras;
 mod forward;
+mod handlers;
 mod inflight;
 #[cfg(feature = "mcp-oauth")]
 mod oauth;
@@ -142,7 +143,7 @@ pub use convert::{
 };
 pub use deferred::{DEFERRED_META, DeferredStore, DirectoryStore, Lookup, RESUME_META};
 pub use error::{McpError, McpErrorKind};
-pub use extras::{McpCompletions, McpPrompts, McpResources};
+pub use handlers::{McpCompletions, McpPrompts, McpResources};
 #[cfg(feature = "mcp-oauth")]
 pub use oauth::{McpAuthError, McpOAuth};
 pub use server::McpServer;

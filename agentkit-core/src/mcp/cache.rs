@@ -5,7 +5,10 @@
 use std::time::Duration;
 
 use rmcp::RoleServer;
-use rmcp::model::{CacheScope, ProtocolVersion};
+use rmcp::model::{
+    CacheScope, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, ProtocolVersion, ReadResourceResult,
+};
 use rmcp::service::RequestContext;
 
 /// The caching hints an [`McpServer`](super::McpServer) puts on its cacheable results (`ttlMs`
@@ -14,7 +17,8 @@ use rmcp::service::RequestContext;
 ///
 /// The results are those of `tools/list`, `prompts/list`, `resources/list`,
 /// `resources/templates/list` and `resources/read`, sent to clients of the 2026-07-28
-/// revision (older revisions have no caching hints, and their results keep their shape).
+/// revision. Older revisions have no caching hints: their results keep their shape, without
+/// the server's hints or a handler's.
 ///
 /// The default, [`CacheHints::NONE`], is a time to live of zero and the private scope: the
 /// result is stale at once and only the requesting user's client may keep it, so a client
@@ -79,14 +83,22 @@ impl CacheHints {
             .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
     }
 
+    /// Puts the hints on `result` for a client that has them (`has_hints`, from
+    /// [`applies`](Self::applies)): fills those the result left unset (private whatever the
+    /// hints say when `private`: the result depends on who asks). For a client that has none,
+    /// takes them off.
+    pub(super) fn put(&self, result: &mut impl Cacheable, has_hints: bool, private: bool) {
+        let (ttl_ms, scope) = result.hints();
+        if has_hints {
+            self.fill(ttl_ms, scope, private);
+        } else {
+            (*ttl_ms, *scope) = (None, None);
+        }
+    }
+
     /// Fills the hints a result left unset; `private`: the result depends on who asks, so it
     /// is private whatever the hints say.
-    pub(super) fn fill(
-        &self,
-        ttl_ms: &mut Option<u64>,
-        scope: &mut Option<CacheScope>,
-        private: bool,
-    ) {
+    fn fill(&self, ttl_ms: &mut Option<u64>, scope: &mut Option<CacheScope>, private: bool) {
         ttl_ms.get_or_insert(self.ttl_ms());
         scope.get_or_insert(if private {
             CacheScope::Private
@@ -95,6 +107,30 @@ impl CacheHints {
         });
     }
 }
+
+/// A result that may carry caching hints.
+pub(super) trait Cacheable {
+    /// Its `ttlMs` and `cacheScope`.
+    fn hints(&mut self) -> (&mut Option<u64>, &mut Option<CacheScope>);
+}
+
+macro_rules! cacheable {
+    ($($result:ty),*) => {$(
+        impl Cacheable for $result {
+            fn hints(&mut self) -> (&mut Option<u64>, &mut Option<CacheScope>) {
+                (&mut self.ttl_ms, &mut self.cache_scope)
+            }
+        }
+    )*};
+}
+
+cacheable!(
+    ListToolsResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ReadResourceResult
+);
 
 impl Default for CacheHints {
     fn default() -> Self {
@@ -131,6 +167,21 @@ mod tests {
         let (mut ttl, mut scope) = (None, None);
         hints.fill(&mut ttl, &mut scope, true);
         assert_eq!((ttl, scope), (Some(60_000), Some(CacheScope::Private)));
+    }
+
+    #[test]
+    fn a_client_without_hints_gets_a_result_without_them() {
+        let hints = CacheHints::new(Duration::from_secs(60), CacheScope::Public);
+        let own = || ReadResourceResult::new(Vec::new()).with_ttl_ms(5);
+        let mut older = own();
+        hints.put(&mut older, false, false);
+        assert_eq!((older.ttl_ms, older.cache_scope), (None, None));
+        let mut newer = own();
+        hints.put(&mut newer, true, false);
+        assert_eq!(
+            (newer.ttl_ms, newer.cache_scope),
+            (Some(5), Some(CacheScope::Public))
+        );
     }
 
     #[test]

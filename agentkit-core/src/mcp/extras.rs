@@ -221,12 +221,9 @@ impl Extras {
         let Some(resources) = &self.resources else {
             return Err(ErrorData::method_not_found::<ListResourcesRequestMethod>());
         };
-        let fresh = self.cache.applies(&context);
+        let has_hints = self.cache.applies(&context);
         let mut result = resources.list(request, context).await?;
-        if fresh {
-            self.cache
-                .fill(&mut result.ttl_ms, &mut result.cache_scope, false);
-        }
+        self.cache.put(&mut result, has_hints, false);
         Ok(result)
     }
 
@@ -240,12 +237,9 @@ impl Extras {
                 ListResourceTemplatesRequestMethod,
             >());
         };
-        let fresh = self.cache.applies(&context);
+        let has_hints = self.cache.applies(&context);
         let mut result = resources.templates(request, context).await?;
-        if fresh {
-            self.cache
-                .fill(&mut result.ttl_ms, &mut result.cache_scope, false);
-        }
+        self.cache.put(&mut result, has_hints, false);
         Ok(result)
     }
 
@@ -257,12 +251,11 @@ impl Extras {
         let Some(resources) = &self.resources else {
             return Err(ErrorData::method_not_found::<ReadResourceRequestMethod>());
         };
-        let fresh = self.cache.applies(&context);
+        let has_hints = self.cache.applies(&context);
         let mut response = resources.read(request, context).await?;
         // Only a complete result is cacheable: an input-required one carries no hints.
-        if let (true, ReadResourceResponse::Complete(result)) = (fresh, &mut response) {
-            self.cache
-                .fill(&mut result.ttl_ms, &mut result.cache_scope, false);
+        if let ReadResourceResponse::Complete(result) = &mut response {
+            self.cache.put(result, has_hints, false);
         }
         Ok(response)
     }
@@ -297,12 +290,9 @@ impl Extras {
         let Some(prompts) = &self.prompts else {
             return Err(ErrorData::method_not_found::<ListPromptsRequestMethod>());
         };
-        let fresh = self.cache.applies(&context);
+        let has_hints = self.cache.applies(&context);
         let mut result = prompts.list(request, context).await?;
-        if fresh {
-            self.cache
-                .fill(&mut result.ttl_ms, &mut result.cache_scope, false);
-        }
+        self.cache.put(&mut result, has_hints, false);
         Ok(result)
     }
 

@@ -318,11 +318,9 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        let has_hints = self.extras.cache.applies(&context);
         let hinted = |mut result: ListToolsResult, private| {
-            if self.extras.cache.applies(&context) {
-                let hints = &self.extras.cache;
-                hints.fill(&mut result.ttl_ms, &mut result.cache_scope, private);
-            }
+            self.extras.cache.put(&mut result, has_hints, private);
             Ok(result)
         };
         let Some(access) = &self.access else {

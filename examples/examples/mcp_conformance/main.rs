@@ -5,7 +5,7 @@
 //! ```sh
 //! cargo run --example mcp_conformance --features mcp -- --http 127.0.0.1:0
 //! # listening on http://127.0.0.1:PORT/mcp
-//! npx @modelcontextprotocol/conformance server --requirements 2026-07-28 \
+//! npx @modelcontextprotocol/conformance@0.2.0-alpha.12 server --requirements 2026-07-28 \
 //!     --url http://127.0.0.1:PORT/mcp
 //! ```
 //!

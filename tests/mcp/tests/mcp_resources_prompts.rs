@@ -7,7 +7,7 @@
 //!   found";
 //! - the caching hints (SEP-2549) of `tools/list` and of the handlers' lists and reads: the
 //!   server's where a result has none, the handler's own kept, private whenever an access
-//!   policy decides who sees which tool, none for a client of an older revision;
+//!   policy decides who sees which tool, none at all for a client of an older revision;
 //! - `tools/list` in registration order, the same at every request.
 //!
 //! The conformance suite's scenarios for the same (resources-*, prompts-*,
@@ -409,6 +409,12 @@ async fn cacheable_results_carry_the_servers_hints_and_keep_the_handlers() {
         .await
         .expect("resources/list");
     assert_eq!((resources.ttl_ms, resources.cache_scope), (None, None));
+    // Not even the reader's own.
+    let read = ReadResourceRequestParams::new("memo://one");
+    let read = bounded(client.read_resource(read))
+        .await
+        .expect("resources/read");
+    assert_eq!((read.ttl_ms, read.cache_scope), (None, None));
 }
 
 #[tokio::test]

@@ -7,7 +7,10 @@
 //!   [`streamable_http_service`](McpServer::streamable_http_service) to mount in your own HTTP
 //!   server). Every call goes through the executor; a failed call is an `isError` result
 //!   with the model-facing text, never a protocol error; a tool's progress reports reach the
-//!   clients that ask for them, as progress notifications.
+//!   clients that ask for them, as progress notifications. Beside the tools, it serves the
+//!   resources, prompts and argument completion the application gives it ([`McpResources`],
+//!   [`McpPrompts`], [`McpCompletions`], in rmcp's types), and puts caching hints
+//!   ([`CacheHints`]) on its lists for clients of the 2026-07-28 revision.
 //! - [`McpClient`] connects to a server (a child process over stdio, or a streamable HTTP
 //!   URL) and registers its tools in a [`ToolRegistry`](crate::ToolRegistry), where the
 //!   executor validates, times, observes and records them like any other tool; the server's
@@ -28,6 +31,60 @@
 //!     .serve_stdio()
 //!     .await
 //! # }
+//! ```
+//!
+//! Serving resources beside the tools, on the same server: the application answers
+//! `resources/list` and `resources/read` with rmcp's types, and the server declares the
+//! `resources` capability because it has the handler (prompts and completion go the same
+//! way, with [`McpServer::with_prompts`] and [`McpServer::with_completions`]):
+//!
+//! ```
+//! use std::sync::Arc;
+//! use agentkit_core::mcp::rmcp::model::{
+//!     ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams,
+//!     ReadResourceResponse, ReadResourceResult, Resource, ResourceContents,
+//! };
+//! use agentkit_core::mcp::rmcp::service::RequestContext;
+//! use agentkit_core::mcp::rmcp::{ErrorData, RoleServer, ServerHandler};
+//! use agentkit_core::mcp::{McpResources, McpServer};
+//! use agentkit_core::{ToolExecutor, ToolRegistry};
+//!
+//! /// The service's runbook, as one resource.
+//! struct Runbook;
+//!
+//! impl McpResources for Runbook {
+//!     async fn list_resources(
+//!         &self,
+//!         _: Option<PaginatedRequestParams>,
+//!         _: RequestContext<RoleServer>,
+//!     ) -> Result<ListResourcesResult, ErrorData> {
+//!         let runbook = Resource::new("docs://runbook", "runbook").with_mime_type("text/markdown");
+//!         Ok(ListResourcesResult::with_all_items(vec![runbook]))
+//!     }
+//!
+//!     async fn read_resource(
+//!         &self,
+//!         request: ReadResourceRequestParams,
+//!         _: RequestContext<RoleServer>,
+//!     ) -> Result<ReadResourceResponse, ErrorData> {
+//!         if request.uri != "docs://runbook" {
+//!             // Not found, with the URI, as MCP asks (-32602 from 2026-07-28, -32002 before).
+//!             let uri = serde_json::json!({ "uri": request.uri });
+//!             return Err(ErrorData::resource_not_found("Resource not found", Some(uri)));
+//!         }
+//!         let text = ResourceContents::text("# Runbook\n\nRestart the worker.", request.uri)
+//!             .with_mime_type("text/markdown");
+//!         Ok(ReadResourceResult::new(vec![text]).into())
+//!     }
+//! }
+//!
+//! let registry = ToolRegistry::new(); // register your tools here
+//! let server = McpServer::new(Arc::new(ToolExecutor::new(registry))).with_resources(Runbook);
+//! // Declared because given; prompts and completions were not, so they are not declared and
+//! // their methods answer "method not found".
+//! let capabilities = server.get_info().capabilities;
+//! assert!(capabilities.resources.is_some() && capabilities.tools.is_some());
+//! assert!(capabilities.prompts.is_none() && capabilities.completions.is_none());
 //! ```
 //!
 //! Using the tools of two servers, kept apart by prefixes:
@@ -64,12 +121,15 @@
 //! `tracing-subscriber`'s directive `rmcp=info` (`RUST_LOG=debug,rmcp=info`).
 
 mod auth;
+mod cache;
 mod call;
 mod client;
 mod convert;
 mod deferred;
 mod error;
+mod extras;
 mod forward;
+mod handlers;
 mod inflight;
 #[cfg(feature = "mcp-oauth")]
 mod oauth;
@@ -84,12 +144,14 @@ mod service;
 mod sessions;
 
 pub use auth::{Authenticate, BearerAuth, BearerAuthLayer, ProtectedResource, Unauthorized};
+pub use cache::CacheHints;
 pub use client::{McpClient, McpTool, McpToolError};
 pub use convert::{
     from_content_block, schema_from_json_schema, to_call_tool_result, to_content_block, to_mcp_tool,
 };
 pub use deferred::{DEFERRED_META, DeferredStore, DirectoryStore, Lookup, RESUME_META};
 pub use error::{McpError, McpErrorKind};
+pub use handlers::{McpCompletions, McpPrompts, McpResources};
 #[cfg(feature = "mcp-oauth")]
 pub use oauth::{McpAuthError, McpOAuth};
 pub use server::McpServer;

@@ -10,11 +10,18 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as McpToolInfo,
 };
+use rmcp::model::{
+    CompleteRequestParams, CompleteResult, DiscoverResult, GetPromptRequestParams,
+    GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ReadResourceRequestParams, ReadResourceResponse, SubscribeRequestParams,
+    UnsubscribeRequestParams,
+};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::convert::to_mcp_tool;
 use super::deferred::DeferredStore;
+use super::extras::Extras;
 use super::inflight::CallsInFlight;
 use super::options::HttpOptions;
 use super::progress::{LogThreshold, our_level};
@@ -26,8 +33,8 @@ use crate::tool::ToolSpec;
 /// Serves the tools of a [`ToolExecutor`] to MCP clients (Claude Desktop, IDEs, agents), over
 /// stdio or streamable HTTP, on [`rmcp`].
 ///
-/// - `tools/list` lists the registry's tools in registration order (see
-///   [`to_mcp_tool`](super::to_mcp_tool)).
+/// - `tools/list` lists the registry's tools in registration order, the same at every
+///   request (see [`to_mcp_tool`](super::to_mcp_tool)).
 /// - `tools/call` goes through [`ToolExecutor::dispatch`], so input validation, credentials,
 ///   observers and recording, output validation and the executor's guarantees on hostile input
 ///   all apply; the call id the executor sees is the JSON-RPC request id. Any failure of the
@@ -42,6 +49,15 @@ use crate::tool::ToolSpec;
 ///   `notifications/progress` (progress, total, message), in order and before the result;
 ///   the message is the one observers get, bounded and free of the call's secrets. Reports
 ///   never make the tool wait on the connection. A client that did not ask gets none.
+/// - Resources, prompts and argument completion are the application's: give the server your
+///   handlers, written in rmcp's types ([`with_resources`](Self::with_resources),
+///   [`with_prompts`](Self::with_prompts), [`with_completions`](Self::with_completions)),
+///   and it serves them beside the tools, on the same sessions, declaring each capability
+///   only when its handler is given. Without one, its methods are answered "method not
+///   found" (-32601), as MCP asks of a server without the capability.
+/// - Clients of the 2026-07-28 revision get caching hints (`ttlMs`, `cacheScope`) on
+///   `tools/list` and on the handlers' lists and reads:
+///   [`with_cache_hints`](Self::with_cache_hints), no caching by default ([`CacheHints`](super::CacheHints)).
 ///
 /// `McpServer` is an rmcp [`ServerHandler`]: besides the two transports here, serve it on any
 /// transport rmcp has with [`ServiceExt::serve`](rmcp::ServiceExt::serve). Needs a tokio
@@ -91,6 +107,51 @@ use crate::tool::ToolSpec;
 /// server.serve_stdio().await // until the client closes the connection
 /// # }
 /// ```
+///
+/// Prompts beside the tools (the [module docs](super) serve resources too):
+///
+/// ```
+/// use std::sync::Arc;
+/// use agentkit_core::mcp::rmcp::model::{
+///     GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
+///     PaginatedRequestParams, Prompt, PromptMessage, Role,
+/// };
+/// use agentkit_core::mcp::rmcp::service::RequestContext;
+/// use agentkit_core::mcp::rmcp::{ErrorData, RoleServer, ServerHandler};
+/// use agentkit_core::mcp::{McpPrompts, McpServer};
+/// use agentkit_core::{ToolExecutor, ToolRegistry};
+///
+/// struct Standup;
+///
+/// impl McpPrompts for Standup {
+///     async fn list_prompts(
+///         &self,
+///         _: Option<PaginatedRequestParams>,
+///         _: RequestContext<RoleServer>,
+///     ) -> Result<ListPromptsResult, ErrorData> {
+///         let standup = Prompt::new("standup", Some("Summarise yesterday's work"), None);
+///         Ok(ListPromptsResult::with_all_items(vec![standup]))
+///     }
+///
+///     async fn get_prompt(
+///         &self,
+///         request: GetPromptRequestParams,
+///         _: RequestContext<RoleServer>,
+///     ) -> Result<GetPromptResponse, ErrorData> {
+///         if request.name != "standup" {
+///             return Err(ErrorData::invalid_params("unknown prompt", None));
+///         }
+///         let ask = PromptMessage::new_text(Role::User, "Summarise what I did yesterday.");
+///         Ok(GetPromptResult::new(vec![ask]).into())
+///     }
+/// }
+///
+/// let executor = Arc::new(ToolExecutor::new(ToolRegistry::new()));
+/// let server = McpServer::new(executor).with_prompts(Standup);
+/// let capabilities = server.get_info().capabilities;
+/// assert!(capabilities.prompts.is_some());
+/// assert!(capabilities.resources.is_none()); // not given, not declared
+/// ```
 #[derive(Clone)]
 pub struct McpServer {
     pub(super) executor: Arc<ToolExecutor>,
@@ -110,6 +171,9 @@ pub struct McpServer {
     pub(super) calls: Option<Arc<CallsInFlight>>,
     /// Where deferred calls wait for a decision, for any replica to resume.
     pub(super) deferred: Option<Arc<dyn DeferredStore>>,
+    /// What the server serves beside tools (resources, prompts, completion), and the caching
+    /// hints of its lists.
+    pub(super) extras: Extras,
 }
 
 /// Whether a principal (none for an unauthenticated client) may list and call a tool.
@@ -122,6 +186,8 @@ impl fmt::Debug for McpServer {
             .field("name", &self.info.name)
             .field("version", &self.info.version)
             .field("timeout", &self.timeout)
+            .field("serves", &self.extras.served())
+            .field("cache_hints", &self.extras.cache)
             .finish_non_exhaustive()
     }
 }
@@ -144,6 +210,7 @@ impl McpServer {
             raw: None,
             calls: None,
             deferred: None,
+            extras: Extras::default(),
         }
     }
 
@@ -242,10 +309,11 @@ impl McpServer {
 impl ServerHandler for McpServer {
     #[allow(deprecated)] // MCP's logging, which the 2026-07-28 revision deprecates.
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder()
+        let mut capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_logging()
             .build();
+        self.extras.declare(&mut capabilities);
         let mut config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
         if let Some(instructions) = &self.instructions {
             config = config.with_instructions(instructions.clone());
@@ -258,8 +326,13 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        let has_hints = self.extras.cache.applies(&context);
+        let hinted = |mut result: ListToolsResult, private| {
+            self.extras.cache.put(&mut result, has_hints, private);
+            Ok(result)
+        };
         let Some(access) = &self.access else {
-            return Ok(ListToolsResult::with_all_items(self.tools.to_vec()));
+            return hinted(ListToolsResult::with_all_items(self.tools.to_vec()), false);
         };
         let principal = context
             .extensions
@@ -273,7 +346,8 @@ impl ServerHandler for McpServer {
             .filter(|(spec, _)| access(principal, spec))
             .map(|(_, tool)| tool.clone())
             .collect();
-        Ok(ListToolsResult::with_all_items(listed))
+        // The list depends on who asks: no cache may give it to another.
+        hinted(ListToolsResult::with_all_items(listed), true)
     }
 
     async fn call_tool(
@@ -298,5 +372,85 @@ impl ServerHandler for McpServer {
 
     fn get_tool(&self, name: &str) -> Option<McpToolInfo> {
         self.tools.iter().find(|tool| tool.name == name).cloned()
+    }
+
+    // What the server serves beside tools: the application's handlers, if it gave them
+    // (`extras.rs`); "method not found" for those it did not.
+
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        let info = DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.get_info(),
+        );
+        Ok(Extras::discovered(info))
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.extras.list_resources(request, context).await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.extras.list_resource_templates(request, context).await
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.extras.read_resource(request, context).await
+    }
+
+    #[allow(deprecated)] // resources/subscribe, which the 2026-07-28 revision removes.
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.extras.subscribe(request, context).await
+    }
+
+    #[allow(deprecated)] // resources/unsubscribe, which the 2026-07-28 revision removes.
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.extras.unsubscribe(request, context).await
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.extras.list_prompts(request, context).await
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        self.extras.get_prompt(request, context).await
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.extras.complete(request, context).await
     }
 }

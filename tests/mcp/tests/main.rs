@@ -20,6 +20,7 @@ mod mcp_limits;
 mod mcp_oauth;
 mod mcp_progress;
 mod mcp_replicas;
+mod mcp_resources_prompts;
 mod mcp_server;
 mod mcp_session_memory;
 mod mcp_structured_output;

@@ -260,7 +260,7 @@ pub(crate) async fn example_server_over_http() -> (Child, String) {
     server_over_http(example_server()).await
 }
 
-/// The conformance example server (`examples/examples/mcp_conformance.rs`) over streamable
+/// The conformance example server (`examples/examples/mcp_conformance/`) over streamable
 /// HTTP on a free loopback port, and its URL. The process ends when the `Child` is dropped.
 pub(crate) async fn conformance_server_over_http() -> (Child, String) {
     server_over_http(conformance_server()).await

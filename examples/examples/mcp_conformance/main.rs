@@ -1,11 +1,12 @@
-//! The tools of the official MCP conformance suite (`@modelcontextprotocol/conformance`),
-//! written with agentkit and served over streamable HTTP, so that the suite's server
-//! scenarios can be run against agentkit:
+//! The tools, resources, prompts and completions of the official MCP conformance suite
+//! (`@modelcontextprotocol/conformance`), written with agentkit and served over streamable
+//! HTTP, so that the suite's server scenarios can be run against agentkit:
 //!
 //! ```sh
 //! cargo run --example mcp_conformance --features mcp -- --http 127.0.0.1:0
 //! # listening on http://127.0.0.1:PORT/mcp
-//! npx @modelcontextprotocol/conformance server --suite all --url http://127.0.0.1:PORT/mcp
+//! npx @modelcontextprotocol/conformance@0.2.0-alpha.12 server --requirements 2026-07-28 \
+//!     --url http://127.0.0.1:PORT/mcp
 //! ```
 //!
 //! (`cargo test --workspace` does this, with the suite pinned in `tests/mcp-peers`; see
@@ -28,9 +29,13 @@
 //! Most are `#[tool]` structs with a hand-written `ToolHandler`; the JSON Schema one is a
 //! hand-written [`Tool`].
 //!
-//! What the suite also asks of a server beyond tools (resources, prompts, completion) is not
-//! agentkit's: it serves tools. `tests/mcp-peers/conformance-baseline.yml` lists those
-//! scenarios, each with the reason.
+//! What the suite also asks of a server beyond tools (resources, resource templates and
+//! subscriptions, prompts, argument completion) is in `fixtures.rs`: the application's own
+//! handlers, in rmcp's types, which the same `McpServer` serves beside the tools
+//! ([`McpServer::with_resources`], [`with_prompts`](McpServer::with_prompts),
+//! [`with_completions`](McpServer::with_completions)).
+
+mod fixtures;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -42,6 +47,7 @@ use agentkit_core::{
     Progress, SamplingRequest, Tool, ToolContext, ToolError, ToolExecutor, ToolHandler, ToolOutput,
     ToolRegistry, ToolSpec, tool,
 };
+use fixtures::Fixtures;
 
 // ---------------------------------------------------------------------------------------
 // Content parts
@@ -478,9 +484,14 @@ fn registry() -> Result<ToolRegistry, BoxError> {
 #[tokio::main]
 async fn main() -> Result<(), BoxError> {
     let executor = ToolExecutor::new(registry()?);
+    // One value serves resources, prompts and completions: each handler gets it shared.
+    let fixtures = Arc::new(Fixtures::default());
     let server = McpServer::new(Arc::new(executor))
         .with_name("agentkit-conformance", env!("CARGO_PKG_VERSION"))
-        .with_timeout(Duration::from_secs(30));
+        .with_timeout(Duration::from_secs(30))
+        .with_resources(Arc::clone(&fixtures))
+        .with_prompts(Arc::clone(&fixtures))
+        .with_completions(fixtures);
 
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {

@@ -16,11 +16,13 @@ use syn::Lit;
 
 use crate::ast::{DefaultLit, Param, Str, Ty};
 use crate::attr::{Entry, Seen, Value, Written};
-use crate::ctxt::Ctxt;
+use crate::ctxt::{Ctxt, Reported};
 use crate::forms;
 use crate::rules::{self, ParamType, Problem, ValueKind};
-use crate::symbol::{self, DEFAULT, DESCRIPTION, FIELDS, ITEMS, NAME, REQUIRED, Symbol, TYPE};
-use crate::value::{default, invalid, string};
+use crate::symbol::{
+    self, DEFAULT, DESCRIPTION, ENUM, FIELDS, ITEMS, NAME, REQUIRED, Symbol, TYPE,
+};
+use crate::value::{default, invalid, refused, string};
 
 mod constraint;
 
@@ -37,7 +39,7 @@ pub(crate) fn params(cx: &Ctxt, key: Symbol, value: Value) -> Option<Vec<Param>>
          deriving `ToolParams`, e.g. `input = SearchArgs`"
     };
     let Value::List(_, items) = value else {
-        invalid(cx, value.span(), key, expected);
+        refused(cx, &value, key, expected);
         return None;
     };
     let mut params = Vec::with_capacity(items.len());
@@ -48,7 +50,7 @@ pub(crate) fn params(cx: &Ctxt, key: Symbol, value: Value) -> Option<Vec<Param>>
                     params.push(param(cx, span, entries));
                 }
             }
-            other => invalid(cx, other.span(), key, expected),
+            other => refused(cx, &other, key, expected),
         }
     }
     Some(params)
@@ -149,10 +151,14 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
             on_field,
             forms::KEYS.iter().copied().find(|k| *k == key.text),
         ) {
+            let before = cx.error_count();
             if seen.first(cx, &key) {
                 if let Some(value) = value.value(cx, &key) {
                     forms::read::key(cx, known, key.span, value, &mut param);
                 }
+            } else {
+                // Each of these keys decides the field's type: see `repeated` below.
+                param.undecide(cx.first_since(before));
             }
             continue;
         }
@@ -193,7 +199,9 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
                 continue;
             }
         };
+        let before = cx.error_count();
         if !seen.first(cx, &key) {
+            repeated(&mut param, symbol, value, cx.first_since(before));
             continue;
         }
         let Some(value) = value.value(cx, &key) else {
@@ -239,10 +247,17 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
                     // `type = nod` for a definition `node`: refused, but plainly meant, so the
                     // fallback's field has the definition's type.
                     let guess = forms::read::guess(cx, &value);
+                    let before = cx.error_count();
                     param.ty = param_type(cx, TYPE, value);
-                    if let (None, Some(guess)) = (param.ty, guess) {
-                        param.forms.form = Some(guess);
-                        param.forms.broken = true;
+                    match (param.ty, guess) {
+                        (None, Some(guess)) => {
+                            param.forms.form = Some(guess);
+                            param.forms.broken = true;
+                        }
+                        // Refused, and no type in sight (`type = concat!(..)`, `type = 3`):
+                        // the field's type is the fix's.
+                        (None, None) => param.undecide(cx.first_since(before)),
+                        _ => {}
                     }
                 }
             },
@@ -270,7 +285,13 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
                 }
             },
             DEFAULT => {
+                let before = cx.error_count();
                 param.default = default(cx, value);
+                if param.default.is_none() {
+                    // `default = null`: the field is an `Option` if no default is meant, a
+                    // plain value if another literal is; which one, only the fix will say.
+                    param.undecide(cx.first_since(before));
+                }
                 param.default_literal = param.default.as_ref().map(DefaultLit::to_literal);
                 // A default that could not be read is still a default: the field is made as
                 // it will be once the literal is fixed.
@@ -312,6 +333,25 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
     param
 }
 
+/// A key of a parameter written twice, which `error` reports: the declaration is the first,
+/// but the handler may be written for the second. A key that decides the field's type
+/// leaves it undecided (the repeat's error types it, in the fallback), and a second `name`
+/// names a second field of the same type, so either use compiles.
+fn repeated(param: &mut Param, key: Symbol, value: Written, error: Option<Reported>) {
+    match key {
+        TYPE | REQUIRED | DEFAULT | ITEMS | FIELDS | ENUM => param.undecide(error),
+        NAME => {
+            if let Written::Value(Value::Lit(Lit::Str(s))) = value {
+                param.also_named.get_or_insert(Str {
+                    value: s.value(),
+                    span: s.span(),
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
 /// An unknown key of a `#[tool(...)]` declaration, with the keys of the forms beyond the six
 /// types among those it may be a slip of. Without a suggestion, the message lists the shared
 /// keys, in the words a spec loaded from JSON gets.
@@ -342,7 +382,7 @@ fn misspelt_boolean(cx: &Ctxt, key: Symbol, value: &Value) -> Option<bool> {
         Value::Lit(Lit::Str(s)) => (s.value(), "`true` or `false`, without quotes"),
         Value::Ident(ident) => (ident.to_string(), "`true` or `false`, in lowercase"),
         other => {
-            invalid(cx, other.span(), key, "`true` or `false`");
+            refused(cx, other, key, "`true` or `false`");
             return None;
         }
     };
@@ -350,7 +390,7 @@ fn misspelt_boolean(cx: &Ctxt, key: Symbol, value: &Value) -> Option<bool> {
         "true" => true,
         "false" => false,
         _ => {
-            invalid(cx, value.span(), key, "`true` or `false`");
+            refused(cx, value, key, "`true` or `false`");
             return None;
         }
     };
@@ -531,7 +571,7 @@ fn param_type(cx: &Ctxt, key: Symbol, value: Value) -> Option<Ty> {
             }
         }
         other => {
-            invalid(cx, other.span(), key, expected);
+            refused(cx, &other, key, expected);
             None
         }
     }

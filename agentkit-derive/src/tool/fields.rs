@@ -7,10 +7,11 @@
 //! never called.
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
 use super::ast::Tool;
-use crate::ast::Param;
+use crate::ast::{Param, Str};
+use crate::ctxt::Reported;
 use crate::expand::{enum_conversions, literal};
 use crate::forms;
 use crate::rules::{self, ParamType};
@@ -57,6 +58,9 @@ pub(crate) struct Gen<'t, 'a> {
     /// Whether the types generated now are inside a definition of `defs`: one that holds a
     /// definition directly boxes it.
     pub(crate) in_def: bool,
+    /// The errors written into undecided types so far (see [`Gen::undecided_type`]), each
+    /// with the alias that holds it and the alias's definition.
+    undecided: Vec<(usize, Ident, TokenStream)>,
 }
 
 impl<'t, 'a> Gen<'t, 'a> {
@@ -68,7 +72,46 @@ impl<'t, 'a> Gen<'t, 'a> {
             items: Vec::new(),
             names: Vec::new(),
             in_def: false,
+            undecided: Vec::new(),
         }
+    }
+
+    /// The type of a field (or of `TypedTool::Input`) that `reported` leaves undecided (see
+    /// `Param::undecided`): an error type, which fits every use without a word from rustc.
+    /// It is made by the error itself, as the `const` argument of a projection, in an alias
+    /// defined once per error, so the error is still reported once, on the token of the
+    /// mistake: the fallback writes the alias in the error's place among the others (see
+    /// [`Gen::into_undecided`]).
+    pub(crate) fn undecided_type(&mut self, reported: &Reported) -> TokenStream {
+        if let Some((_, alias, _)) = self.undecided.iter().find(|(i, ..)| *i == reported.index) {
+            return quote!(#alias);
+        }
+        let p = &self.p;
+        let vis = &self.tool.item.vis;
+        let alias = format_ident!(
+            "__{}Undecided{}",
+            self.tool.item.ident,
+            reported.index,
+            span = Span::call_site()
+        );
+        let error = reported.error.to_compile_error();
+        let definition = quote! {
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #vis type #alias = <() as #p::thread_safety::Checked<{ #error }>>::Unit;
+        };
+        self.undecided
+            .push((reported.index, alias.clone(), definition));
+        quote!(#alias)
+    }
+
+    /// The definitions of the undecided types' aliases, each with the place of its error
+    /// among the errors of the attribute.
+    pub(crate) fn into_undecided(self) -> Vec<(usize, TokenStream)> {
+        self.undecided
+            .into_iter()
+            .map(|(index, _, definition)| (index, definition))
+            .collect()
     }
 
     /// Reserves `name` for a type named otherwise than by [`type_name`](Self::type_name).
@@ -144,12 +187,14 @@ pub(crate) fn fields<'a>(
             None => continue,
         };
         let has_default = param.default.is_some() || param.default_guessed;
-        let optional = (!param.is_required() && (side == Side::Output || !has_default))
-            || param.forms.is_nullable();
-        let ty = if optional {
-            quote!(#p::Option<#rust>)
-        } else {
-            rust
+        let undecided = param.undecided.borrow().clone().filter(|_| g.fallback);
+        let optional = undecided.is_none()
+            && ((!param.is_required() && (side == Side::Output || !has_default))
+                || param.forms.is_nullable());
+        let ty = match &undecided {
+            Some(reported) => g.undecided_type(reported),
+            None if optional => quote!(#p::Option<#rust>),
+            None => rust,
         };
         let doc = match param.description.as_deref() {
             Some(description) if !description.is_empty() => description.to_owned(),
@@ -162,6 +207,35 @@ pub(crate) fn fields<'a>(
             .as_ref()
             .filter(|_| json_output && optional && !nullable)
             .map(|default| literal(&p, default));
+        // The field of a second `name` (an error), of the same type.
+        let also = param
+            .also_named
+            .as_ref()
+            .filter(|_| g.fallback)
+            .and_then(|also| {
+                let field = Param {
+                    name: Some(Str {
+                        value: also.value.clone(),
+                        span: also.span,
+                    }),
+                    ..Param::empty()
+                };
+                let ident = field.field().or_else(|| field.fallback_field())?;
+                Some((ident, &also.value))
+            });
+        if let Some((also, also_name)) = also {
+            if also != ident && !fields.iter().any(|f| f.ident == also) {
+                fields.push(Field {
+                    ident: also,
+                    name: also_name,
+                    ty: ty.clone(),
+                    optional,
+                    nullable,
+                    default: default.clone(),
+                    doc: doc.clone(),
+                });
+            }
+        }
         fields.push(Field {
             ident,
             name: &name.value,

@@ -12,6 +12,7 @@ pub(crate) mod fields;
 mod imp;
 mod place;
 mod private;
+mod repeat;
 mod spec;
 #[cfg(test)]
 mod tests;
@@ -44,11 +45,14 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
         true => quote!(#input),
         false => item,
     };
-    let tool = Tool::from_ast(&cx, args, &input);
+    let mut tool = Tool::from_ast(&cx, args, &input);
     check::check(&cx, &tool);
     match cx.check() {
         Ok(()) => expand(&tool, &item),
-        Err(errors) => fallback::expand(&tool, &item, &errors),
+        Err(errors) => {
+            tool.merge_repeats();
+            fallback::expand(&tool, &item, &errors)
+        }
     }
 }
 
@@ -56,7 +60,7 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `<crate>::__private`, the typed structs and the `TypedTool` impl, and the `Tool` impl with
 /// its spec and the check of the struct's fields.
 fn expand(tool: &Tool<'_>, item: &TokenStream) -> TokenStream {
-    let typed = typed::typed(tool, false);
+    let (typed, _) = typed::typed(tool, false);
     let tool_impl = imp::tool_impl(tool, &spec::spec(tool));
     let import = tool.private_import();
     quote!(#item #import #typed #tool_impl)

@@ -267,7 +267,13 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
                     Some(items) => param.forms.items = Some(items),
                     None => {
                         let span = value.span();
+                        let before = cx.error_count();
                         param.items = param_type(cx, ITEMS, value).map(|ty| (ty, span));
+                        // Refused, and no type in sight (`items = null`): the items' type,
+                        // and so the field's, is the fix's.
+                        if param.items.is_none() {
+                            param.undecide(cx.first_since(before));
+                        }
                     }
                 },
             },
@@ -278,9 +284,12 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
                 other => {
                     param.required_unknown = true;
                     // `"false"`, or Python's `False`: refused, but plainly meant, so the
-                    // field is made as it would be once written `false`.
-                    if let Some(meant) = misspelt_boolean(cx, REQUIRED, &other) {
-                        param.required = Some((meant, other.span()));
+                    // field is made as it would be once written `false`. Another value
+                    // (`required = null`) leaves open whether the field is an `Option`.
+                    let before = cx.error_count();
+                    match misspelt_boolean(cx, REQUIRED, &other) {
+                        Some(meant) => param.required = Some((meant, other.span())),
+                        None => param.undecide(cx.first_since(before)),
                     }
                 }
             },

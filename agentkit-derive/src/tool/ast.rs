@@ -57,8 +57,9 @@ pub(crate) struct Tool<'a> {
     pub(crate) krate: TokenStream,
     /// `defs = { ... }`: the named definitions the parameters may refer to.
     pub(crate) defs: Vec<Def>,
-    /// Set by [`Tool::merge_repeats`] when `input` is written twice, once as a type: the
-    /// repeat's error, which then types `TypedTool::Input` in the fallback.
+    /// The error that leaves `TypedTool::Input` undecided, which types it in the fallback:
+    /// `input` refused whole, or (set by [`Tool::merge_repeats`]) written twice, once as a
+    /// type.
     pub(crate) input_undecided: Option<Reported>,
     /// The same for `output`.
     pub(crate) output_undecided: Option<Reported>,
@@ -211,13 +212,27 @@ impl<'a> Tool<'a> {
                     tool.version =
                         string(cx, VERSION, value, "a string, e.g. `version = \"1.0.0\"`");
                 }
+                // Refused whole (`input = params!(..)`, `input = 5`): the handler names a type
+                // the fallback cannot tell, so it is left undecided.
                 INPUT => match schema_type(value) {
                     Ok(path) => tool.input_type = Some(path),
-                    Err(value) => tool.input = decl::params(cx, INPUT, value),
+                    Err(value) => {
+                        let before = cx.error_count();
+                        tool.input = decl::params(cx, INPUT, value);
+                        if tool.input.is_none() {
+                            tool.input_undecided = cx.first_since(before);
+                        }
+                    }
                 },
                 OUTPUT => match schema_type(value) {
                     Ok(path) => tool.output_type = Some(path),
-                    Err(value) => tool.output = decl::params(cx, OUTPUT, value),
+                    Err(value) => {
+                        let before = cx.error_count();
+                        tool.output = decl::params(cx, OUTPUT, value);
+                        if tool.output.is_none() {
+                            tool.output_undecided = cx.first_since(before);
+                        }
+                    }
                 },
                 TAGS => tool.tags = tags(cx, value),
                 CREDENTIALS => tool.credentials = credentials(cx, value),

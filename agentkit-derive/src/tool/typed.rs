@@ -41,7 +41,10 @@ pub(crate) fn typed(tool: &Tool<'_>, fallback: bool) -> (TokenStream, Vec<(usize
         &tool.input_type,
         input_items.as_ref().map(|(_, name)| name),
     );
-    let input_items = input_items.map(|(items, _)| items);
+    let input_items = match input_items {
+        Some((items, _)) => Some(items),
+        None => undecided_struct(&g, "Input", &input_ty),
+    };
     let output_items = match &tool.output {
         Some(params) if tool.output_type.is_none() || fallback => {
             let name = format_ident!("{}Output", ident, span = Span::call_site());
@@ -55,7 +58,10 @@ pub(crate) fn typed(tool: &Tool<'_>, fallback: bool) -> (TokenStream, Vec<(usize
         &tool.output_type,
         output_items.as_ref().map(|(_, name)| name),
     );
-    let output_items = output_items.map(|(items, _)| items);
+    let output_items = match output_items {
+        Some((items, _)) => Some(items),
+        None => undecided_struct(&g, "Output", &output_ty),
+    };
     let nested = &g.items;
     let (impl_generics, ty_generics, where_clause) = tool.item.generics.split_for_impl();
     let code = quote! {
@@ -70,6 +76,30 @@ pub(crate) fn typed(tool: &Tool<'_>, fallback: bool) -> (TokenStream, Vec<(usize
         }
     };
     (code, g.into_undecided())
+}
+
+/// In the fallback, for `input` (`side`, or `output`) refused whole, the name of the struct it
+/// would have given (`FetchWeatherInput`), as an alias of `ty`, the undecided type: the
+/// handler most likely names it.
+fn undecided_struct(g: &Gen<'_, '_>, side: &str, ty: &TokenStream) -> Option<TokenStream> {
+    let tool = g.tool;
+    let undecided = match side {
+        "Input" => &tool.input_undecided,
+        _ => &tool.output_undecided,
+    };
+    let written = match side {
+        "Input" => tool.input_type.is_some(),
+        _ => tool.output_type.is_some(),
+    };
+    if !g.fallback || undecided.is_none() || written {
+        return None;
+    }
+    let vis = &tool.item.vis;
+    let name = format_ident!("{}{side}", tool.item.ident, span = Span::call_site());
+    Some(quote! {
+        #[doc(hidden)]
+        #vis type #name = #ty;
+    })
 }
 
 /// `TypedTool::Input` (or `Output`): the type written, else the generated struct, else a

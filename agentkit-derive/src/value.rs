@@ -27,13 +27,22 @@ pub(crate) fn invalid(cx: &Ctxt, span: Span, key: Symbol, expected: &'static str
 /// tokens reach the macro as written, before any macro in them runs, so there is no string
 /// to read in `concat!("a", "b")`: what the key takes must be written out.
 pub(crate) fn refused(cx: &Ctxt, value: &Value, key: Symbol, expected: &'static str) {
+    let message = Problem::InvalidKeyValue {
+        key: key.as_str(),
+        expected,
+    };
+    refused_saying(cx, value, message.to_string());
+}
+
+/// [`refused`], with `message` in place of the words of the shared rules.
+pub(crate) fn refused_saying(cx: &Ctxt, value: &Value, message: String) {
     let Value::Macro(call) = value else {
-        invalid(cx, value.span(), key, expected);
+        cx.error(value.span(), message);
         return;
     };
-    let literal = if expected.starts_with("a string") {
+    let literal = if message.contains("takes a string") {
         "the string literal itself, in quotes"
-    } else if expected.starts_with("a literal") {
+    } else if message.contains("takes a literal") {
         "the literal itself"
     } else {
         "the value itself"
@@ -41,12 +50,8 @@ pub(crate) fn refused(cx: &Ctxt, value: &Value, key: Symbol, expected: &'static 
     cx.error_spanned_by(
         &call.tokens,
         format_args!(
-            "{}; `{}!(...)` is a macro call, and macro calls are not expanded inside an \
+            "{message}; `{}!(...)` is a macro call, and macro calls are not expanded inside an \
              attribute: write {literal}",
-            Problem::InvalidKeyValue {
-                key: key.as_str(),
-                expected,
-            },
             call.path,
         ),
     );

@@ -228,7 +228,7 @@ pub trait TypedTool {
 /// An executor shares its tools across tasks and threads, so the tool must be `Send` and
 /// `Sync`, and so must the future `run` returns be `Send`. They are not bounds of this trait
 /// but of the `Tool` impl `#[tool]` generates, which checks each field of the struct: a field
-/// that is neither (an `Rc`, a `Cell`) is one error, on its type, rather than one for each
+/// that is not (an `Rc`, a `RefCell`) is one error, on its type, rather than one for each
 /// bound this impl, its future and the registration would each ask again.
 #[diagnostic::on_unimplemented(
     message = "the tool `{Self}` has no logic: `ToolHandler` is not implemented for it",

@@ -156,6 +156,10 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
                 if let Some(value) = value.value(cx, &key) {
                     forms::read::key(cx, known, key.span, value, &mut param);
                 }
+                // `nullable = null`: whether the field is an `Option` is the fix's.
+                if known == "nullable" {
+                    param.undecide(cx.first_since(before));
+                }
             } else {
                 // Each of these keys decides the field's type: see `repeated` below.
                 param.undecide(cx.first_since(before));
@@ -215,12 +219,17 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
         };
         if rules::CONSTRAINT_KEYS.contains(&symbol.as_str()) {
             let value_span = value.span();
+            let before = cx.error_count();
             if constraint(cx, symbol, value, &mut param) {
                 param
                     .constraint_spans
                     .push((symbol.as_str(), key.span, value_span));
             } else {
                 param.constraints_unknown = true;
+                // A string `enum` is a generated enum, whose variants only the fix will say.
+                if symbol == ENUM {
+                    param.undecide(cx.first_since(before));
+                }
             }
             continue;
         }
@@ -278,7 +287,14 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
                 },
             },
             // The same keys and rules as a parameter, as deep as it goes.
-            FIELDS => param.fields = params(cx, FIELDS, value).map(|fields| (fields, key.span)),
+            FIELDS => {
+                let before = cx.error_count();
+                param.fields = params(cx, FIELDS, value).map(|fields| (fields, key.span));
+                // Refused whole (`fields = null`): the generated struct's fields are the fix's.
+                if param.fields.is_none() {
+                    param.undecide(cx.first_since(before));
+                }
+            }
             REQUIRED => match value {
                 Value::Lit(Lit::Bool(b)) => param.required = Some((b.value, b.span)),
                 other => {
@@ -347,6 +363,30 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
 /// leaves it undecided (the repeat's error types it, in the fallback), and a second `name`
 /// names a second field of the same type, so either use compiles.
 fn repeated(param: &mut Param, key: Symbol, value: Written, error: Option<Reported>) {
+    // What the first says is then a guess, which the rules that depend on it do not check:
+    // `type = string, type = dictionary, fields = [...]` is not also 'fields' on a string.
+    match key {
+        TYPE => {
+            param.ty = param.ty.map(|ty| Ty {
+                guessed: true,
+                ..ty
+            })
+        }
+        ITEMS => {
+            param.items = param.items.map(|(ty, span)| {
+                (
+                    Ty {
+                        guessed: true,
+                        ..ty
+                    },
+                    span,
+                )
+            })
+        }
+        REQUIRED => param.required_unknown = true,
+        ENUM => param.constraints_unknown = true,
+        _ => {}
+    }
     match key {
         TYPE | REQUIRED | DEFAULT | ITEMS | FIELDS | ENUM => param.undecide(error),
         NAME => {

@@ -176,10 +176,26 @@ pub(crate) fn fields<'a>(
         if fields.iter().any(|f| f.ident == ident) {
             continue;
         }
-        let rust = if forms::rust::applies(param) {
-            forms::rust::rust_type(g, parent, &name.value, param, side)
-        } else {
-            six_rust(g, parent, &name.value, param, side)
+        let undecided = param.undecided.borrow().clone().filter(|_| g.fallback);
+        let rust = match &undecided {
+            // Undecided: so is the type it may have generated (`{Struct}{Param}`, an enum or
+            // a struct), which the handler may name, and whose variants or fields the two
+            // fixes may not agree on; none is generated, and the name is the undecided type.
+            Some(reported) => {
+                let rust = g.undecided_type(reported);
+                let nested = g.type_name(parent, &name.value);
+                let vis = &g.tool.item.vis;
+                g.items.push(quote! {
+                    #[doc(hidden)]
+                    #[allow(dead_code)]
+                    #vis type #nested = #rust;
+                });
+                Some(rust)
+            }
+            None if forms::rust::applies(param) => {
+                forms::rust::rust_type(g, parent, &name.value, param, side)
+            }
+            None => six_rust(g, parent, &name.value, param, side),
         };
         let rust = match rust {
             Some(rust) => rust,
@@ -187,14 +203,13 @@ pub(crate) fn fields<'a>(
             None => continue,
         };
         let has_default = param.default.is_some() || param.default_guessed;
-        let undecided = param.undecided.borrow().clone().filter(|_| g.fallback);
         let optional = undecided.is_none()
             && ((!param.is_required() && (side == Side::Output || !has_default))
                 || param.forms.is_nullable());
-        let ty = match &undecided {
-            Some(reported) => g.undecided_type(reported),
-            None if optional => quote!(#p::Option<#rust>),
-            None => rust,
+        let ty = if optional {
+            quote!(#p::Option<#rust>)
+        } else {
+            rust
         };
         let doc = match param.description.as_deref() {
             Some(description) if !description.is_empty() => description.to_owned(),

@@ -532,3 +532,15 @@ fn a_macro_call_for_a_literal_is_one_error_that_says_so() {
         assert!(out.contains("is a macro call"), "{out}");
     }
 }
+
+#[test]
+fn an_undecided_parameter_names_the_type_it_may_have_generated() {
+    let out = expand(quote!(
+        name = "s",
+        input = [{ name = "units", type = string, enum = ["a"], enum = ["a", "b"] }]
+    ));
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    // No enum of either list: the name is the undecided type.
+    assert!(out.contains("type SInputUnits = __SUndecided"), "{out}");
+    assert!(!out.contains("enum SInputUnits"), "{out}");
+}

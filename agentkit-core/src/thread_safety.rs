@@ -111,7 +111,9 @@ impl<F: ?Sized> Neither<F> {
 
 /// `<() as Checked<{ check }>>::Unit` is `()` when the `const` block `check` evaluates (to
 /// `true`), and an error type, of which the compiler says nothing more, when it does not:
-/// the type of the bound `#[tool]` puts on the `Tool` impl of a struct with fields.
+/// the type of the bound `#[tool]` puts on the `Tool` impl of a struct with fields, and,
+/// with a `compile_error!` for the block, the type of a field that a mistake in the
+/// attribute leaves undecided (every use of it compiles, and the mistake is one error).
 pub trait Checked<const PASSED: bool> {
     /// `()`.
     type Unit;

@@ -8,7 +8,7 @@
 //! that span several keys (with the shared `check` for one parameter); then the code is
 //! written (`tool::{spec, typed, fields, imp, thread_safety}`, `params::expand`, with the
 //! shared `expand`), or, when something is wrong, the errors and a stub (`tool::fallback`,
-//! `params::fallback`). Every stage reports into one `ctxt::Ctxt`, so every mistake is
+//! with `tool::undecided` for the types a mistake leaves open, and `params::fallback`). Every stage reports into one `ctxt::Ctxt`, so every mistake is
 //! reported in one build. The keys are `symbol` constants; the rules and their wording are
 //! shared with `agentkit-core` (`rules`, compiled into both crates).
 

@@ -7,11 +7,10 @@
 //! never called.
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::ast::Tool;
 use crate::ast::{Param, Str};
-use crate::ctxt::Reported;
 use crate::expand::{enum_conversions, literal};
 use crate::forms;
 use crate::rules::{self, ParamType};
@@ -58,9 +57,9 @@ pub(crate) struct Gen<'t, 'a> {
     /// Whether the types generated now are inside a definition of `defs`: one that holds a
     /// definition directly boxes it.
     pub(crate) in_def: bool,
-    /// The errors written into undecided types so far (see [`Gen::undecided_type`]), each
+    /// The errors written into undecided types so far (see `Gen::undecided_type`), each
     /// with the alias that holds it and the alias's definition.
-    undecided: Vec<(usize, Ident, TokenStream)>,
+    pub(super) undecided: Vec<(usize, Ident, TokenStream)>,
 }
 
 impl<'t, 'a> Gen<'t, 'a> {
@@ -74,44 +73,6 @@ impl<'t, 'a> Gen<'t, 'a> {
             in_def: false,
             undecided: Vec::new(),
         }
-    }
-
-    /// The type of a field (or of `TypedTool::Input`) that `reported` leaves undecided (see
-    /// `Param::undecided`): an error type, which fits every use without a word from rustc.
-    /// It is made by the error itself, as the `const` argument of a projection, in an alias
-    /// defined once per error, so the error is still reported once, on the token of the
-    /// mistake: the fallback writes the alias in the error's place among the others (see
-    /// [`Gen::into_undecided`]).
-    pub(crate) fn undecided_type(&mut self, reported: &Reported) -> TokenStream {
-        if let Some((_, alias, _)) = self.undecided.iter().find(|(i, ..)| *i == reported.index) {
-            return quote!(#alias);
-        }
-        let p = &self.p;
-        let vis = &self.tool.item.vis;
-        let alias = format_ident!(
-            "__{}Undecided{}",
-            self.tool.item.ident,
-            reported.index,
-            span = Span::call_site()
-        );
-        let error = reported.error.to_compile_error();
-        let definition = quote! {
-            #[doc(hidden)]
-            #[allow(non_camel_case_types)]
-            #vis type #alias = <() as #p::thread_safety::Checked<{ #error }>>::Unit;
-        };
-        self.undecided
-            .push((reported.index, alias.clone(), definition));
-        quote!(#alias)
-    }
-
-    /// The definitions of the undecided types' aliases, each with the place of its error
-    /// among the errors of the attribute.
-    pub(crate) fn into_undecided(self) -> Vec<(usize, TokenStream)> {
-        self.undecided
-            .into_iter()
-            .map(|(index, _, definition)| (index, definition))
-            .collect()
     }
 
     /// Reserves `name` for a type named otherwise than by [`type_name`](Self::type_name).
@@ -181,17 +142,7 @@ pub(crate) fn fields<'a>(
             // Undecided: so is the type it may have generated (`{Struct}{Param}`, an enum or
             // a struct), which the handler may name, and whose variants or fields the two
             // fixes may not agree on; none is generated, and the name is the undecided type.
-            Some(reported) => {
-                let rust = g.undecided_type(reported);
-                let nested = g.type_name(parent, &name.value);
-                let vis = &g.tool.item.vis;
-                g.items.push(quote! {
-                    #[doc(hidden)]
-                    #[allow(dead_code)]
-                    #vis type #nested = #rust;
-                });
-                Some(rust)
-            }
+            Some(reported) => Some(g.undecided_field(parent, &name.value, reported)),
             None if forms::rust::applies(param) => {
                 forms::rust::rust_type(g, parent, &name.value, param, side)
             }

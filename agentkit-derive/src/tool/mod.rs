@@ -1,7 +1,8 @@
 //! `#[tool(...)]`: where it is written ([`place`]), the declaration read into a model
-//! ([`ast`], with the shared [`crate::decl`] for each parameter), the rules across its keys
-//! ([`check`]), then either the code ([`spec`], [`typed`] and [`fields`], [`imp`],
-//! [`thread_safety`]) or, when something is wrong, the errors and a stub ([`fallback`]).
+//! ([`ast`], with the shared [`crate::decl`] for each parameter, and [`repeat`] for a key
+//! written twice), the rules across its keys ([`check`]), then either the code ([`spec`],
+//! [`typed`] and [`fields`], [`imp`], [`thread_safety`]) or, when something is wrong, the
+//! errors and a stub ([`fallback`], with the types a mistake leaves open [`undecided`]).
 //! Every stage reports into one [`Ctxt`], so a build shows every mistake in the attribute at
 //! once.
 
@@ -18,6 +19,7 @@ mod spec;
 mod tests;
 mod thread_safety;
 mod typed;
+mod undecided;
 
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -355,9 +355,11 @@ impl Reader<'_> {
 /// follows it: read as one value, so that it is one error, in words about the macro, rather
 /// than a path followed by a `!` without its comma.
 fn macro_call(tokens: &[TokenTree]) -> Option<(Value, &[TokenTree])> {
+    // The path, `a::b`: identifiers and `:`, then the `!`.
     let bang = tokens
         .iter()
-        .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == '!'))?;
+        .position(|t| !matches!(t, TokenTree::Ident(_) | TokenTree::Punct(_)) || is_bang(t))
+        .filter(|&at| at > 0 && is_bang(&tokens[at]))?;
     let (path, rest) = tokens.split_at(bang);
     let [_, TokenTree::Group(_), rest @ ..] = rest else {
         return None;
@@ -367,6 +369,11 @@ fn macro_call(tokens: &[TokenTree]) -> Option<(Value, &[TokenTree])> {
     let call = tokens[..bang + 2].iter().cloned().collect();
     let path = quote::quote!(#path).to_string().replace(' ', "");
     Some((Value::Macro(MacroCall { path, tokens: call }), rest))
+}
+
+/// Whether `token` is a `!`.
+fn is_bang(token: &TokenTree) -> bool {
+    matches!(token, TokenTree::Punct(p) if p.as_char() == '!')
 }
 
 const EXPECTED_VALUE: &str =

@@ -22,10 +22,14 @@
 //! compiler checks the bound when it checks the impl, written right after the struct, so
 //! the field's error comes first.
 //!
-//! What is still reported is the user's own code, whose bounds do not go through the
-//! macro: the `impl ToolHandler`, once for each of `Send` and `Sync` the struct lacks, and,
-//! when the struct is not `Sync`, the future of its `run`, which holds `&self`. Only an
-//! `unsafe impl` of `Send` and `Sync` would silence those.
+//! Nothing else asks: `ToolHandler`, the one impl the user writes, has neither `Send` nor
+//! `Sync` among its supertraits, and its `run` returns a future not bound by `Send`, since
+//! either bound would be checked in the user's impl, without the macro's bound, and report
+//! the field again (three times for an `Rc`). Both are asked by the generated `Tool` impl
+//! instead, under the bound above: the struct's, and the `Send` of the future of `run`,
+//! which rustc sees through the concrete impl. So a field that is neither is one error, on
+//! its type; a future that holds a value that is not `Send` across an `.await` is one error
+//! too, on the struct's name, whose note points at the `.await`.
 
 use std::marker::PhantomData;
 
@@ -51,7 +55,7 @@ pub struct Neither<F: ?Sized>(PhantomData<F>);
 
 /// Implemented by no type: a bound on it is the error for a field that is neither.
 #[diagnostic::on_unimplemented(
-    message = "tools are shared across threads, so a tool's fields must be `Send` and `Sync`: `{Self}` is neither",
+    message = "an executor shares its tools across tasks and threads, so a tool's fields must be `Send` and `Sync`: `{Self}` is neither",
     label = "neither `Send` nor `Sync`",
     note = "`Arc` is the thread-safe `Rc`; `Mutex`, `RwLock` and the atomics are the thread-safe `RefCell` and `Cell`"
 )]
@@ -59,7 +63,7 @@ pub trait IsNeitherSendNorSync {}
 
 /// Implemented by no type: a bound on it is the error for a field that is not `Sync`.
 #[diagnostic::on_unimplemented(
-    message = "tools are shared across threads, so a tool's fields must be `Send` and `Sync`: `{Self}` is not `Sync`",
+    message = "an executor shares its tools across tasks and threads, so a tool's fields must be `Send` and `Sync`: `{Self}` is not `Sync`",
     label = "not `Sync`",
     note = "`Mutex`, `RwLock` and the atomics are the thread-safe `RefCell` and `Cell`"
 )]
@@ -67,7 +71,7 @@ pub trait IsNotSync {}
 
 /// Implemented by no type: a bound on it is the error for a field that is not `Send`.
 #[diagnostic::on_unimplemented(
-    message = "tools are shared across threads, so a tool's fields must be `Send` and `Sync`: `{Self}` is not `Send`",
+    message = "an executor shares its tools across tasks and threads, so a tool's fields must be `Send` and `Sync`: `{Self}` is not `Send`",
     label = "not `Send`",
     note = "a lock guard cannot outlive the call that took it: keep the lock itself in the field"
 )]
@@ -107,7 +111,9 @@ impl<F: ?Sized> Neither<F> {
 
 /// `<() as Checked<{ check }>>::Unit` is `()` when the `const` block `check` evaluates (to
 /// `true`), and an error type, of which the compiler says nothing more, when it does not:
-/// the type of the bound `#[tool]` puts on the `Tool` impl of a struct with fields.
+/// the type of the bound `#[tool]` puts on the `Tool` impl of a struct with fields, and,
+/// with a `compile_error!` for the block, the type of a field that a mistake in the
+/// attribute leaves undecided (every use of it compiles, and the mistake is one error).
 pub trait Checked<const PASSED: bool> {
     /// `()`.
     type Unit;

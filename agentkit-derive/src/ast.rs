@@ -6,10 +6,12 @@
 //! fallback can still give each parameter the field its handler reads.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use proc_macro2::{Ident, Span};
 use quote::format_ident;
 
+use crate::ctxt::Reported;
 use crate::rules::{self, Literal, NameKind, ParamType};
 
 /// A string and where it is written.
@@ -52,6 +54,16 @@ pub(crate) struct Param {
     /// What the six types cannot say (`type = union`, `nullable = true`, ...): see
     /// [`crate::forms`].
     pub(crate) forms: Box<crate::forms::Forms>,
+    /// The error that leaves the Rust type of the parameter's field undecided: a default
+    /// refused (`default = null`, or of another type than declared, when either may be the
+    /// mistake), or a key that decides the type written twice. The fallback types the field
+    /// with this error, an error type of which rustc reports nothing more, so no use of the
+    /// field in the user's code is reported as well, whatever fix it was written for. Set by
+    /// stage 3 too, which reads the model by reference.
+    pub(crate) undecided: RefCell<Option<Reported>>,
+    /// A second `name` written in the same declaration (an error): the fallback gives the
+    /// parameter a second field under it, so a handler written for it still compiles.
+    pub(crate) also_named: Option<Str>,
 }
 
 /// A parameter type as written.
@@ -124,6 +136,16 @@ impl Param {
             enum_spans: Vec::new(),
             constraints_unknown: false,
             forms: Box::default(),
+            undecided: RefCell::new(None),
+            also_named: None,
+        }
+    }
+
+    /// Leaves the field's type undecided by `error` (the first such error is kept).
+    pub(crate) fn undecide(&self, error: Option<Reported>) {
+        let mut undecided = self.undecided.borrow_mut();
+        if undecided.is_none() {
+            *undecided = error;
         }
     }
 }

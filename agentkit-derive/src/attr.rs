@@ -75,6 +75,17 @@ pub(crate) enum Value {
     List(Span, Vec<Value>),
     /// The span of the whole `{...}`, and the entries.
     Map(Span, Vec<Entry>),
+    /// A macro call, `concat!("a", "b")`: never what a key takes, since an attribute's tokens
+    /// are not expanded, and refused in words that say so ([`crate::value::refused`]).
+    Macro(MacroCall),
+}
+
+/// A macro call written as a value.
+pub(crate) struct MacroCall {
+    /// The macro's path, as written (`concat`, `std::concat`).
+    pub(crate) path: String,
+    /// The whole call, for an error spanned over it.
+    pub(crate) tokens: TokenStream,
 }
 
 impl Value {
@@ -88,6 +99,8 @@ impl Value {
                 Written::Bare => true,
                 Written::Broken => false,
             }),
+            // Refused, and what it stands for unknown.
+            Value::Macro(_) => false,
             _ => true,
         }
     }
@@ -100,6 +113,12 @@ impl Value {
             Value::Ident(ident) => ident.span(),
             Value::Path(path) => syn::spanned::Spanned::span(path),
             Value::List(span, _) | Value::Map(span, _) => *span,
+            Value::Macro(call) => call
+                .tokens
+                .clone()
+                .into_iter()
+                .next()
+                .map_or_else(Span::call_site, |token| token.span()),
         }
     }
 }
@@ -262,6 +281,9 @@ impl Reader<'_> {
     /// The value at the start of `tokens`, and what follows it.
     fn value_prefix<'t>(&self, tokens: &'t [TokenTree]) -> Option<(Value, &'t [TokenTree])> {
         let cx = self.cx;
+        if let Some(call) = macro_call(tokens) {
+            return Some(call);
+        }
         // `args::SearchArgs`, `::my_crate::SearchArgs`: a path is the one value of several
         // tokens joined by `::`.
         let is_path = tokens
@@ -327,6 +349,31 @@ impl Reader<'_> {
         };
         Some((value, rest))
     }
+}
+
+/// A macro call at the start of `tokens` (`concat!(...)`, `std::stringify!{...}`), and what
+/// follows it: read as one value, so that it is one error, in words about the macro, rather
+/// than a path followed by a `!` without its comma.
+fn macro_call(tokens: &[TokenTree]) -> Option<(Value, &[TokenTree])> {
+    // The path, `a::b`: identifiers and `:`, then the `!`.
+    let bang = tokens
+        .iter()
+        .position(|t| !matches!(t, TokenTree::Ident(_) | TokenTree::Punct(_)) || is_bang(t))
+        .filter(|&at| at > 0 && is_bang(&tokens[at]))?;
+    let (path, rest) = tokens.split_at(bang);
+    let [_, TokenTree::Group(_), rest @ ..] = rest else {
+        return None;
+    };
+    let path: TokenStream = path.iter().cloned().collect();
+    let path = syn::parse2::<syn::Path>(path).ok()?;
+    let call = tokens[..bang + 2].iter().cloned().collect();
+    let path = quote::quote!(#path).to_string().replace(' ', "");
+    Some((Value::Macro(MacroCall { path, tokens: call }), rest))
+}
+
+/// Whether `token` is a `!`.
+fn is_bang(token: &TokenTree) -> bool {
+    matches!(token, TokenTree::Punct(p) if p.as_char() == '!')
 }
 
 const EXPECTED_VALUE: &str =

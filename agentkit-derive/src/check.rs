@@ -195,7 +195,14 @@ pub(crate) fn check_default_with(
             Problem::DefaultUnknownField { .. } | Problem::DefaultDuplicateField { .. }
         );
         let span = required_span(&problem).unwrap_or_else(|| locate(default, &at, on_key));
+        // A default of another type than declared: the type or the default is the mistake,
+        // so the field's type is not known until it is fixed.
+        let undecided = at.is_empty() && matches!(problem, Problem::DefaultTypeMismatch { .. });
+        let before = cx.error_count();
         cx.error(span, problem);
+        if undecided {
+            param.undecide(cx.first_since(before));
+        }
     }
 }
 

@@ -58,6 +58,16 @@ impl Ctxt {
         self.errors.borrow().as_ref().map_or(0, Vec::len)
     }
 
+    /// The first error reported since there were `count`: what a stage that just read a
+    /// value reported about it, for the fallback to type with it what the value decided.
+    pub(crate) fn first_since(&self, count: usize) -> Option<Reported> {
+        let error = self.errors.borrow().as_ref()?.get(count).cloned()?;
+        Some(Reported {
+            index: count,
+            error,
+        })
+    }
+
     fn push(&self, error: syn::Error) {
         self.errors
             .borrow_mut()
@@ -75,6 +85,15 @@ impl Ctxt {
             Err(errors)
         }
     }
+}
+
+/// An error reported, and its place among the errors [`Ctxt::check`] returns: the fallback
+/// writes such an error into a type it leaves undecided (see `tool::fields::Undecided`), and
+/// then not again beside it.
+#[derive(Clone)]
+pub(crate) struct Reported {
+    pub(crate) index: usize,
+    pub(crate) error: syn::Error,
 }
 
 impl Drop for Ctxt {

@@ -8,7 +8,7 @@
 //! that span several keys (with the shared `check` for one parameter); then the code is
 //! written (`tool::{spec, typed, fields, imp, thread_safety}`, `params::expand`, with the
 //! shared `expand`), or, when something is wrong, the errors and a stub (`tool::fallback`,
-//! `params::fallback`). Every stage reports into one `ctxt::Ctxt`, so every mistake is
+//! with `tool::undecided` for the types a mistake leaves open, and `params::fallback`). Every stage reports into one `ctxt::Ctxt`, so every mistake is
 //! reported in one build. The keys are `symbol` constants; the rules and their wording are
 //! shared with `agentkit-core` (`rules`, compiled into both crates).
 
@@ -105,13 +105,12 @@ use proc_macro::TokenStream;
 ///   keys in order;
 /// - `pub enum FetchWeatherInputUnits { Metric, Imperial }` for the `enum` of `units`;
 /// - `impl TypedTool for FetchWeather`, naming the two structs.
-/// - a check that every field of `FetchWeather` is `Send` and `Sync`, since a registry shares
-///   its tools across threads: a field that is not is an error on its type, saying what it
-///   lacks, the first of the build. The `Tool` impl asks for that check rather than for
-///   `Send` and `Sync` themselves, so neither it nor the code registering the tool reports
-///   the field again; your `ToolHandler` impl still does, once for each of the two the
-///   struct lacks, and so does the future of its `run` when the struct is not `Sync` (only
-///   an `unsafe impl` would silence them, and the macro writes no `unsafe`).
+/// - a check that every field of `FetchWeather` is `Send` and `Sync`, since an executor
+///   shares its tools across tasks and threads: a field that is not is one error, on its
+///   type, saying what it lacks. The `Tool` impl asks for that check rather than for `Send`
+///   and `Sync` themselves, and `ToolHandler` asks for neither, so nothing else reports the
+///   field again (the `Tool` impl also asks that the future of `run` be `Send`: one that
+///   holds a value that is not across an `.await` is an error on the struct's name).
 ///
 /// The struct itself is left as written. Register the tool with `ToolRegistry::register`
 /// and call it through a `ToolExecutor`, which validates inputs (filling defaults), resolves

@@ -22,6 +22,41 @@ pub(crate) fn invalid(cx: &Ctxt, span: Span, key: Symbol, expected: &'static str
     );
 }
 
+/// Reports that `value` is not what `key` takes, `expected`: on the value, and for a macro
+/// call (`concat!(...)`) over the whole call, saying that it is not expanded. An attribute's
+/// tokens reach the macro as written, before any macro in them runs, so there is no string
+/// to read in `concat!("a", "b")`: what the key takes must be written out.
+pub(crate) fn refused(cx: &Ctxt, value: &Value, key: Symbol, expected: &'static str) {
+    let message = Problem::InvalidKeyValue {
+        key: key.as_str(),
+        expected,
+    };
+    refused_saying(cx, value, message.to_string());
+}
+
+/// [`refused`], with `message` in place of the words of the shared rules.
+pub(crate) fn refused_saying(cx: &Ctxt, value: &Value, message: String) {
+    let Value::Macro(call) = value else {
+        cx.error(value.span(), message);
+        return;
+    };
+    let literal = if message.contains("takes a string") {
+        "the string literal itself, in quotes"
+    } else if message.contains("takes a literal") {
+        "the literal itself"
+    } else {
+        "the value itself"
+    };
+    cx.error_spanned_by(
+        &call.tokens,
+        format_args!(
+            "{message}; `{}!(...)` is a macro call, and macro calls are not expanded inside an \
+             attribute: write {literal}",
+            call.path,
+        ),
+    );
+}
+
 /// A string literal.
 pub(crate) fn string(cx: &Ctxt, key: Symbol, value: Value, expected: &'static str) -> Option<Str> {
     match value {
@@ -30,7 +65,7 @@ pub(crate) fn string(cx: &Ctxt, key: Symbol, value: Value, expected: &'static st
             span: s.span(),
         }),
         other => {
-            invalid(cx, other.span(), key, expected);
+            refused(cx, &other, key, expected);
             None
         }
     }
@@ -49,7 +84,7 @@ pub(crate) fn crate_path(cx: &Ctxt, value: Value) -> Option<TokenStream> {
             }
         },
         other => {
-            invalid(cx, other.span(), CRATE, EXPECTED);
+            refused(cx, &other, CRATE, EXPECTED);
             None
         }
     }
@@ -63,6 +98,11 @@ pub(crate) fn default(cx: &Ctxt, value: Value) -> Option<DefaultLit> {
 /// A literal written as the value of `key` (a `default`, an `enum` value, or a value in an
 /// input example), and every value inside it.
 pub(crate) fn default_in(cx: &Ctxt, key: Symbol, value: Value) -> Option<DefaultLit> {
+    literal_in(cx, key, value, true)
+}
+
+/// [`default_in`], for the whole literal (`whole`) or a value inside it.
+fn literal_in(cx: &Ctxt, key: Symbol, value: Value, whole: bool) -> Option<DefaultLit> {
     const EXPECTED: &str = "a literal: a string, a number, `true`, `false`, a list `[...]` \
                             or a dictionary `{ key = value }`";
     let span = value.span();
@@ -73,11 +113,16 @@ pub(crate) fn default_in(cx: &Ctxt, key: Symbol, value: Value) -> Option<Default
         Value::Neg(_, Lit::Int(i)) => integer_in(cx, key, &i, true)?,
         Value::Lit(Lit::Float(f)) => DefaultValue::Float(float_in(cx, key, &f, false)?),
         Value::Neg(_, Lit::Float(f)) => DefaultValue::Float(float_in(cx, key, &f, true)?),
+        // Every item and entry is read, so each refused one is reported, but a literal with
+        // one refused is refused whole: checked without it, it would look short of an item
+        // or a field, a second error for the one mistake.
         Value::List(_, items) => DefaultValue::List(
             items
                 .into_iter()
-                .filter_map(|item| default_in(cx, key, item))
-                .collect(),
+                .map(|item| literal_in(cx, key, item, false))
+                .collect::<Vec<_>>()
+                .into_iter()
+                .collect::<Option<_>>()?,
         ),
         Value::Map(_, entries) => {
             let in_key = key;
@@ -86,24 +131,52 @@ pub(crate) fn default_in(cx: &Ctxt, key: Symbol, value: Value) -> Option<Default
                 entries
                     .into_iter()
                     .filter(|entry| seen.first(cx, &entry.key))
-                    .filter_map(|Entry { key, value }| {
+                    .map(|Entry { key, value }| {
                         let value = value.value(cx, &key)?;
                         let key = Str {
                             value: key.text,
                             span: key.span,
                         };
-                        Some((key, default_in(cx, in_key, value)?))
+                        Some((key, literal_in(cx, in_key, value, false)?))
                     })
-                    .collect(),
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .collect::<Option<_>>()?,
             )
         }
+        // JSON's `null`, Python's `None`: no literal spells it, and what it stands for is
+        // said otherwise.
+        Value::Ident(ident) if NULLS.contains(&ident.to_string().as_str()) => {
+            let how = if key == EXAMPLES {
+                "leave the parameter out of the example"
+            } else if key == DEFAULT && whole {
+                "for no default, leave `default` out (an optional parameter without a default \
+                 is `None` when its argument is absent)"
+            } else {
+                "leave the value out"
+            };
+            cx.error(
+                ident.span(),
+                format_args!(
+                    "{}; `{ident}` is not one, so {how}",
+                    Problem::InvalidKeyValue {
+                        key: key.as_str(),
+                        expected: EXPECTED,
+                    }
+                ),
+            );
+            return None;
+        }
         other => {
-            invalid(cx, other.span(), key, EXPECTED);
+            refused(cx, &other, key, EXPECTED);
             return None;
         }
     };
     Some(DefaultLit { span, value })
 }
+
+/// The words other languages spell `null` with.
+const NULLS: [&str; 5] = ["null", "None", "nil", "Null", "NULL"];
 
 /// An integer literal; one outside the 64-bit range is kept, for the shared rules to refuse
 /// in the words validation uses.

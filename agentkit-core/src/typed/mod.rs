@@ -224,20 +224,28 @@ pub trait TypedTool {
 ///
 /// A body without `.await` is fine: it runs to completion on the first poll. Blocking work
 /// (file or network I/O without async) belongs on a blocking thread of your runtime.
+///
+/// An executor shares its tools across tasks and threads, so the tool must be `Send` and
+/// `Sync`, and so must the future `run` returns be `Send`. They are not bounds of this trait
+/// but of the `Tool` impl `#[tool]` generates, which checks each field of the struct: a field
+/// that is not (an `Rc`, a `RefCell`) is one error, on its type, rather than one for each
+/// bound this impl, its future and the registration would each ask again.
 #[diagnostic::on_unimplemented(
     message = "the tool `{Self}` has no logic: `ToolHandler` is not implemented for it",
     label = "`#[tool]` declares this tool, but its logic is missing",
     note = "write the logic in an impl: `impl ToolHandler for {Self} {{ async fn run(&self, _input: Self::Input, _ctx: &ToolContext<'_>) -> Result<Self::Output, BoxError> {{ todo!() }} }}`",
     note = "`Self::Input` is the generated `{Self}Input` with `input = [...]` in #[tool], else a `JsonObject`; likewise `Self::Output`"
 )]
-pub trait ToolHandler: TypedTool + Send + Sync + 'static {
+pub trait ToolHandler: TypedTool + 'static {
     /// Runs the tool on its validated, typed inputs; `ctx` holds the call id, the resolved
-    /// credentials, the executor's shared dependencies and the cancellation signal.
+    /// credentials, the executor's shared dependencies and the cancellation signal. The
+    /// future must be `Send` (see above): a value that is not (a `MutexGuard`, an `Rc`) must
+    /// not be held across an `.await`.
     fn run(
         &self,
         input: Self::Input,
         ctx: &ToolContext<'_>,
-    ) -> impl Future<Output = Result<Self::Output, BoxError>> + Send;
+    ) -> impl Future<Output = Result<Self::Output, BoxError>>;
 }
 
 impl Returned {

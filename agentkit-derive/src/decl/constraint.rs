@@ -13,7 +13,7 @@ use crate::attr::Value;
 use crate::ctxt::Ctxt;
 use crate::rules::{self, Problem};
 use crate::symbol::{ENUM, MAX_ITEMS, MAX_LENGTH, MAXIMUM, MIN_ITEMS, MIN_LENGTH, MINIMUM, Symbol};
-use crate::value::{default_in, float_in, integer_in, invalid};
+use crate::value::{default_in, float_in, integer_in, refused};
 
 /// Reads the constraint `key` into `param`; `false` (reported) when its value cannot be read.
 pub(super) fn constraint(cx: &Ctxt, key: Symbol, value: Value, param: &mut Param) -> bool {
@@ -24,7 +24,7 @@ pub(super) fn constraint(cx: &Ctxt, key: Symbol, value: Value, param: &mut Param
     match key {
         ENUM => {
             let Value::List(_, items) = value else {
-                invalid(cx, value.span(), ENUM, ENUM_VALUES);
+                refused(cx, &value, ENUM, ENUM_VALUES);
                 return false;
             };
             let mut values = Vec::with_capacity(items.len());
@@ -58,7 +58,7 @@ pub(super) fn constraint(cx: &Ctxt, key: Symbol, value: Value, param: &mut Param
                     float_in(cx, key, &f, true).map(DefaultValue::Float)
                 }
                 other => {
-                    invalid(cx, other.span(), key, NUMBER);
+                    refused(cx, &other, key, NUMBER);
                     return false;
                 }
             };
@@ -99,7 +99,7 @@ pub(super) fn constraint(cx: &Ctxt, key: Symbol, value: Value, param: &mut Param
                         },
                     );
                 } else {
-                    invalid(cx, value.span(), key, expected);
+                    refused(cx, &value, key, expected);
                 }
                 return false;
             };

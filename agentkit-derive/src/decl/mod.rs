@@ -18,13 +18,17 @@ use crate::ast::{DefaultLit, Param, Str, Ty};
 use crate::attr::{Entry, Seen, Value, Written};
 use crate::ctxt::Ctxt;
 use crate::forms;
-use crate::rules::{self, ParamType, Problem, ValueKind};
-use crate::symbol::{self, DEFAULT, DESCRIPTION, FIELDS, ITEMS, NAME, REQUIRED, Symbol, TYPE};
-use crate::value::{default, invalid, string};
+use crate::rules::{self, ParamType, Problem};
+use crate::symbol::{
+    self, DEFAULT, DESCRIPTION, ENUM, FIELDS, ITEMS, NAME, REQUIRED, Symbol, TYPE,
+};
+use crate::value::{default, invalid, refused, string};
 
 mod constraint;
+mod meant;
 
 use self::constraint::constraint;
+use self::meant::{Guess, repeated};
 
 /// A list of parameter declarations `[{ ... }, ...]`: the value of `input`, `output` or
 /// `fields`.
@@ -37,7 +41,7 @@ pub(crate) fn params(cx: &Ctxt, key: Symbol, value: Value) -> Option<Vec<Param>>
          deriving `ToolParams`, e.g. `input = SearchArgs`"
     };
     let Value::List(_, items) = value else {
-        invalid(cx, value.span(), key, expected);
+        refused(cx, &value, key, expected);
         return None;
     };
     let mut params = Vec::with_capacity(items.len());
@@ -48,7 +52,7 @@ pub(crate) fn params(cx: &Ctxt, key: Symbol, value: Value) -> Option<Vec<Param>>
                     params.push(param(cx, span, entries));
                 }
             }
-            other => invalid(cx, other.span(), key, expected),
+            other => refused(cx, &other, key, expected),
         }
     }
     Some(params)
@@ -149,10 +153,18 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
             on_field,
             forms::KEYS.iter().copied().find(|k| *k == key.text),
         ) {
+            let before = cx.error_count();
             if seen.first(cx, &key) {
                 if let Some(value) = value.value(cx, &key) {
                     forms::read::key(cx, known, key.span, value, &mut param);
                 }
+                // `nullable = null`: whether the field is an `Option` is the fix's.
+                if known == "nullable" {
+                    param.undecide(cx.first_since(before));
+                }
+            } else {
+                // Each of these keys decides the field's type: see `repeated` below.
+                param.undecide(cx.first_since(before));
             }
             continue;
         }
@@ -193,7 +205,9 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
                 continue;
             }
         };
+        let before = cx.error_count();
         if !seen.first(cx, &key) {
+            repeated(&mut param, symbol, value, cx.first_since(before));
             continue;
         }
         let Some(value) = value.value(cx, &key) else {
@@ -207,12 +221,17 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
         };
         if rules::CONSTRAINT_KEYS.contains(&symbol.as_str()) {
             let value_span = value.span();
+            let before = cx.error_count();
             if constraint(cx, symbol, value, &mut param) {
                 param
                     .constraint_spans
                     .push((symbol.as_str(), key.span, value_span));
             } else {
                 param.constraints_unknown = true;
+                // A string `enum` is a generated enum, whose variants only the fix will say.
+                if symbol == ENUM {
+                    param.undecide(cx.first_since(before));
+                }
             }
             continue;
         }
@@ -239,10 +258,17 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
                     // `type = nod` for a definition `node`: refused, but plainly meant, so the
                     // fallback's field has the definition's type.
                     let guess = forms::read::guess(cx, &value);
+                    let before = cx.error_count();
                     param.ty = param_type(cx, TYPE, value);
-                    if let (None, Some(guess)) = (param.ty, guess) {
-                        param.forms.form = Some(guess);
-                        param.forms.broken = true;
+                    match (param.ty, guess) {
+                        (None, Some(guess)) => {
+                            param.forms.form = Some(guess);
+                            param.forms.broken = true;
+                        }
+                        // Refused, and no type in sight (`type = concat!(..)`, `type = 3`):
+                        // the field's type is the fix's.
+                        (None, None) => param.undecide(cx.first_since(before)),
+                        _ => {}
                     }
                 }
             },
@@ -252,25 +278,47 @@ fn read_param(cx: &Ctxt, span: Span, entries: Vec<Entry>, base: Param, on_field:
                     Some(items) => param.forms.items = Some(items),
                     None => {
                         let span = value.span();
+                        let before = cx.error_count();
                         param.items = param_type(cx, ITEMS, value).map(|ty| (ty, span));
+                        // Refused, and no type in sight (`items = null`): the items' type,
+                        // and so the field's, is the fix's.
+                        if param.items.is_none() {
+                            param.undecide(cx.first_since(before));
+                        }
                     }
                 },
             },
             // The same keys and rules as a parameter, as deep as it goes.
-            FIELDS => param.fields = params(cx, FIELDS, value).map(|fields| (fields, key.span)),
+            FIELDS => {
+                let before = cx.error_count();
+                param.fields = params(cx, FIELDS, value).map(|fields| (fields, key.span));
+                // Refused whole (`fields = null`): the generated struct's fields are the fix's.
+                if param.fields.is_none() {
+                    param.undecide(cx.first_since(before));
+                }
+            }
             REQUIRED => match value {
                 Value::Lit(Lit::Bool(b)) => param.required = Some((b.value, b.span)),
                 other => {
                     param.required_unknown = true;
                     // `"false"`, or Python's `False`: refused, but plainly meant, so the
-                    // field is made as it would be once written `false`.
-                    if let Some(meant) = misspelt_boolean(cx, REQUIRED, &other) {
-                        param.required = Some((meant, other.span()));
+                    // field is made as it would be once written `false`. Another value
+                    // (`required = null`) leaves open whether the field is an `Option`.
+                    let before = cx.error_count();
+                    match misspelt_boolean(cx, REQUIRED, &other) {
+                        Some(meant) => param.required = Some((meant, other.span())),
+                        None => param.undecide(cx.first_since(before)),
                     }
                 }
             },
             DEFAULT => {
+                let before = cx.error_count();
                 param.default = default(cx, value);
+                if param.default.is_none() {
+                    // `default = null`: the field is an `Option` if no default is meant, a
+                    // plain value if another literal is; which one, only the fix will say.
+                    param.undecide(cx.first_since(before));
+                }
                 param.default_literal = param.default.as_ref().map(DefaultLit::to_literal);
                 // A default that could not be read is still a default: the field is made as
                 // it will be once the literal is fixed.
@@ -342,7 +390,7 @@ fn misspelt_boolean(cx: &Ctxt, key: Symbol, value: &Value) -> Option<bool> {
         Value::Lit(Lit::Str(s)) => (s.value(), "`true` or `false`, without quotes"),
         Value::Ident(ident) => (ident.to_string(), "`true` or `false`, in lowercase"),
         other => {
-            invalid(cx, other.span(), key, "`true` or `false`");
+            refused(cx, other, key, "`true` or `false`");
             return None;
         }
     };
@@ -350,7 +398,7 @@ fn misspelt_boolean(cx: &Ctxt, key: Symbol, value: &Value) -> Option<bool> {
         "true" => true,
         "false" => false,
         _ => {
-            invalid(cx, value.span(), key, "`true` or `false`");
+            refused(cx, value, key, "`true` or `false`");
             return None;
         }
     };
@@ -385,82 +433,7 @@ fn field_says(key: &str) -> String {
     format!("`{key}` is not written in #[param(...)]: {how}")
 }
 
-/// What a parameter's misspelt or refused keys would have said, read silently (each is
-/// already reported): the fallback gives the field the type it was meant to have, so the
-/// handler that uses it still type-checks. Checks never see a guess, except a guessed name.
-#[derive(Default)]
-struct Guess {
-    name: Option<Str>,
-    ty: Option<Ty>,
-    items: Option<(Ty, Span)>,
-    required: Option<(bool, Span)>,
-    default: Option<DefaultLit>,
-}
-
-impl Guess {
-    /// Reads `value` as the value of `key`, reporting nothing.
-    fn read(&mut self, key: Symbol, value: Value) {
-        let quiet = Ctxt::new();
-        let guessed = |ty: Option<Ty>| {
-            ty.map(|ty| Ty {
-                guessed: true,
-                ..ty
-            })
-        };
-        match key {
-            NAME => self.name = string(&quiet, NAME, value, ""),
-            TYPE => self.ty = guessed(param_type(&quiet, TYPE, value)),
-            ITEMS => {
-                let span = value.span();
-                self.items = guessed(param_type(&quiet, ITEMS, value)).map(|ty| (ty, span));
-            }
-            REQUIRED => {
-                if let Value::Lit(Lit::Bool(b)) = value {
-                    self.required = Some((b.value, b.span));
-                }
-            }
-            DEFAULT => self.default = default(&quiet, value),
-            _ => {}
-        }
-        // Errors in a value under a misspelt key are left for after its key is fixed.
-        let _ = quiet.check();
-    }
-
-    fn apply(self, param: &mut Param) {
-        // A name is checked like one written correctly: its own mistakes are real ones.
-        if param.name.is_none() {
-            param.name = self.name;
-        }
-        if param.ty.is_none() {
-            // Without a readable type, the default's says what the parameter is.
-            param.ty = self.ty.or_else(|| {
-                let default = param.default.as_ref().or(self.default.as_ref())?;
-                let ty = match default.to_literal().kind() {
-                    ValueKind::Integer => ParamType::Integer,
-                    ValueKind::Float => ParamType::Float,
-                    ValueKind::String => ParamType::String,
-                    ValueKind::Boolean => ParamType::Boolean,
-                    ValueKind::List => ParamType::List,
-                    ValueKind::Dictionary => ParamType::Dictionary,
-                    ValueKind::Null => return None,
-                };
-                Some(Ty { ty, guessed: true })
-            });
-        }
-        if param.items.is_none() {
-            param.items = self.items;
-        }
-        if param.required.is_none() && self.required.is_some() {
-            param.required = self.required;
-            param.required_unknown = true;
-        }
-        if param.default.is_none() && self.default.is_some() {
-            param.default_guessed = true;
-        }
-    }
-}
-
-fn param_type(cx: &Ctxt, key: Symbol, value: Value) -> Option<Ty> {
+pub(super) fn param_type(cx: &Ctxt, key: Symbol, value: Value) -> Option<Ty> {
     const EXPECTED: &str = "one of string, integer, float, boolean, list, dictionary, \
                             written without quotes, e.g. `type = string`";
     const EXPECTED_ITEMS: &str = "one of string, integer, float, boolean, list, dictionary, \
@@ -531,7 +504,7 @@ fn param_type(cx: &Ctxt, key: Symbol, value: Value) -> Option<Ty> {
             }
         }
         other => {
-            invalid(cx, other.span(), key, expected);
+            refused(cx, &other, key, expected);
             None
         }
     }

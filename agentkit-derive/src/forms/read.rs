@@ -11,7 +11,7 @@ use crate::ctxt::Ctxt;
 use crate::decl;
 use crate::rules::{self, ParamType, Problem};
 use crate::symbol::{FIELDS, Symbol};
-use crate::value::{default_in, invalid, string};
+use crate::value::{default_in, invalid, refused, string};
 
 const NULLABLE: Symbol = Symbol::new("nullable");
 const CONST: Symbol = Symbol::new("const");
@@ -80,7 +80,7 @@ fn element(cx: &Ctxt, key: Symbol, value: Value, in_tuple: bool) -> Option<(Kind
             }
         },
         other => {
-            invalid(cx, other.span(), key, EXPECTED);
+            refused(cx, &other, key, EXPECTED);
             None
         }
     }
@@ -160,7 +160,7 @@ pub(crate) fn key(cx: &Ctxt, key: &'static str, key_span: Span, value: Value, pa
     match key {
         "nullable" => match value {
             Value::Lit(Lit::Bool(b)) => forms.nullable = Some((b.value, b.span)),
-            other => invalid(cx, other.span(), NULLABLE, "`true` or `false`"),
+            other => refused(cx, &other, NULLABLE, "`true` or `false`"),
         },
         "const" => forms.constant = default_in(cx, CONST, value),
         "values" => forms.values = element(cx, VALUES, value, false),
@@ -204,13 +204,13 @@ fn variants(cx: &Ctxt, value: Value) -> Option<(Vec<Variant>, Span)> {
     const EXPECTED: &str = "a list of variants, such as `variants = [{ tag = \"click\", fields \
                             = [{ name = \"x\", type = integer }] }, { tag = \"scroll\" }]`";
     let Value::List(span, items) = value else {
-        invalid(cx, value.span(), VARIANTS, EXPECTED);
+        refused(cx, &value, VARIANTS, EXPECTED);
         return None;
     };
     let mut variants = Vec::with_capacity(items.len());
     for item in items {
         let Value::Map(span, entries) = item else {
-            invalid(cx, item.span(), VARIANTS, EXPECTED);
+            refused(cx, &item, VARIANTS, EXPECTED);
             continue;
         };
         variants.push(variant(cx, span, entries));
@@ -302,7 +302,7 @@ pub(crate) fn defs(cx: &Ctxt, value: Value) -> Vec<super::Def> {
     const EXPECTED: &str = "a map of named definitions, such as `defs = { node = [{ name = \
                             \"children\", type = list, items = node }] }`";
     let Value::Map(_, entries) = value else {
-        invalid(cx, value.span(), Symbol::new("defs"), EXPECTED);
+        refused(cx, &value, Symbol::new("defs"), EXPECTED);
         return Vec::new();
     };
     let mut defs = Vec::with_capacity(entries.len());
@@ -335,7 +335,7 @@ pub(crate) fn defs(cx: &Ctxt, value: Value) -> Vec<super::Def> {
             }
             Value::Map(span, entries) => decl::unnamed_param(cx, span, entries),
             other => {
-                invalid(cx, other.span(), Symbol::new("defs"), EXPECTED);
+                refused(cx, &other, Symbol::new("defs"), EXPECTED);
                 continue;
             }
         };

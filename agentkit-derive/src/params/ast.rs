@@ -17,7 +17,7 @@ use crate::attr::{self, Entry, Value};
 use crate::ctxt::Ctxt;
 use crate::decl;
 use crate::rules::{self, NameKind, ParamType, Problem};
-use crate::value::{crate_path, doc_of};
+use crate::value::{crate_path, doc_of, refused_saying};
 
 /// A type deriving `ToolParams`, as read.
 pub(crate) struct Container<'a> {
@@ -180,10 +180,12 @@ fn container(cx: &Ctxt, input: &DeriveInput) -> (TokenStream, Option<Str>) {
                             span: s.span(),
                         });
                     }
-                    other => cx.error(
-                        other.span(),
+                    other => refused_saying(
+                        cx,
+                        &other,
                         "'tag' takes a string, the key that names the variant, such as \
-                         `tag = \"kind\"`",
+                         `tag = \"kind\"`"
+                            .to_owned(),
                     ),
                 }
             }
@@ -241,10 +243,12 @@ fn take_rename(cx: &Ctxt, entries: &mut Vec<Entry>) -> Option<Str> {
                     span: s.span(),
                 }),
                 other => {
-                    cx.error(
-                        other.span(),
+                    refused_saying(
+                        cx,
+                        &other,
                         "'rename' takes a string, the name the model sees, such as \
-                         `rename = \"max-days\"`",
+                         `rename = \"max-days\"`"
+                            .to_owned(),
                     );
                     None
                 }
@@ -483,7 +487,38 @@ fn snake_case(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use quote::quote;
+
     use super::snake_case;
+
+    // A macro call for a string is one error over the call, whichever key it is for.
+    #[test]
+    fn a_macro_call_for_a_string_is_one_error_that_says_so() {
+        for item in [
+            quote!(
+                struct A {
+                    #[param(description = concat!("a", "b"))]
+                    x: String,
+                }
+            ),
+            quote!(
+                struct A {
+                    #[param(rename = concat!("a", "b"))]
+                    x: String,
+                }
+            ),
+            quote!(
+                #[param(tag = stringify!(kind))]
+                enum A {
+                    B { x: i64 },
+                }
+            ),
+        ] {
+            let out = crate::params::derive(item).to_string();
+            assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+            assert!(out.contains("is a macro call"), "{out}");
+        }
+    }
 
     #[test]
     fn variants_are_snake_case() {

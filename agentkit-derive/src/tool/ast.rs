@@ -19,7 +19,7 @@ use syn::{Data, DeriveInput, Lit};
 
 use crate::ast::{DefaultLit, Param, Str};
 use crate::attr::{self, Entry, Seen, Value, Written};
-use crate::ctxt::Ctxt;
+use crate::ctxt::{Ctxt, Reported};
 use crate::decl;
 use crate::forms::{self, Def};
 use crate::rules::{self, Problem};
@@ -27,7 +27,9 @@ use crate::symbol::{
     self, BLOCKING, CRATE, CREDENTIALS, DEFS, DESCRIPTION, EXAMPLES, HINTS, INPUT, NAME, OUTPUT,
     REQUIRES_APPROVAL, RETRIES, SEQUENTIAL, Symbol, TAGS, TIMEOUT, TITLE, VERSION,
 };
-use crate::value::{crate_path, default_in, doc_of, invalid, string};
+use crate::value::{crate_path, default_in, doc_of, invalid, refused, string};
+
+use super::repeat::Repeats;
 
 /// A tool declaration: `#[tool(...)]` and its struct.
 pub(crate) struct Tool<'a> {
@@ -55,6 +57,14 @@ pub(crate) struct Tool<'a> {
     pub(crate) krate: TokenStream,
     /// `defs = { ... }`: the named definitions the parameters may refer to.
     pub(crate) defs: Vec<Def>,
+    /// The error that leaves `TypedTool::Input` undecided, which types it in the fallback:
+    /// `input` refused whole, or (set by [`Tool::merge_repeats`]) written twice, once as a
+    /// type.
+    pub(crate) input_undecided: Option<Reported>,
+    /// The same for `output`.
+    pub(crate) output_undecided: Option<Reported>,
+    /// What the repeats of `input`, `output` and `defs` say, for the fallback.
+    pub(crate) repeats: Repeats,
 }
 
 /// One input example `{ key = value, ... }`.
@@ -137,6 +147,9 @@ impl<'a> Tool<'a> {
             examples_written: 0,
             krate: quote!(::agentkit_core),
             defs: Vec::new(),
+            input_undecided: None,
+            output_undecided: None,
+            repeats: Repeats::default(),
         };
         let mut seen = Seen::default();
         let entries = attr::parse_entries(cx, args);
@@ -154,7 +167,11 @@ impl<'a> Tool<'a> {
             if symbol == NAME {
                 tool.name_written = true;
             }
+            let before = cx.error_count();
             if !seen.first(cx, &key) {
+                if let (Some(error), Written::Value(value)) = (cx.first_since(before), value) {
+                    tool.repeats.read(cx, symbol, value, error);
+                }
                 continue;
             }
             if let Some(flag) = tool.policy.flag_mut(symbol) {
@@ -195,13 +212,27 @@ impl<'a> Tool<'a> {
                     tool.version =
                         string(cx, VERSION, value, "a string, e.g. `version = \"1.0.0\"`");
                 }
+                // Refused whole (`input = params!(..)`, `input = 5`): the handler names a type
+                // the fallback cannot tell, so it is left undecided.
                 INPUT => match schema_type(value) {
                     Ok(path) => tool.input_type = Some(path),
-                    Err(value) => tool.input = decl::params(cx, INPUT, value),
+                    Err(value) => {
+                        let before = cx.error_count();
+                        tool.input = decl::params(cx, INPUT, value);
+                        if tool.input.is_none() {
+                            tool.input_undecided = cx.first_since(before);
+                        }
+                    }
                 },
                 OUTPUT => match schema_type(value) {
                     Ok(path) => tool.output_type = Some(path),
-                    Err(value) => tool.output = decl::params(cx, OUTPUT, value),
+                    Err(value) => {
+                        let before = cx.error_count();
+                        tool.output = decl::params(cx, OUTPUT, value);
+                        if tool.output.is_none() {
+                            tool.output_undecided = cx.first_since(before);
+                        }
+                    }
                 },
                 TAGS => tool.tags = tags(cx, value),
                 CREDENTIALS => tool.credentials = credentials(cx, value),
@@ -303,7 +334,7 @@ fn doc_comment(item: &DeriveInput) -> Option<String> {
 fn tags(cx: &Ctxt, value: Value) -> Vec<(Str, Str)> {
     const EXPECTED: &str = "a map of strings, e.g. `tags = { category = \"weather\" }`";
     let Value::Map(_, entries) = value else {
-        invalid(cx, value.span(), TAGS, EXPECTED);
+        refused(cx, &value, TAGS, EXPECTED);
         return Vec::new();
     };
     entries
@@ -324,7 +355,7 @@ fn tags(cx: &Ctxt, value: Value) -> Vec<(Str, Str)> {
 fn credentials(cx: &Ctxt, value: Value) -> Vec<Str> {
     const EXPECTED: &str = "a list of credential names, e.g. `credentials = [\"weather-api-key\"]`";
     let Value::List(_, items) = value else {
-        invalid(cx, value.span(), CREDENTIALS, EXPECTED);
+        refused(cx, &value, CREDENTIALS, EXPECTED);
         return Vec::new();
     };
     items
@@ -360,7 +391,7 @@ fn flag_value(cx: &Ctxt, key: Symbol, value: Written) -> Option<bool> {
         Written::Bare => Some(true),
         Written::Value(Value::Lit(Lit::Bool(b))) => Some(b.value),
         Written::Value(other) => {
-            invalid(cx, other.span(), key, EXPECTED);
+            refused(cx, &other, key, EXPECTED);
             None
         }
         Written::Broken => None,
@@ -377,7 +408,7 @@ fn hint_value(cx: &Ctxt, key: Symbol, value: Written) -> Option<bool> {
         Written::Bare => Some(true),
         Written::Value(Value::Lit(Lit::Bool(b))) => Some(b.value),
         Written::Value(other) => {
-            invalid(cx, other.span(), key, EXPECTED);
+            refused(cx, &other, key, EXPECTED);
             None
         }
         Written::Broken => None,
@@ -391,13 +422,13 @@ fn examples(cx: &Ctxt, value: Value) -> Vec<Example> {
                             values: `examples = [{ city = \"Paris\" }, { city = \"Lyon\", \
                             units = \"metric\" }]`";
     let Value::List(_, items) = value else {
-        invalid(cx, value.span(), EXAMPLES, EXPECTED);
+        refused(cx, &value, EXAMPLES, EXPECTED);
         return Vec::new();
     };
     let mut examples = Vec::with_capacity(items.len());
     for (index, item) in items.into_iter().enumerate() {
         if !matches!(item, Value::Map(..)) {
-            invalid(cx, item.span(), EXAMPLES, EXPECTED);
+            refused(cx, &item, EXAMPLES, EXPECTED);
             continue;
         }
         // Whether it is read whole: without an entry that did not parse, and without an
@@ -430,7 +461,7 @@ fn timeout(cx: &Ctxt, value: Value) -> Option<Duration> {
             }
         },
         other => {
-            invalid(cx, other.span(), TIMEOUT, EXPECTED);
+            refused(cx, &other, TIMEOUT, EXPECTED);
             None
         }
     }
@@ -461,7 +492,7 @@ fn retries(cx: &Ctxt, value: Value) -> Option<u32> {
             None
         }
         other => {
-            invalid(cx, other.span(), RETRIES, EXPECTED);
+            refused(cx, &other, RETRIES, EXPECTED);
             None
         }
     }
@@ -469,7 +500,7 @@ fn retries(cx: &Ctxt, value: Value) -> Option<u32> {
 
 /// `input = SearchArgs` (or a path, `args::SearchArgs`): the type whose `ToolParams` are the
 /// parameters. Any other value is given back, to be read as a list of parameters.
-fn schema_type(value: Value) -> Result<syn::Path, Value> {
+pub(super) fn schema_type(value: Value) -> Result<syn::Path, Value> {
     match value {
         Value::Ident(ident) => Ok(syn::Path::from(ident)),
         Value::Path(path) => Ok(path),

@@ -18,7 +18,7 @@ use crate::ctxt::Ctxt;
 /// The errors, and the stub that keeps the rest of the user's code compiling.
 pub(crate) fn expand(tool: &Tool<'_>, item: &TokenStream, errors: &[syn::Error]) -> TokenStream {
     // A `Tool` impl needs a non-generic type; for a generic struct the error says so.
-    stub(tool, item, errors, !tool.has_generics())
+    stub(tool, item, errors, 0, !tool.has_generics())
 }
 
 /// `#[tool]` on an impl block rather than on its struct: the block unchanged, `misplaced`
@@ -38,21 +38,39 @@ pub(crate) fn on_impl_block(
     // than the `TypedTool` impl that names them.
     let stand_in: DeriveInput = syn::parse_quote!(pub struct #ident;);
     let cx = Ctxt::new();
-    let tool = Tool::from_ast(&cx, args, &stand_in);
+    let mut tool = Tool::from_ast(&cx, args, &stand_in);
     check::check(&cx, &tool);
     let mut errors = vec![misplaced];
     errors.extend(cx.check().err().unwrap_or_default());
-    stub(&tool, item, &errors, block.handler)
+    tool.merge_repeats();
+    // The attribute's errors come after the one that says where it goes.
+    stub(&tool, item, &errors, 1, block.handler)
 }
 
+/// The stub, with `errors`, of which those from the attribute's `Ctxt` start at `offset`.
 fn stub(
     tool: &Tool<'_>,
     item: &TokenStream,
     errors: &[syn::Error],
+    offset: usize,
     tool_impl: bool,
 ) -> TokenStream {
-    let errors = errors.iter().map(syn::Error::to_compile_error);
-    let typed = typed::typed(tool, true);
+    // An error written into an undecided type is reported there, once: its alias takes the
+    // error's place, so the errors stay in the order of the attribute.
+    let (typed, mut in_types) = typed::typed(tool, true);
+    let mut errors: Vec<TokenStream> = errors
+        .iter()
+        .enumerate()
+        .map(|(at, error)| {
+            let in_type = at.checked_sub(offset).and_then(|index| {
+                let found = in_types.iter().position(|(i, _)| *i == index)?;
+                Some(in_types.swap_remove(found).1)
+            });
+            in_type.unwrap_or_else(|| error.to_compile_error())
+        })
+        .collect();
+    // Each is an error's, so none is left; were one, its alias is still defined.
+    errors.extend(in_types.into_iter().map(|(_, definition)| definition));
     let tool_impl = tool_impl.then(|| {
         let p = tool.private();
         imp::tool_impl(

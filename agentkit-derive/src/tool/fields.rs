@@ -10,7 +10,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
 use super::ast::Tool;
-use crate::ast::Param;
+use crate::ast::{Param, Str};
 use crate::expand::{enum_conversions, literal};
 use crate::forms;
 use crate::rules::{self, ParamType};
@@ -57,6 +57,9 @@ pub(crate) struct Gen<'t, 'a> {
     /// Whether the types generated now are inside a definition of `defs`: one that holds a
     /// definition directly boxes it.
     pub(crate) in_def: bool,
+    /// The errors written into undecided types so far (see `Gen::undecided_type`), each
+    /// with the alias that holds it and the alias's definition.
+    pub(super) undecided: Vec<(usize, Ident, TokenStream)>,
 }
 
 impl<'t, 'a> Gen<'t, 'a> {
@@ -68,6 +71,7 @@ impl<'t, 'a> Gen<'t, 'a> {
             items: Vec::new(),
             names: Vec::new(),
             in_def: false,
+            undecided: Vec::new(),
         }
     }
 
@@ -133,10 +137,16 @@ pub(crate) fn fields<'a>(
         if fields.iter().any(|f| f.ident == ident) {
             continue;
         }
-        let rust = if forms::rust::applies(param) {
-            forms::rust::rust_type(g, parent, &name.value, param, side)
-        } else {
-            six_rust(g, parent, &name.value, param, side)
+        let undecided = param.undecided.borrow().clone().filter(|_| g.fallback);
+        let rust = match &undecided {
+            // Undecided: so is the type it may have generated (`{Struct}{Param}`, an enum or
+            // a struct), which the handler may name, and whose variants or fields the two
+            // fixes may not agree on; none is generated, and the name is the undecided type.
+            Some(reported) => Some(g.undecided_field(parent, &name.value, reported)),
+            None if forms::rust::applies(param) => {
+                forms::rust::rust_type(g, parent, &name.value, param, side)
+            }
+            None => six_rust(g, parent, &name.value, param, side),
         };
         let rust = match rust {
             Some(rust) => rust,
@@ -144,8 +154,9 @@ pub(crate) fn fields<'a>(
             None => continue,
         };
         let has_default = param.default.is_some() || param.default_guessed;
-        let optional = (!param.is_required() && (side == Side::Output || !has_default))
-            || param.forms.is_nullable();
+        let optional = undecided.is_none()
+            && ((!param.is_required() && (side == Side::Output || !has_default))
+                || param.forms.is_nullable());
         let ty = if optional {
             quote!(#p::Option<#rust>)
         } else {
@@ -162,6 +173,35 @@ pub(crate) fn fields<'a>(
             .as_ref()
             .filter(|_| json_output && optional && !nullable)
             .map(|default| literal(&p, default));
+        // The field of a second `name` (an error), of the same type.
+        let also = param
+            .also_named
+            .as_ref()
+            .filter(|_| g.fallback)
+            .and_then(|also| {
+                let field = Param {
+                    name: Some(Str {
+                        value: also.value.clone(),
+                        span: also.span,
+                    }),
+                    ..Param::empty()
+                };
+                let ident = field.field().or_else(|| field.fallback_field())?;
+                Some((ident, &also.value))
+            });
+        if let Some((also, also_name)) = also {
+            if also != ident && !fields.iter().any(|f| f.ident == also) {
+                fields.push(Field {
+                    ident: also,
+                    name: also_name,
+                    ty: ty.clone(),
+                    optional,
+                    nullable,
+                    default: default.clone(),
+                    doc: doc.clone(),
+                });
+            }
+        }
         fields.push(Field {
             ident,
             name: &name.value,

@@ -1,7 +1,8 @@
 //! `#[tool(...)]`: where it is written ([`place`]), the declaration read into a model
-//! ([`ast`], with the shared [`crate::decl`] for each parameter), the rules across its keys
-//! ([`check`]), then either the code ([`spec`], [`typed`] and [`fields`], [`imp`],
-//! [`thread_safety`]) or, when something is wrong, the errors and a stub ([`fallback`]).
+//! ([`ast`], with the shared [`crate::decl`] for each parameter, and [`repeat`] for a key
+//! written twice), the rules across its keys ([`check`]), then either the code ([`spec`],
+//! [`typed`] and [`fields`], [`imp`], [`thread_safety`]) or, when something is wrong, the
+//! errors and a stub ([`fallback`], with the types a mistake leaves open [`undecided`]).
 //! Every stage reports into one [`Ctxt`], so a build shows every mistake in the attribute at
 //! once.
 
@@ -12,11 +13,13 @@ pub(crate) mod fields;
 mod imp;
 mod place;
 mod private;
+mod repeat;
 mod spec;
 #[cfg(test)]
 mod tests;
 mod thread_safety;
 mod typed;
+mod undecided;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -44,11 +47,14 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
         true => quote!(#input),
         false => item,
     };
-    let tool = Tool::from_ast(&cx, args, &input);
+    let mut tool = Tool::from_ast(&cx, args, &input);
     check::check(&cx, &tool);
     match cx.check() {
         Ok(()) => expand(&tool, &item),
-        Err(errors) => fallback::expand(&tool, &item, &errors),
+        Err(errors) => {
+            tool.merge_repeats();
+            fallback::expand(&tool, &item, &errors)
+        }
     }
 }
 
@@ -56,7 +62,7 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `<crate>::__private`, the typed structs and the `TypedTool` impl, and the `Tool` impl with
 /// its spec and the check of the struct's fields.
 fn expand(tool: &Tool<'_>, item: &TokenStream) -> TokenStream {
-    let typed = typed::typed(tool, false);
+    let (typed, _) = typed::typed(tool, false);
     let tool_impl = imp::tool_impl(tool, &spec::spec(tool));
     let import = tool.private_import();
     quote!(#item #import #typed #tool_impl)

@@ -446,3 +446,101 @@ fn an_entry_that_does_not_parse_leaves_its_example_unchecked() {
     ));
     assert!(!out.contains("compile_error"), "{out}");
 }
+
+// Issue 32: a mistake the fallback cannot tell the fix of leaves the types it decides
+// undecided, so the handler compiles whichever fix it was written for.
+
+#[test]
+fn a_refused_default_types_its_field_with_its_one_error() {
+    let out = expand(quote!(
+        name = "s",
+        input = [{ name = "x", type = string, required = false, default = null }]
+    ));
+    // Once, inside the alias that types the field, and not again beside it.
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    assert!(out.contains("is not one"), "{out}");
+    assert!(out.contains("type __SUndecided0 ="), "{out}");
+    assert!(out.contains("pub x : __SUndecided0"), "{out}");
+}
+
+#[test]
+fn a_default_of_another_type_leaves_the_field_undecided() {
+    let out = expand(quote!(
+        name = "s",
+        input = [{ name = "x", type = integer, required = false, default = "3" }]
+    ));
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    assert!(out.contains("pub x : __SUndecided0"), "{out}");
+}
+
+#[test]
+fn a_repeated_input_adds_the_fields_of_the_repeat() {
+    let out = expand(quote!(
+        name = "s",
+        input = [{ name = "a", type = string }],
+        input = [{ name = "b", type = integer }, { name = "a", type = string }]
+    ));
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    assert!(out.contains("duplicate key 'input'"), "{out}");
+    assert!(out.contains("pub a :"), "{out}");
+    assert!(out.contains("pub b :"), "{out}");
+    // `a` is declared the same in both: its type stands.
+    assert!(!out.contains("Undecided"), "{out}");
+}
+
+#[test]
+fn a_parameter_declared_otherwise_in_a_repeated_input_is_undecided() {
+    let out = expand(quote!(
+        name = "s",
+        input = [{ name = "a", type = string }],
+        input = [{ name = "a", type = integer }]
+    ));
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    assert!(out.contains("pub a : __SUndecided"), "{out}");
+}
+
+#[test]
+fn an_input_written_as_a_type_and_as_a_list_is_undecided() {
+    let out = expand(quote!(
+        name = "s",
+        input = Args,
+        input = [{ name = "a", type = string }]
+    ));
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    assert!(out.contains("type Input = __SUndecided"), "{out}");
+    assert!(out.contains("pub struct SInput"), "{out}");
+}
+
+#[test]
+fn a_second_name_in_a_parameter_names_a_second_field() {
+    let out = expand(quote!(name = "s", input = [{ name = "a", name = "b", type = string }]));
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    assert!(out.contains("pub a :"), "{out}");
+    assert!(out.contains("pub b :"), "{out}");
+}
+
+#[test]
+fn a_macro_call_for_a_literal_is_one_error_that_says_so() {
+    for args in [
+        quote!(name = "s", description = concat!("a", "b")),
+        quote!(name = stringify!(s)),
+        quote!(name = "s", retries = std::concat!("3"), blocking),
+        quote!(name = "s", input = [{ name = "a", type = string, required = false, default = concat!("x") }]),
+    ] {
+        let out = expand(args);
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+        assert!(out.contains("is a macro call"), "{out}");
+    }
+}
+
+#[test]
+fn an_undecided_parameter_names_the_type_it_may_have_generated() {
+    let out = expand(quote!(
+        name = "s",
+        input = [{ name = "units", type = string, enum = ["a"], enum = ["a", "b"] }]
+    ));
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    // No enum of either list: the name is the undecided type.
+    assert!(out.contains("type SInputUnits = __SUndecided"), "{out}");
+    assert!(!out.contains("enum SInputUnits"), "{out}");
+}

@@ -9,6 +9,7 @@ use super::fields::{
     Field, Gen, Side, deserialize, enum_variants, fields, serialize, struct_def, writes,
 };
 use crate::ast::{Param, Ty};
+use crate::ctxt::Reported;
 use crate::rules::{self, ParamType};
 
 /// The typed input and output structs, their conversions, and the `TypedTool` impl.
@@ -16,38 +17,54 @@ use crate::rules::{self, ParamType};
 /// Also used by the fallback (`fallback`), with whatever parameters could be read, so the
 /// user's `impl ToolHandler` still finds its types, fields and field types; the conversions
 /// are then never called.
-pub(crate) fn typed(tool: &Tool<'_>, fallback: bool) -> TokenStream {
+///
+/// Returns with the code the definitions of its undecided types, each with the place of the
+/// error it reports (none but in the fallback), for the fallback to write in that error's
+/// place.
+pub(crate) fn typed(tool: &Tool<'_>, fallback: bool) -> (TokenStream, Vec<(usize, TokenStream)>) {
     let p = tool.private();
     let ident = &tool.item.ident;
     let mut g = Gen::new(tool, fallback);
     crate::forms::rust::defs(&mut g, &tool.defs);
-    let (input_ty, input_items) = match &tool.input {
-        _ if tool.input_type.is_some() => {
-            let path = tool.input_type.as_ref().expect("checked");
-            (quote!(#path), quote!())
-        }
-        Some(params) => {
+    // In the fallback, a list is given its struct even beside a type: `input` written twice,
+    // once as each (see `super::repeat`), and the handler may name either.
+    let input_items = match &tool.input {
+        Some(params) if tool.input_type.is_none() || fallback => {
             let name = format_ident!("{}Input", ident, span = Span::call_site());
-            let items = input_struct(&mut g, &name, params);
-            (quote!(#name), items)
+            Some((input_struct(&mut g, &name, params), name))
         }
-        None => (quote!(#p::JsonObject), quote!()),
+        _ => None,
     };
-    let (output_ty, output_items) = match &tool.output {
-        _ if tool.output_type.is_some() => {
-            let path = tool.output_type.as_ref().expect("checked");
-            (quote!(#path), quote!())
-        }
-        Some(params) => {
+    let input_ty = side_type(
+        &mut g,
+        &tool.input_undecided,
+        &tool.input_type,
+        input_items.as_ref().map(|(_, name)| name),
+    );
+    let input_items = match input_items {
+        Some((items, _)) => Some(items),
+        None => undecided_struct(&g, "Input", &input_ty),
+    };
+    let output_items = match &tool.output {
+        Some(params) if tool.output_type.is_none() || fallback => {
             let name = format_ident!("{}Output", ident, span = Span::call_site());
-            let items = output_struct(&mut g, &name, params);
-            (quote!(#name), items)
+            Some((output_struct(&mut g, &name, params), name))
         }
-        None => (quote!(#p::JsonObject), quote!()),
+        _ => None,
+    };
+    let output_ty = side_type(
+        &mut g,
+        &tool.output_undecided,
+        &tool.output_type,
+        output_items.as_ref().map(|(_, name)| name),
+    );
+    let output_items = match output_items {
+        Some((items, _)) => Some(items),
+        None => undecided_struct(&g, "Output", &output_ty),
     };
     let nested = &g.items;
     let (impl_generics, ty_generics, where_clause) = tool.item.generics.split_for_impl();
-    quote! {
+    let code = quote! {
         #input_items
         #output_items
         #(#nested)*
@@ -57,6 +74,49 @@ pub(crate) fn typed(tool: &Tool<'_>, fallback: bool) -> TokenStream {
             type Input = #input_ty;
             type Output = #output_ty;
         }
+    };
+    (code, g.into_undecided())
+}
+
+/// In the fallback, for `input` (`side`, or `output`) refused whole, the name of the struct it
+/// would have given (`FetchWeatherInput`), as an alias of `ty`, the undecided type: the
+/// handler most likely names it.
+fn undecided_struct(g: &Gen<'_, '_>, side: &str, ty: &TokenStream) -> Option<TokenStream> {
+    let tool = g.tool;
+    let undecided = match side {
+        "Input" => &tool.input_undecided,
+        _ => &tool.output_undecided,
+    };
+    let written = match side {
+        "Input" => tool.input_type.is_some(),
+        _ => tool.output_type.is_some(),
+    };
+    if !g.fallback || undecided.is_none() || written {
+        return None;
+    }
+    let vis = &tool.item.vis;
+    let name = format_ident!("{}{side}", tool.item.ident, span = Span::call_site());
+    Some(quote! {
+        #[doc(hidden)]
+        #vis type #name = #ty;
+    })
+}
+
+/// `TypedTool::Input` (or `Output`): the type written, else the generated struct, else a
+/// `JsonObject`; in the fallback, undecided when the key is written twice, as a type and as
+/// something else.
+fn side_type(
+    g: &mut Gen<'_, '_>,
+    undecided: &Option<Reported>,
+    ty: &Option<syn::Path>,
+    generated: Option<&Ident>,
+) -> TokenStream {
+    let p = g.p.clone();
+    match (undecided, ty, generated) {
+        (Some(reported), _, _) if g.fallback => g.undecided_type(reported),
+        (_, Some(path), _) => quote!(#path),
+        (_, None, Some(name)) => quote!(#name),
+        (_, None, None) => quote!(#p::JsonObject),
     }
 }
 

@@ -1,5 +1,5 @@
-// A tool's field is an `Rc`: the first error is on the field's type; the `ToolHandler` impl
-// and its future follow (no `unsafe` silences them), none from the `Tool` impl or `register`.
+// A tool's field is an `Rc`: one error, on the field's type; none from the `ToolHandler`
+// impl, its future, the `Tool` impl or `register`.
 use std::rc::Rc;
 
 use agentkit_core::{tool, BoxError, ToolContext, ToolHandler, ToolRegistry};

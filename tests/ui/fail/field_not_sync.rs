@@ -1,4 +1,4 @@
-// A tool's field is a `RefCell`: the first error, on the field's type, says what to use.
+// A tool's field is a `RefCell`: one error, on the field's type, saying what to use.
 use std::cell::RefCell;
 
 use agentkit_core::{tool, BoxError, ToolContext, ToolHandler};

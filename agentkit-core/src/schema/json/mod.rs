@@ -18,6 +18,7 @@ mod policies;
 mod shape_tests;
 mod uri;
 mod validate;
+mod verdict;
 
 use std::fmt;
 use std::sync::Arc;

@@ -19,6 +19,8 @@ mod shape_tests;
 mod uri;
 mod validate;
 mod verdict;
+#[cfg(test)]
+mod verdict_tests;
 
 use std::fmt;
 use std::sync::Arc;

@@ -92,8 +92,8 @@ impl<'s> Verdict<'s> {
     }
 
     /// Whether `value` is valid against node `id`. Inlined where it is called: a leaf (most
-    /// nodes) is checked here; the others go on to [`Verdict::enter`].
-    #[inline]
+    /// nodes) is checked here, without a call; the others go on to [`Verdict::enter`].
+    #[inline(always)]
     pub(super) fn node(&mut self, id: NodeId, value: &Value) -> bool {
         let (id, hops) = match self.budget.reach(self.nodes, id) {
             Ok(reached) => reached,
@@ -145,9 +145,6 @@ impl<'s> Verdict<'s> {
 
     /// One keyword of a [`Plan::Keywords`] node.
     fn keyword(&mut self, id: NodeId, keyword: &Keyword, value: &Value) -> bool {
-        if let Some(holds) = keywords::holds(keyword, value) {
-            return holds;
-        }
         match keyword {
             Keyword::Ref(target) => self.node(*target, value),
             Keyword::AllOf(branches) => branches.iter().all(|&b| self.node(b, value)),
@@ -155,6 +152,7 @@ impl<'s> Verdict<'s> {
             Keyword::OneOf(union) => self.union(union, value, true),
             Keyword::Not(schema) => !self.node(*schema, value),
             Keyword::Items { prefix, rest } => self.items(prefix, *rest, value),
+            other if keywords::holds_alone(other) => keywords::holds(other, value).unwrap_or(false),
             // Not in a `Plan::Keywords` node; answered all the same.
             other => {
                 let mut cx = Cx::quiet(self.schema, self.close, self.budget);

@@ -120,7 +120,7 @@ pub(super) fn same_text(a: &str, b: &str) -> bool {
 }
 
 /// The verdict of a leaf node's keywords through its [`Quick`] test.
-#[inline(never)]
+#[inline]
 pub(super) fn quick_holds(quick: &Quick, keywords: &[Keyword], value: &Value) -> bool {
     let ok = match value {
         Value::String(s) => {

@@ -50,6 +50,8 @@ pub(super) fn is_valid_at(
     verdict(schema, id, value, UnknownArguments::Reject, budget)
 }
 
+/// The verdict on node `id` with `budget` evaluations left: the verdict walk's, or, where a
+/// `$dynamicRef` reads the dynamic scope, the full walk's, which keeps it.
 fn verdict(
     schema: &Compiled,
     id: NodeId,

@@ -174,7 +174,16 @@ pub(in crate::schema::json) fn given_tag<'a>(
     let Value::Object(object) = value else {
         return None;
     };
-    Some((tag, object.get(&tag.name)?))
+    // A few keys: compared in turn without `memcmp` (`same_text`), where the map's search
+    // orders them by it.
+    let given = if object.len() <= 8 {
+        object
+            .iter()
+            .find_map(|(key, given)| super::same_text(key, &tag.name).then_some(given))
+    } else {
+        object.get(&tag.name)
+    };
+    Some((tag, given?))
 }
 
 /// Whether branch `i` cannot match, its tag's value not being the one given: it would fail

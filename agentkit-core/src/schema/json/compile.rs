@@ -13,7 +13,7 @@ pub(super) use super::pattern::compile_regex;
 use super::error::Problems;
 use super::index::{Index, Place, address, escape_token};
 use super::keywords;
-use super::node::{Keyword, Node, NodeId, Pattern, Quick, Shape};
+use super::node::{Keyword, Node, NodeId, Pattern, Plan, Quick, Shape};
 use super::uri::{BaseUri, pointer_tokens};
 use super::{Draft, Options};
 
@@ -380,6 +380,7 @@ impl<'d, 'p> Compiler<'d, 'p> {
             } else if !node.reject {
                 node.shape = Shape::of(&node.keywords);
             }
+            node.plan = Plan::of(node);
         }
         // The tags of unions, which read the nodes their branches reach.
         let mut tags = Vec::new();

@@ -18,6 +18,9 @@ mod policies;
 mod shape_tests;
 mod uri;
 mod validate;
+mod verdict;
+#[cfg(test)]
+mod verdict_tests;
 
 use std::fmt;
 use std::sync::Arc;

@@ -41,6 +41,65 @@ pub(super) struct Node {
     /// For an object node of the keywords most objects have, its verdict in one pass (see
     /// [`Shape`]).
     pub(super) shape: Option<Shape>,
+    /// How the verdict walk takes the node.
+    pub(super) plan: Plan,
+}
+
+/// How the verdict walk (`verdict.rs`) takes a node: itself where it can, in one pass, or
+/// through the full walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Plan {
+    /// The `false` schema: refused.
+    Reject,
+    /// A leaf of a `type` alone.
+    Type(Types),
+    /// A leaf with its [`Quick`] test.
+    Quick,
+    /// A leaf whose every keyword has a verdict alone (`keywords::holds`).
+    Leaf,
+    /// An object node of [`Shape`].
+    Shape,
+    /// A node of leaf keywords with a verdict alone, `$ref`, `allOf`, `anyOf`, `oneOf`,
+    /// `not` and `items`, that keeps no annotation: each keyword in turn.
+    Keywords,
+    /// Anything else: the full walk's.
+    Full,
+}
+
+impl Plan {
+    /// The plan for `node`, its `leaf`, `quick`, `shape` and `collects` already set.
+    pub(super) fn of(node: &Node) -> Plan {
+        let alone = |k: &Keyword| super::keywords::holds_alone(k);
+        if node.reject {
+            Plan::Reject
+        } else if let [Keyword::Type(types)] = &node.keywords[..] {
+            Plan::Type(*types)
+        } else if node.leaf && node.quick.is_some() {
+            Plan::Quick
+        } else if node.leaf && node.keywords.iter().all(alone) {
+            Plan::Leaf
+        } else if node.shape.is_some() {
+            Plan::Shape
+        } else if !node.leaf
+            && !node.collects
+            && node.keywords.iter().all(|k| {
+                alone(k)
+                    || matches!(
+                        k,
+                        Keyword::Ref(_)
+                            | Keyword::AllOf(_)
+                            | Keyword::AnyOf(_)
+                            | Keyword::OneOf(_)
+                            | Keyword::Not(_)
+                            | Keyword::Items { .. }
+                    )
+            })
+        {
+            Plan::Keywords
+        } else {
+            Plan::Full
+        }
+    }
 }
 
 /// An object node whose keywords are at most a `type`, a `properties` of at most 64 names
@@ -168,6 +227,7 @@ impl Node {
             alias: None,
             quick: None,
             shape: None,
+            plan: Plan::Full,
         }
     }
 }
@@ -310,6 +370,36 @@ pub(super) struct Tag {
     pub(super) name: String,
     /// Per branch, the value it requires.
     pub(super) values: Box<[Value]>,
+    /// Whether the values are strings, no two the same: a value's tag then names one branch
+    /// at most, the only one to try.
+    pub(super) distinct: bool,
+}
+
+impl Tag {
+    /// The branch a value whose tag is `given` can only be (`Some(None)`: none), when the
+    /// values are [`distinct`](Tag::distinct).
+    #[inline]
+    pub(super) fn branch(&self, given: &Value) -> Option<Option<usize>> {
+        if !self.distinct {
+            return None;
+        }
+        let Value::String(given) = given else {
+            return Some(None);
+        };
+        Some(
+            self.values.iter().position(
+                |v| matches!(v, Value::String(s) if super::keywords::same_text(s, given)),
+            ),
+        )
+    }
+
+    /// Whether `values` are strings, no two the same.
+    pub(super) fn are_distinct(values: &[Value]) -> bool {
+        values
+            .iter()
+            .enumerate()
+            .all(|(i, v)| v.is_string() && !values[..i].contains(v))
+    }
 }
 
 /// A string `format` agentkit asserts.

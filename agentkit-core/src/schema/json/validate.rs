@@ -8,9 +8,9 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::Compiled;
-use super::compile::TRUE;
 use super::keywords;
-use super::node::{Keyword, NodeId, Shape, Types};
+use super::node::{Keyword, NodeId};
+use super::verdict::{Budget, Verdict};
 use crate::schema::issue::{IssueKind, Issues, ValidationIssue};
 use crate::schema::validate::UnknownArguments;
 
@@ -30,8 +30,13 @@ pub(super) fn validate(
 
 /// Whether `value` is valid, without a message made.
 pub(super) fn is_valid(schema: &Compiled, value: &Value, unknown: UnknownArguments) -> bool {
-    let mut cx = Cx::new(schema, unknown, Issues::with_cap(0), true);
-    cx.node(schema.arena.root, value, Loc::Root, None) && !cx.exhausted
+    if !schema.arena.dynamic {
+        let close = unknown == UnknownArguments::Reject;
+        let mut walk = Verdict::new(schema, close, Budget::new(schema));
+        return walk.node(schema.arena.root, value) && !walk.budget.exhausted;
+    }
+    let mut budget = usize::MAX;
+    verdict(schema, schema.arena.root, value, unknown, &mut budget)
 }
 
 /// Whether `value` is valid against node `id`, spending at most `budget` evaluations (what
@@ -42,12 +47,32 @@ pub(super) fn is_valid_at(
     value: &Value,
     budget: &mut usize,
 ) -> bool {
-    let max = schema.options.limits.max_evaluations;
-    let mut cx = Cx::new(schema, UnknownArguments::Reject, Issues::with_cap(0), true);
-    cx.visits = max.saturating_sub(*budget);
-    let valid = cx.node(id, value, Loc::Root, None) && !cx.exhausted;
-    *budget = max.saturating_sub(cx.visits);
-    valid
+    verdict(schema, id, value, UnknownArguments::Reject, budget)
+}
+
+/// The verdict on node `id` with `budget` evaluations left: the verdict walk's, or, where a
+/// `$dynamicRef` reads the dynamic scope, the full walk's, which keeps it.
+fn verdict(
+    schema: &Compiled,
+    id: NodeId,
+    value: &Value,
+    unknown: UnknownArguments,
+    budget: &mut usize,
+) -> bool {
+    let close = unknown == UnknownArguments::Reject;
+    let mut spent = Budget::new(schema);
+    let max = spent.max_visits;
+    spent.visits = max.saturating_sub(*budget);
+    let (valid, spent) = if schema.arena.dynamic {
+        // The dynamic scope is the full walk's to keep.
+        let mut cx = Cx::quiet(schema, close, spent);
+        (cx.node(id, value, Loc::Root, None), cx.budget)
+    } else {
+        let mut walk = Verdict::new(schema, close, spent);
+        (walk.node(id, value), walk.budget)
+    };
+    *budget = max.saturating_sub(spent.visits);
+    valid && !spent.exhausted
 }
 
 /// Where a value sits in the validated value, for the names in issues: rendered only when
@@ -189,13 +214,9 @@ pub(super) struct Cx<'s> {
     pub(super) quiet: bool,
     /// Whether implicitly closed objects refuse undeclared keys.
     pub(super) close: bool,
-    visits: usize,
-    depth: usize,
-    /// The limits, copied here from the options: read at every node. `max_visits` is 0 once
-    /// exhausted, so that every node after fails at its first check.
-    max_visits: usize,
-    max_depth: usize,
-    pub(super) exhausted: bool,
+    /// The evaluations and depth spent, and the limits (copied from the options: read at
+    /// every node).
+    pub(super) budget: Budget,
     /// The schema resources entered, outermost first: `$dynamicRef`'s dynamic scope.
     pub(super) scope: Vec<u32>,
 }
@@ -207,17 +228,33 @@ impl<'s> Cx<'s> {
             issues,
             quiet,
             close: unknown == UnknownArguments::Reject,
-            visits: 0,
-            depth: 0,
-            max_visits: schema.options.limits.max_evaluations,
-            max_depth: schema.options.limits.max_eval_depth,
-            exhausted: false,
+            budget: Budget::new(schema),
             scope: Vec::new(),
         }
     }
 
+    /// A quiet walk that goes on with `budget`: for a node the verdict walk leaves to it.
+    pub(super) fn quiet(schema: &'s Compiled, close: bool, budget: Budget) -> Self {
+        Cx {
+            schema,
+            issues: Issues::with_cap(0),
+            quiet: true,
+            close,
+            budget,
+            scope: Vec::new(),
+        }
+    }
+
+    /// Runs `f` on the verdict walk, which goes on with this walk's budget.
+    fn verdict<T>(&mut self, f: impl FnOnce(&mut Verdict<'s>) -> T) -> T {
+        let mut verdict = Verdict::new(self.schema, self.close, self.budget);
+        let result = f(&mut verdict);
+        self.budget = verdict.budget;
+        result
+    }
+
     fn conclude(&mut self) {
-        if self.exhausted {
+        if self.budget.exhausted {
             let limits = &self.schema.options.limits;
             let message = format!(
                 "could not be validated: it needs more than {} subschema evaluations or a \
@@ -248,7 +285,8 @@ impl<'s> Cx<'s> {
 
     /// Validates `value` against node `id`; `eval`, when given, learns what was evaluated.
     ///
-    /// Small and inlined where it is called: a node whose keywords check the value alone (a
+    /// A verdict alone (quiet, nothing evaluated wanted) is the verdict walk's. Otherwise
+    /// small and inlined where it is called: a node whose keywords check the value alone (a
     /// property's `type` and bounds, most nodes) is checked here, each keyword's verdict
     /// reached without its message (made only for a keyword that fails); the others go on to
     /// [`Cx::enter`].
@@ -260,31 +298,42 @@ impl<'s> Cx<'s> {
         loc: Loc<'_>,
         eval: Option<&mut Evaluated>,
     ) -> bool {
-        let nodes = &self.schema.arena.nodes;
-        let (mut id, mut hops) = (id, 0);
-        let node = loop {
-            if id == TRUE {
-                return true;
-            }
-            self.visits += 1;
-            if self.visits > self.max_visits || self.depth + hops >= self.max_depth {
-                self.exhausted = true;
-                self.max_visits = 0;
-                return false;
-            }
-            let node = &nodes[id as usize];
-            match node.alias {
-                Some(target) => {
-                    id = target;
-                    hops += 1;
-                }
-                None => break node,
-            }
+        if self.quiet && eval.is_none() && !self.schema.arena.dynamic {
+            return self.verdict(|v| v.node(id, value));
+        }
+        let (id, hops) = match self.budget.reach(&self.schema.arena.nodes, id) {
+            Ok(reached) => reached,
+            Err(verdict) => return verdict,
         };
+        self.reached(id, hops, value, loc, eval)
+    }
+
+    /// The quiet verdict on node `id`, its visit already counted by the verdict walk (and
+    /// its hops added to the depth).
+    pub(super) fn checked(&mut self, id: NodeId, value: &Value) -> bool {
+        self.reached(id, 0, value, Loc::Root, None)
+    }
+
+    /// A keyword's quiet verdict, for the verdict walk.
+    pub(super) fn keyword_verdict(&mut self, id: NodeId, keyword: &Keyword, value: &Value) -> bool {
+        self.keyword(id, keyword, value, Loc::Root, None)
+    }
+
+    /// [`Cx::node`] once node `id` is reached, `hops` `$ref`s below where it was named.
+    #[inline]
+    fn reached(
+        &mut self,
+        id: NodeId,
+        hops: usize,
+        value: &Value,
+        loc: Loc<'_>,
+        eval: Option<&mut Evaluated>,
+    ) -> bool {
+        let node = &self.schema.arena.nodes[id as usize];
         if !node.leaf {
-            self.depth += hops;
+            self.budget.depth += hops;
             let valid = self.enter(id, value, loc, eval);
-            self.depth -= hops;
+            self.budget.depth -= hops;
             return valid;
         }
         // No subschema to enter: no depth, scope or annotations to keep.
@@ -341,14 +390,14 @@ impl<'s> Cx<'s> {
             && !schema.arena.dynamic
             && (self.close || !node.collects)
         {
-            return self.shape(shape, &node.keywords, node.collects, value, loc, eval);
+            return self.verdict(|v| v.shape(shape, node, value, eval));
         }
         // Only a `$dynamicRef` reads the dynamic scope: without one, it is not kept.
         let entered = schema.arena.dynamic && self.scope.last() != Some(&node.resource);
         if entered {
             self.scope.push(node.resource);
         }
-        self.depth += 1;
+        self.budget.depth += 1;
         let valid = if node.collects {
             let mut own = Evaluated::default();
             let valid = self.keywords(id, &node.keywords, value, loc, Some(&mut own));
@@ -363,82 +412,11 @@ impl<'s> Cx<'s> {
         } else {
             self.keywords(id, &node.keywords, value, loc, eval)
         };
-        self.depth -= 1;
+        self.budget.depth -= 1;
         if entered {
             self.scope.pop();
         }
-        valid && !self.exhausted
-    }
-
-    /// [`Cx::enter`]'s verdict for a node of [`Shape`]: the value's type, then each key of
-    /// an object matched to its schema, the required names found by a mask; the keys
-    /// evaluated noted in `eval` as `properties` and the implicit closing would note them.
-    fn shape(
-        &mut self,
-        shape: Shape,
-        keywords: &[Keyword],
-        collects: bool,
-        value: &Value,
-        loc: Loc<'_>,
-        mut eval: Option<&mut Evaluated>,
-    ) -> bool {
-        let Value::Object(object) = value else {
-            return keywords::types::matches(shape.types, value);
-        };
-        let Keyword::Properties(properties) = &keywords[shape.properties] else {
-            return false;
-        };
-        if !shape.types.contains(Types::OBJECT) {
-            return false;
-        }
-        let named = &properties.named;
-        // A key `properties` does not name meets `additionalProperties` (refused when it is
-        // `false`), or the implicit closing when the node has it (it collects for nothing
-        // else), or nothing.
-        let refused = properties.closed || (collects && self.close);
-        self.depth += 1;
-        let mut valid = true;
-        let mut found: u64 = 0;
-        // Keys and names both in name order: each name looked for from after the last one
-        // found (see `check_properties`).
-        let mut next = 0;
-        for (i, (key, member)) in object.iter().enumerate() {
-            let position = named[next..]
-                .iter()
-                .position(|(name, _)| name.len() == key.len() && name == key)
-                .map(|p| next + p)
-                .or_else(|| properties.position(key));
-            let schema = match position {
-                Some(j) => {
-                    next = j + 1;
-                    found |= 1 << j;
-                    named[j].1
-                }
-                None if refused => {
-                    valid = false;
-                    break;
-                }
-                None => match properties.additional {
-                    Some(schema) => schema,
-                    None => continue,
-                },
-            };
-            if !self.node(schema, member, Loc::Key(&loc, key), None) {
-                valid = false;
-                break;
-            }
-            // A collecting node's own annotations reach `eval` only if it holds (below).
-            if let (false, Some(eval)) = (collects, eval.as_deref_mut()) {
-                eval.prop(i);
-            }
-        }
-        self.depth -= 1;
-        valid &= found & shape.required == shape.required && !self.exhausted;
-        // Closed, the node evaluated every key it holds.
-        if let (true, true, Some(eval)) = (valid, collects, eval) {
-            eval.all_props();
-        }
-        valid
+        valid && !self.budget.exhausted
     }
 
     /// The keywords of node `id` in turn; those that check the value alone reach their
@@ -461,7 +439,7 @@ impl<'s> Cx<'s> {
             };
             if !ok {
                 valid = false;
-                if self.quiet || self.exhausted {
+                if self.quiet || self.budget.exhausted {
                     break;
                 }
             }

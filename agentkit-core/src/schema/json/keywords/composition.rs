@@ -166,18 +166,30 @@ pub(in crate::schema::json) fn one_of(
 }
 
 /// The union's tag and the value's tag, when the union has one and the value gives it.
-fn given_tag<'a>(union: &'a Union, value: &'a Value) -> Option<(&'a Tag, &'a Value)> {
+pub(in crate::schema::json) fn given_tag<'a>(
+    union: &'a Union,
+    value: &'a Value,
+) -> Option<(&'a Tag, &'a Value)> {
     let tag = union.tag.as_deref()?;
     let Value::Object(object) = value else {
         return None;
     };
-    Some((tag, object.get(&tag.name)?))
+    // A few keys: compared in turn without `memcmp` (`same_text`), where the map's search
+    // orders them by it.
+    let given = if object.len() <= 8 {
+        object
+            .iter()
+            .find_map(|(key, given)| super::same_text(key, &tag.name).then_some(given))
+    } else {
+        object.get(&tag.name)
+    };
+    Some((tag, given?))
 }
 
 /// Whether branch `i` cannot match, its tag's value not being the one given: it would fail
 /// on that property's `const`, so it is not tried (what it would report is never reported:
 /// a branch's problems are reported only for the branch the tag names).
-fn excluded(given: Option<(&Tag, &Value)>, i: usize) -> bool {
+pub(in crate::schema::json) fn excluded(given: Option<(&Tag, &Value)>, i: usize) -> bool {
     given.is_some_and(|(tag, given)| match (&tag.values[i], given) {
         (Value::String(expected), Value::String(given)) => expected != given,
         (expected, given) => !equal(expected, given),
@@ -216,6 +228,7 @@ pub(in crate::schema::json) fn union_tag(
             .collect::<Option<Box<[Value]>>>()?;
         Some(Box::new(Tag {
             name: name.to_owned(),
+            distinct: Tag::are_distinct(&values),
             values,
         }))
     })

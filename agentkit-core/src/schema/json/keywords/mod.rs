@@ -34,11 +34,11 @@ pub(super) fn holds(keyword: &Keyword, value: &Value) -> Option<bool> {
         Keyword::Enum(values) => match value {
             Value::String(s) => values
                 .iter()
-                .any(|v| matches!(v, Value::String(t) if t == s)),
+                .any(|v| matches!(v, Value::String(t) if same_text(t, s))),
             _ => values.iter().any(|v| equal(v, value)),
         },
         Keyword::Const(expected) => match (expected, value) {
-            (Value::String(t), Value::String(s)) => t == s,
+            (Value::String(t), Value::String(s)) => same_text(t, s),
             _ => equal(expected, value),
         },
         Keyword::Minimum(_)
@@ -65,8 +65,58 @@ pub(super) fn holds(keyword: &Keyword, value: &Value) -> Option<bool> {
             Value::String(s) => check(s),
             _ => true,
         },
+        Keyword::MinItems(n) => match value {
+            Value::Array(items) => items.len() as u64 >= *n,
+            _ => true,
+        },
+        Keyword::MaxItems(n) => match value {
+            Value::Array(items) => items.len() as u64 <= *n,
+            _ => true,
+        },
         _ => return None,
     })
+}
+
+/// Whether [`holds`] gives `keyword`'s verdict.
+pub(super) fn holds_alone(keyword: &Keyword) -> bool {
+    matches!(
+        keyword,
+        Keyword::Type(_)
+            | Keyword::Enum(_)
+            | Keyword::Const(_)
+            | Keyword::Minimum(_)
+            | Keyword::Maximum(_)
+            | Keyword::ExclusiveMinimum(_)
+            | Keyword::ExclusiveMaximum(_)
+            | Keyword::MultipleOf(_)
+            | Keyword::MinLength(_)
+            | Keyword::MaxLength(_)
+            | Keyword::Pattern(_)
+            | Keyword::Format(Format::Known(..))
+            | Keyword::MinItems(_)
+            | Keyword::MaxItems(_)
+    )
+}
+
+/// Whether two texts are the same, for the short ones schemas compare (property names, tags,
+/// `enum` values): compared in a few loads, not by a call to `memcmp`.
+#[inline]
+pub(super) fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    // Two loads each, overlapping when the text is shorter than both.
+    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or([0; 8]));
+    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or([0; 4]));
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
+    }
 }
 
 /// The verdict of a leaf node's keywords through its [`Quick`] test.
@@ -97,7 +147,27 @@ pub(super) fn quick_holds(quick: &Quick, keywords: &[Keyword], value: &Value) ->
     };
     ok && quick
         .values
-        .is_none_or(|i| holds(&keywords[i], value) == Some(true))
+        .is_none_or(|i| value_holds(&keywords[i], value))
+}
+
+/// The verdict of an `enum` or a `const` (through [`Quick`]).
+#[inline]
+fn value_holds(keyword: &Keyword, value: &Value) -> bool {
+    match (keyword, value) {
+        (Keyword::Enum(values), Value::String(s)) => values
+            .iter()
+            .any(|v| matches!(v, Value::String(t) if same_text(t, s))),
+        (Keyword::Const(Value::String(t)), Value::String(s)) => same_text(t, s),
+        (keyword, value) => holds(keyword, value) == Some(true),
+    }
+}
+
+/// A message made in one allocation: `format!` sizes its string from the literal text alone
+/// (nothing, when the text starts with a value) and grows it piece by piece.
+pub(super) fn message(args: std::fmt::Arguments<'_>) -> String {
+    let mut out = String::with_capacity(64);
+    let _ = out.write_fmt(args);
+    out
 }
 
 /// JSON Schema's equality: numbers by value (`1` is `1.0`), objects regardless of order.

@@ -174,7 +174,7 @@ pub(in crate::schema::json) fn check(
                 loc.name(),
                 name,
                 Some(value_kind(value)),
-                format!("{words} {limit}, got {n}"),
+                super::message(format_args!("{words} {limit}, got {n}")),
             )
         });
     }

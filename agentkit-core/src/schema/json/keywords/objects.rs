@@ -296,14 +296,15 @@ pub(in crate::schema::json) fn check_properties(
     let mut next = 0;
     for (i, (key, member)) in object.iter().enumerate() {
         let at = Loc::Key(&loc, key);
-        let position = if properties.index.is_none() {
-            named[next..]
+        let position = match named.get(next) {
+            _ if properties.index.is_some() => properties.position(key),
+            // Most often the very next name.
+            Some((name, _)) if super::same_text(name, key) => Some(next),
+            _ => named[next..]
                 .iter()
-                .position(|(name, _)| name.len() == key.len() && name == key)
+                .position(|(name, _)| super::same_text(name, key))
                 .map(|p| next + p)
-                .or_else(|| properties.position(key))
-        } else {
-            properties.position(key)
+                .or_else(|| properties.position(key)),
         };
         let mut matched = false;
         if let Some(j) = position {

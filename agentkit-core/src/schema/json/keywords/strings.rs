@@ -103,7 +103,7 @@ pub(in crate::schema::json) fn check(
                     issue(
                         IssueKind::TooShort,
                         "minLength",
-                        format!("must be at least {n} {unit} long, got {got}"),
+                        super::message(format_args!("must be at least {n} {unit} long, got {got}")),
                     )
                 });
             }
@@ -118,7 +118,7 @@ pub(in crate::schema::json) fn check(
                     issue(
                         IssueKind::TooLong,
                         "maxLength",
-                        format!("must be at most {n} {unit} long, got {got}"),
+                        super::message(format_args!("must be at most {n} {unit} long, got {got}")),
                     )
                 });
             }

@@ -63,6 +63,7 @@ pub(in crate::schema::json) fn compile(
 }
 
 /// Whether `value` is of one of `types`.
+#[inline]
 pub(in crate::schema::json) fn matches(types: Types, value: &Value) -> bool {
     let t = match value {
         Value::Null => Types::NULL,

@@ -63,6 +63,8 @@ mod deferred;
 mod error;
 mod forward;
 mod inflight;
+mod input;
+mod input_state;
 #[cfg(feature = "mcp-oauth")]
 mod oauth;
 mod options;

@@ -167,7 +167,14 @@ impl McpServer {
             notifier.finish().await;
             return Ok(Round::Done(result));
         };
-        let declared = context.client_capabilities();
+        // What the request declares (its `_meta`), else what the session's client did (a
+        // transport that skipped the handshake's per-request metadata).
+        let declared = context.client_capabilities().or_else(|| {
+            context
+                .peer
+                .peer_info()
+                .map(|info| info.capabilities.clone())
+        });
         let session = Arc::new(InputSession::open(
             &self.input_state,
             &mut retry,

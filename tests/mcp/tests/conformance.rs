@@ -286,6 +286,59 @@ async fn the_server_passes_the_next_suites_json_schema_scenario() {
     );
 }
 
+/// The next suite's server scenarios of MCP 2026-07-28 about asking the client in rounds
+/// (SEP-2322, `InputRequiredResult`), and the stateless scenario, whose diagnostic tools
+/// check the missing capability error, that a call's response stream carries no request of
+/// the server's, and that no log message goes to a request that set no level. Each must
+/// pass at 2026-07-28 (the subscription checks of `server-stateless` are skipped by the
+/// suite: the server declares nothing that changes). `input-required-result-non-tool-request`
+/// asks for a prompt, which agentkit does not serve.
+const INPUT_REQUIRED_SCENARIOS: [&str; 14] = [
+    "input-required-result-basic-elicitation",
+    "input-required-result-basic-sampling",
+    "input-required-result-basic-list-roots",
+    "input-required-result-request-state",
+    "input-required-result-multiple-input-requests",
+    "input-required-result-multi-round",
+    "input-required-result-missing-input-response",
+    "input-required-result-result-type",
+    "input-required-result-unsupported-methods",
+    "input-required-result-tampered-state",
+    "input-required-result-capability-check",
+    "input-required-result-ignore-extra-params",
+    "input-required-result-validate-input",
+    "server-stateless",
+];
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_server_passes_the_next_suites_input_required_scenarios() {
+    let Some(peers) = peers() else { return };
+    let suite = conformance_next_suite(&peers);
+    let (_server, url) = conformance_server_over_http().await;
+    let results = fresh_dir("next-server-input-required");
+    let mut problems = Vec::new();
+    let mut printed_runs = String::new();
+    for scenario in INPUT_REQUIRED_SCENARIOS {
+        let mut command = Command::new(pinned_node(&peers));
+        command
+            .arg(&suite)
+            .args(["server", "--scenario", scenario, "--url", &url])
+            .args(["--spec-version", "2026-07-28"])
+            .arg("--output-dir")
+            .arg(&results);
+        let output = run(command, &peers).await;
+        let scenarios = read_results(&results, "server-", Skipped::Passes);
+        judge_one(&mut problems, scenario, scenarios.get(scenario), &output);
+        printed_runs.push_str(&format!("=== {scenario}\n{}\n", printed(&output)));
+    }
+    assert!(
+        problems.is_empty(),
+        "\nthe next MCP conformance suite's input-required scenarios against the example \
+         server:\n  {}\n\n{printed_runs}",
+        problems.join("\n  "),
+    );
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_client_passes_the_next_suites_json_schema_scenarios() {
     let Some(peers) = peers() else { return };

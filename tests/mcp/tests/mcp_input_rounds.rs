@@ -23,7 +23,7 @@ use agentkit_core::mcp::rmcp::service::{
 };
 use agentkit_core::mcp::rmcp::{ClientHandler, ErrorData};
 use agentkit_core::{
-    BoxError, Elicitation, ElicitationRequest, SamplingRequest, ToolContext, ToolExecutor,
+    AskUser, BoxError, Elicitation, ElicitationRequest, SamplingRequest, ToolContext, ToolExecutor,
     ToolHandler, ToolRegistry, tool,
 };
 use serde_json::{Value, json};
@@ -103,6 +103,17 @@ impl ToolHandler for TwoSteps {
     }
 }
 
+/// Needs a person's approval, which the policy asks the user for.
+#[tool(name = "deploy", requires_approval, input = [], output = String)]
+struct Deploy;
+
+impl ToolHandler for Deploy {
+    async fn run(&self, _: DeployInput, ctx: &ToolContext<'_>) -> Result<String, BoxError> {
+        count(ctx)?;
+        Ok("deployed".to_owned())
+    }
+}
+
 /// The client: answers every question, and counts those the server sent it as requests
 /// (2025-11-25) or in an `InputRequiredResult` (2026-07-28: rmcp's client hands those to the
 /// same handler).
@@ -144,6 +155,11 @@ impl ClientHandler for Client {
             {
                 json!({"color": "green"})
             }
+            ElicitRequestParams::FormElicitationParams { message, .. }
+                if message.contains("deploy") =>
+            {
+                json!({"approve": true})
+            }
             _ => json!({"name": "Ada"}),
         };
         Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content))
@@ -176,9 +192,11 @@ impl Pair {
         registry.register(Greet).unwrap();
         registry.register(Both).unwrap();
         registry.register(TwoSteps).unwrap();
+        registry.register(Deploy).unwrap();
         let runs = Arc::new(AtomicUsize::new(0));
         let executor = ToolExecutor::builder(registry)
             .dependency(Runs(Arc::clone(&runs)))
+            .approval(AskUser)
             .build();
         let server = McpServer::new(Arc::new(executor));
         let (server_side, client_side) = tokio::io::duplex(64 * 1024);
@@ -434,5 +452,26 @@ async fn a_2025_11_25_client_is_sent_the_request_while_the_call_runs() {
         other => panic!("expected the result, got {other:?}"),
     }
     assert_eq!(pair.asked.load(Ordering::SeqCst), 2);
+    assert_eq!(pair.runs(), 1);
+}
+
+#[tokio::test]
+async fn the_approval_policy_asks_the_user_in_a_round_too() {
+    let pair = Pair::new(ProtocolVersion::V_2026_07_28);
+    let first = pair
+        .input_required(CallToolRequestParams::new("deploy"))
+        .await;
+    assert_eq!(
+        questions(&first),
+        [("elicitation-1".to_owned(), "elicitation/create".to_owned())]
+    );
+    // The tool did not run: the policy asked before it.
+    assert_eq!(pair.runs(), 0);
+    let result = pair
+        .client
+        .call_tool(CallToolRequestParams::new("deploy"))
+        .await
+        .unwrap();
+    assert_eq!(text(&result), "deployed");
     assert_eq!(pair.runs(), 1);
 }

@@ -14,7 +14,7 @@ use crate::model_text::cut_scrubbed;
 use crate::principal::Principal;
 use crate::session::{
     ClientCapabilities, ClientError, ClientSession, Elicitation, ElicitationRequest, LogLevel,
-    LogMessage, Sampled, SamplingRequest,
+    LogMessage, Root, Sampled, SamplingRequest,
 };
 
 /// What one call of a tool can see besides its validated inputs: the call id and tool name,
@@ -260,6 +260,16 @@ impl<'a> ToolContext<'a> {
     /// The message is free of the call's secrets. It fails, without asking, when the tool is
     /// not being served to a client or the client cannot ask its user
     /// ([`ClientError::is_unavailable`]).
+    ///
+    /// The same code serves both ways MCP has of asking. A client of MCP 2025-11-25 is sent
+    /// the request while the call runs, and the tool waits for the answer. For a client of
+    /// 2026-07-28, the server answers the call with the questions (an `InputRequiredResult`:
+    /// every question the tool asked at once, such as two joined futures, in one result),
+    /// and the client calls again with the answers: the tool runs again from its start, and
+    /// each question it asks is answered from what the client gave (so a tool must ask the
+    /// same questions in the same order for the same arguments, and do nothing before its
+    /// last question that must not be done twice). See `McpServer`'s "Asking the client"
+    /// (feature `mcp`).
     pub fn elicit(
         &self,
         request: ElicitationRequest,
@@ -267,20 +277,43 @@ impl<'a> ToolContext<'a> {
         let answer = match self.client {
             None => Err(ClientError::NotServed("ask its user")),
             Some(client) if !client.capabilities().elicitation => {
+                client.refused("elicitation");
                 Err(ClientError::Unsupported("elicitation"))
             }
             Some(client) => {
                 let message = self.clean(request.message().to_owned(), usize::MAX);
-                Ok(client.elicit(ElicitationRequest::new(
+                let mut clean = ElicitationRequest::new(
                     message,
                     serde_json::Value::Object(request.schema().clone()),
-                )))
+                );
+                if let Some(key) = request.key() {
+                    clean = clean.with_key(key);
+                }
+                Ok(client.elicit(clean))
             }
         };
         async move { answer?.await }
     }
 
+    /// Asks the client for its roots (MCP's `roots/list`): the directories and files it lets
+    /// servers work in. Answered as [`elicit`](Self::elicit) is, by either revision of MCP.
+    ///
+    /// It fails, without asking, when the tool is not being served to a client or the client
+    /// did not declare roots ([`ClientError::is_unavailable`]).
+    pub fn list_roots(&self) -> impl Future<Output = Result<Vec<Root>, ClientError>> + Send + 'a {
+        let answer = match self.client {
+            None => Err(ClientError::NotServed("list its roots")),
+            Some(client) if !client.capabilities().roots => {
+                client.refused("roots");
+                Err(ClientError::Unsupported("roots"))
+            }
+            Some(client) => Ok(client.list_roots()),
+        };
+        async move { answer?.await }
+    }
+
     /// Asks the client's model (MCP's `sampling/createMessage`) and waits for its answer.
+    /// Answered as [`elicit`](Self::elicit) is, by either revision of MCP.
     ///
     /// The prompts are free of the call's secrets. It fails, without asking, when the tool is
     /// not being served to a client or the client cannot ask its model
@@ -292,6 +325,7 @@ impl<'a> ToolContext<'a> {
         let answer = match self.client {
             None => Err(ClientError::NotServed("ask its model")),
             Some(client) if !client.capabilities().sampling => {
+                client.refused("sampling");
                 Err(ClientError::Unsupported("sampling"))
             }
             Some(client) => {
@@ -300,6 +334,9 @@ impl<'a> ToolContext<'a> {
                         .with_max_tokens(request.max_tokens());
                 if let Some(system) = request.system_prompt() {
                     clean = clean.with_system_prompt(self.clean(system.to_owned(), usize::MAX));
+                }
+                if let Some(key) = request.key() {
+                    clean = clean.with_key(key);
                 }
                 Ok(client.sample(clean))
             }

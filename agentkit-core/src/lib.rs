@@ -180,7 +180,7 @@ pub use schema::{
     ValidationIssue,
 };
 pub use session::{
-    ClientCapabilities, ClientError, Elicitation, ElicitationRequest, LogLevel, LogMessage,
+    ClientCapabilities, ClientError, Elicitation, ElicitationRequest, LogLevel, LogMessage, Root,
     Sampled, SamplingRequest,
 };
 pub use tool::{DEFAULT_VERSION, Tool, ToolAnnotations, ToolSpec, ToolSpecBuilder};

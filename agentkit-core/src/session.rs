@@ -86,6 +86,7 @@ impl LogMessage {
 pub struct ClientCapabilities {
     pub(crate) elicitation: bool,
     pub(crate) sampling: bool,
+    pub(crate) roots: bool,
 }
 
 impl ClientCapabilities {
@@ -98,7 +99,19 @@ impl ClientCapabilities {
     pub fn sampling(&self) -> bool {
         self.sampling
     }
+
+    /// Whether the client can tell its roots ([`ToolContext::list_roots`](crate::ToolContext::list_roots)).
+    pub fn roots(&self) -> bool {
+        self.roots
+    }
 }
+
+/// The name of one question a tool asks in a call: the key of its request in an MCP
+/// 2026-07-28 `InputRequiredResult` (`inputRequests`), which the client answers under the
+/// same key. Unset, each question is named by its kind and rank in the call
+/// (`elicitation-1`, `sampling-1`, `roots-1`, ...), which is what most tools want: set one
+/// where a client expects a particular key.
+pub(crate) type InputKey = Option<String>;
 
 /// A question for the client's user: a message, and the JSON Schema of the answer wanted (an
 /// object of primitive fields, as MCP's form elicitation takes: strings, numbers, integers,
@@ -122,6 +135,7 @@ impl ClientCapabilities {
 pub struct ElicitationRequest {
     message: String,
     schema: JsonObject,
+    key: InputKey,
 }
 
 impl ElicitationRequest {
@@ -135,7 +149,24 @@ impl ElicitationRequest {
         ElicitationRequest {
             message: message.into(),
             schema,
+            key: None,
         }
+    }
+
+    /// Names the question, for clients of MCP 2026-07-28, which get it in an
+    /// `InputRequiredResult` and answer it under this key (`inputRequests` and
+    /// `inputResponses`). Unset, it is `elicitation-N`, for the call's N-th elicitation: set
+    /// it where a client expects a particular key. A tool that asks two questions under one
+    /// key has the second named `KEY-2`.
+    #[must_use]
+    pub fn with_key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
+    }
+
+    /// The question's name, when [set](Self::with_key).
+    pub fn key(&self) -> Option<&str> {
+        self.key.as_deref()
     }
 
     /// The message shown to the user.
@@ -176,6 +207,7 @@ pub struct SamplingRequest {
     prompt: String,
     system_prompt: Option<String>,
     max_tokens: u32,
+    key: InputKey,
 }
 
 impl SamplingRequest {
@@ -185,7 +217,21 @@ impl SamplingRequest {
             prompt: prompt.into(),
             system_prompt: None,
             max_tokens: 1_000,
+            key: None,
         }
+    }
+
+    /// Names the question, for clients of MCP 2026-07-28 (see
+    /// [`ElicitationRequest::with_key`]); unset, it is `sampling-N`, for the call's N-th.
+    #[must_use]
+    pub fn with_key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
+    }
+
+    /// The question's name, when [set](Self::with_key).
+    pub fn key(&self) -> Option<&str> {
+        self.key.as_deref()
     }
 
     /// Sets a system prompt.
@@ -243,6 +289,26 @@ impl Sampled {
     }
 }
 
+/// One of the client's roots: a directory or file the client lets servers work in (MCP's
+/// `roots/list`), as [`ToolContext::list_roots`](crate::ToolContext::list_roots) gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Root {
+    pub(crate) uri: String,
+    pub(crate) name: Option<String>,
+}
+
+impl Root {
+    /// The root's URI (`file:///home/me/project`).
+    pub fn uri(&self) -> &str {
+        &self.uri
+    }
+
+    /// The root's name for people, when the client gives one.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+}
+
 /// Why a question for the client could not be asked, or got no answer.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -286,6 +352,14 @@ pub(crate) trait ClientSession: Send + Sync {
 
     /// Asks the client's model.
     fn sample(&self, request: SamplingRequest) -> Answer<Sampled>;
+
+    /// Asks the client for its roots.
+    fn list_roots(&self) -> Answer<Vec<Root>>;
+
+    /// Hears that the tool asked for `capability` (`elicitation`, `sampling`, `roots`),
+    /// which the client did not declare, and was refused without asking: a session that
+    /// must tell the client so (MCP 2026-07-28's missing capability error) keeps it.
+    fn refused(&self, _capability: &'static str) {}
 
     /// Who the client's requests are made for, when the server authenticated them.
     fn principal(&self) -> Option<&Principal> {

@@ -23,6 +23,11 @@
 //!   `_meta["io.agentkit/resume"]` set to the id runs it, on whichever replica answers; its
 //!   output (`{"service", "replica"}`) names that replica. (The deferred answer has
 //!   `isError: true`: it cannot carry the structured content the output schema asks for.)
+//! - `greet`: asks the user's name, and greets them from the replica that finished the call.
+//!   A client of MCP 2026-07-28 is answered with the question and a sealed `requestState`,
+//!   and calls again with the answer: with `--state-key KEY` (the same on every replica, 32
+//!   bytes or more), any replica takes that second round; without, only the one that sealed
+//!   the state.
 //!
 //! It accepts loopback `Host` names only (the default): a public deployment sets the names it
 //! is reached by with [`McpServer::with_allowed_hosts`], and [authentication](McpServer::with_auth).
@@ -31,8 +36,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use agentkit_core::mcp::{DirectoryStore, McpServer};
+use agentkit_core::serde_json::json;
 use agentkit_core::{
-    BoxError, ToolContext, ToolEvent, ToolExecutor, ToolHandler, ToolRegistry, tool,
+    BoxError, Elicitation, ElicitationRequest, ToolContext, ToolEvent, ToolExecutor, ToolHandler,
+    ToolRegistry, tool,
 };
 
 /// Say which replica of the server answered.
@@ -69,22 +76,52 @@ impl ToolHandler for Deploy {
     }
 }
 
-/// The command line: `--name NAME --store DIR --http ADDRESS`.
+/// Ask the user's name, and greet them.
+#[tool(name = "greet", input = [], output = [{ name = "greeting", type = string }, { name = "replica", type = string }])]
+struct Greet {
+    name: Arc<str>,
+}
+
+impl ToolHandler for Greet {
+    async fn run(&self, _: GreetInput, ctx: &ToolContext<'_>) -> Result<GreetOutput, BoxError> {
+        let form = json!({
+            "type": "object",
+            "properties": {"name": {"type": "string"}},
+            "required": ["name"],
+        });
+        let answer = ctx
+            .elicit(ElicitationRequest::new("What is your name?", form))
+            .await?;
+        let name = match &answer {
+            Elicitation::Accept(content) => content.get("name").and_then(|n| n.as_str()),
+            _ => None,
+        };
+        Ok(GreetOutput {
+            greeting: format!("Hello, {}!", name.unwrap_or("stranger")),
+            replica: self.name.to_string(),
+        })
+    }
+}
+
+/// The command line: `--name NAME --store DIR --http ADDRESS [--state-key KEY]`.
 struct Options {
     name: String,
     store: PathBuf,
     address: String,
+    state_key: Option<String>,
 }
 
 fn options() -> Result<Options, BoxError> {
-    const USAGE: &str = "usage: mcp_replica --name NAME --store DIR --http ADDRESS:PORT";
-    let (mut name, mut store, mut address) = (None, None, None);
+    const USAGE: &str =
+        "usage: mcp_replica --name NAME --store DIR --http ADDRESS:PORT [--state-key KEY]";
+    let (mut name, mut store, mut address, mut state_key) = (None, None, None, None);
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let slot = match flag.as_str() {
             "--name" => &mut name,
             "--store" => &mut store,
             "--http" => &mut address,
+            "--state-key" => &mut state_key,
             _ => return Err(USAGE.into()),
         };
         *slot = Some(args.next().ok_or(USAGE)?);
@@ -94,6 +131,7 @@ fn options() -> Result<Options, BoxError> {
             name,
             store: store.into(),
             address,
+            state_key,
         }),
         _ => Err(USAGE.into()),
     }
@@ -110,6 +148,9 @@ async fn main() -> Result<(), BoxError> {
     registry.register(Deploy {
         name: Arc::clone(&name),
     })?;
+    registry.register(Greet {
+        name: Arc::clone(&name),
+    })?;
     let logged = Arc::clone(&name);
     // No approval policy: every call that needs approval is deferred.
     let executor = ToolExecutor::builder(registry)
@@ -117,10 +158,14 @@ async fn main() -> Result<(), BoxError> {
             println!("{logged} {} {}", event.name(), event.tool_name());
         })
         .build();
-    let server = McpServer::new(Arc::new(executor))
+    let mut server = McpServer::new(Arc::new(executor))
         .with_name("agentkit-replica", env!("CARGO_PKG_VERSION"))
         .stateless()
         .with_deferred_store(DirectoryStore::new(&options.store)?);
+    // Shared by the replicas: a call's next round may reach any of them.
+    if let Some(key) = &options.state_key {
+        server = server.with_request_state_key(key)?;
+    }
 
     let listener = tokio::net::TcpListener::bind(options.address.as_str()).await?;
     // The bound address (port 0 picks one), for whoever started us.

@@ -32,12 +32,14 @@ impl Tool for Curious {
             ))
             .await;
         let sampled = ctx.sample(SamplingRequest::new("Hello?")).await;
+        let roots = ctx.list_roots().await;
         let unavailable = |e: &ClientError| e.is_unavailable();
         Ok(format!(
-            "capabilities: {:?}; elicit: {}; sample: {}",
+            "capabilities: {:?}; elicit: {}; sample: {}; roots: {}",
             ctx.client_capabilities(),
             elicited.as_ref().err().is_some_and(unavailable),
             sampled.err().map(|e| e.to_string()).unwrap_or_default(),
+            roots.err().map(|e| e.to_string()).unwrap_or_default(),
         )
         .into())
     }
@@ -75,7 +77,8 @@ fn logs_reach_observers_and_questions_without_a_client_fail_typed() {
     assert_eq!(
         result.to_model_content(),
         "capabilities: None; elicit: true; sample: the tool is not being served to a client, \
-         so it cannot ask its model"
+         so it cannot ask its model; roots: the tool is not being served to a client, so it \
+         cannot list its roots"
     );
     let logs = logs.0.lock().unwrap();
     assert_eq!(logs.len(), 2);

@@ -6,15 +6,18 @@ use std::sync::Arc;
 
 use rmcp::ErrorData;
 use rmcp::RoleServer;
-use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, MetaObject};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, MetaObject, ProtocolVersion,
+};
 use rmcp::service::RequestContext;
 use serde_json::{Map, Value};
 
 use super::convert::into_call_tool_result;
 use super::deferred::{DEFERRED_META, Lookup, RESUME_META, new_id};
 use super::inflight::CallsInFlight;
+use super::input::{InputSession, Retry, Round};
 use super::peer::PeerSession;
-use super::progress::CallNotifier;
+use super::progress::{CallNotifier, LogThreshold, our_level};
 use super::raw::RawArguments;
 use super::server::McpServer;
 use crate::approval::Approval;
@@ -28,9 +31,21 @@ use crate::tool::ToolSpec;
 impl McpServer {
     pub(super) async fn call(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // A client of 2026-07-28 is not sent requests while the call runs: the call answers
+        // with what the tool asks, and the client calls again with the answers.
+        let asks_by_rounds = context
+            .protocol_version()
+            .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
+        let rounds = asks_by_rounds.then(|| {
+            (
+                request.arguments.clone().unwrap_or_default(),
+                request.input_responses.take(),
+                request.request_state.take(),
+            )
+        });
         // The arguments as the client wrote them, where the transport kept them (see
         // `raw`): a key given twice is then an input error, as from a model.
         let parts = context.extensions.get::<http::request::Parts>();
@@ -54,7 +69,18 @@ impl McpServer {
             .map(str::to_owned);
         let (result, deferred_id) = match (&self.deferred, resume) {
             (Some(_), Some(id)) => self.resume(&call, &id, principal.as_ref()).await?,
-            _ => (self.run(&call, &context, principal.clone()).await, None),
+            _ => {
+                let retry = rounds.as_ref().map(|(arguments, responses, state)| Retry {
+                    tool: call.name(),
+                    arguments,
+                    responses: responses.clone(),
+                    state: state.clone(),
+                });
+                match self.run(&call, &context, principal.clone(), retry).await? {
+                    Round::Done(result) => (result, None),
+                    Round::InputRequired(input) => return Ok(input.into()),
+                }
+            }
         };
         if let Some(error) = result
             .error()
@@ -87,13 +113,15 @@ impl McpServer {
         Ok(answer.into())
     }
 
-    /// Runs `call` through the executor, for the client of `context`.
+    /// Runs `call` through the executor, for the client of `context`: to its end, or, for a
+    /// client of 2026-07-28 (a `retry`), until it asks what the client has not answered.
     async fn run(
         &self,
         call: &ToolCall,
         context: &RequestContext<RoleServer>,
         principal: Option<Principal>,
-    ) -> ToolResult {
+        retry: Option<Retry<'_>>,
+    ) -> Result<Round, ErrorData> {
         // The call ends when the client cancels it, at the timeout, or when the server shuts
         // down past its grace period.
         let _in_flight = self.calls.as_ref().map(CallsInFlight::enter);
@@ -120,16 +148,46 @@ impl McpServer {
         // Progress goes to the client only when it asked, with a token for the call; log
         // messages at or above the level it set.
         let token = context.meta.get_progress_token();
-        let (notifier, reporter) =
-            CallNotifier::start(context.peer.clone(), token, Arc::clone(&self.log_threshold));
-        let client: Arc<dyn ClientSession> =
-            Arc::new(PeerSession::new(context.peer.clone(), principal));
-        let result = self
+        // A client of 2026-07-28 sets the level in each request, and gets no message
+        // without.
+        let threshold = match &retry {
+            None => Arc::clone(&self.log_threshold),
+            Some(_) => Arc::new(LogThreshold::of_request(
+                context.meta.log_level().map(|level| our_level(&level)),
+            )),
+        };
+        let (notifier, reporter) = CallNotifier::start(context.peer.clone(), token, threshold);
+        let Some(mut retry) = retry else {
+            let client: Arc<dyn ClientSession> =
+                Arc::new(PeerSession::new(context.peer.clone(), principal));
+            let result = self
+                .executor
+                .dispatch_served(call, deadline, Some(reporter), Some(client))
+                .await;
+            notifier.finish().await;
+            return Ok(Round::Done(result));
+        };
+        // What the request declares (its `_meta`), else what the session's client did (a
+        // transport that skipped the handshake's per-request metadata).
+        let declared = context.client_capabilities().or_else(|| {
+            context
+                .peer
+                .peer_info()
+                .map(|info| info.capabilities.clone())
+        });
+        let session = Arc::new(InputSession::open(
+            &self.input_state,
+            &mut retry,
+            declared.as_ref(),
+            principal,
+        )?);
+        let client: Arc<dyn ClientSession> = session.clone();
+        let running = self
             .executor
-            .dispatch_served(call, deadline, Some(reporter), Some(client))
-            .await;
+            .dispatch_served(call, deadline, Some(reporter), Some(client));
+        let round = session.drive(running, &self.input_state, &retry).await;
         notifier.finish().await;
-        result
+        round
     }
 
     /// Resumes the deferred call `id` for `call`'s client: runs or ends it by its decision, or

@@ -131,6 +131,8 @@ mod extras;
 mod forward;
 mod handlers;
 mod inflight;
+mod input;
+mod input_state;
 #[cfg(feature = "mcp-oauth")]
 mod oauth;
 mod options;

@@ -32,6 +32,12 @@ impl Default for LogThreshold {
 }
 
 impl LogThreshold {
+    /// The threshold a request sets for itself (MCP 2026-07-28's `_meta` log level): none
+    /// lets no message through.
+    pub(super) fn of_request(level: Option<LogLevel>) -> Self {
+        LogThreshold(AtomicU8::new(level.map_or(u8::MAX, |level| level as u8)))
+    }
+
     pub(super) fn set(&self, level: LogLevel) {
         self.0.store(level as u8, Ordering::Relaxed);
     }

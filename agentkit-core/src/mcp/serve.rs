@@ -242,8 +242,12 @@ impl McpServer {
     }
 
     /// Serves without sessions: every request carries what it needs, and any replica behind
-    /// a load balancer can answer it. Responses are plain JSON; a tool cannot ask the client
-    /// (elicitation, sampling) or log to it, and a client's log level is not kept.
+    /// a load balancer can answer it. Responses are plain JSON, and a client's log level is
+    /// not kept. A tool can ask a client of MCP 2026-07-28 (elicitation, sampling, roots), in
+    /// rounds whose state the client carries: give the replicas one
+    /// [state key](Self::with_request_state_key) (see
+    /// [Asking the client](McpServer#asking-the-client)); it cannot ask a client of an
+    /// earlier revision, nor log to it.
     #[must_use]
     pub fn stateless(mut self) -> Self {
         self.http.stateless = true;

@@ -23,6 +23,7 @@ use super::convert::to_mcp_tool;
 use super::deferred::DeferredStore;
 use super::extras::Extras;
 use super::inflight::CallsInFlight;
+use super::input_state::StateKey;
 use super::options::HttpOptions;
 use super::progress::{LogThreshold, our_level};
 use super::raw::PendingArguments;
@@ -62,6 +63,40 @@ use crate::tool::ToolSpec;
 /// `McpServer` is an rmcp [`ServerHandler`]: besides the two transports here, serve it on any
 /// transport rmcp has with [`ServiceExt::serve`](rmcp::ServiceExt::serve). Needs a tokio
 /// runtime.
+///
+/// # Asking the client
+///
+/// A tool asks the client through its context ([`elicit`](crate::ToolContext::elicit),
+/// [`sample`](crate::ToolContext::sample), [`list_roots`](crate::ToolContext::list_roots)),
+/// and so does the [approval policy](crate::ApprovalPolicy) when it asks the user. The same
+/// code serves both revisions of MCP, each the way its client negotiated:
+///
+/// - **2025-11-25** and before: the server sends the client the request
+///   (`elicitation/create`, `sampling/createMessage`, `roots/list`) while the call runs, and
+///   the tool waits for the answer.
+/// - **2026-07-28**: the server sends the client no request. A call whose tool asks what the
+///   client has not answered is answered with an `InputRequiredResult`: every question the
+///   tool asked before it had to wait (two joined futures: both, in one result), each under
+///   a key (see [`ElicitationRequest::with_key`](crate::ElicitationRequest::with_key)), and a
+///   sealed `requestState`. The client calls again with its answers (`inputResponses`) and
+///   the state; the tool runs again from its start, each question answered from the
+///   answers given so far, until it finishes or asks something new (another round). The
+///   questions are answered by their key and content: a tool must ask the same questions in
+///   the same order for the same arguments, and should do nothing it must not do twice
+///   before its last question. Each round is a call for the executor's observers; a round
+///   that stops for the client's answers ends as cancelled. A tool that fails after asking
+///   for what the client did not declare is answered with the missing capability error
+///   (-32021, HTTP 400), naming what it needs. Log messages reach the client only at or
+///   above the level the request's `_meta` sets.
+///
+/// The state is the call's memory between rounds, so the server keeps none: it carries the
+/// answers so far, sealed with HMAC-SHA256, bound to the tool, its arguments and the
+/// principal's subject, for 15 minutes
+/// ([`with_request_state_ttl`](Self::with_request_state_ttl)). A state that was changed, has
+/// expired or was sealed for another call is refused (invalid params), as are answers that
+/// are not what their question asked for. The key is random per process unless set with
+/// [`with_request_state_key`](Self::with_request_state_key): give replicas behind a load
+/// balancer the same key, and any of them takes a call's next round.
 ///
 /// # Limits
 ///
@@ -174,6 +209,8 @@ pub struct McpServer {
     /// What the server serves beside tools (resources, prompts, completion), and the caching
     /// hints of its lists.
     pub(super) extras: Extras,
+    /// The key that seals the state of calls waiting for their client's input.
+    pub(super) input_state: StateKey,
 }
 
 /// Whether a principal (none for an unauthenticated client) may list and call a tool.
@@ -211,6 +248,7 @@ impl McpServer {
             calls: None,
             deferred: None,
             extras: Extras::default(),
+            input_state: StateKey::per_process(),
         }
     }
 

@@ -40,6 +40,10 @@ mod fixtures;
 use std::sync::Arc;
 use std::time::Duration;
 
+// The tools of the suite's 2026-07-28 scenarios, which ask the client in rounds.
+#[path = "conformance_2026/mod.rs"]
+mod conformance_2026;
+
 use agentkit_core::mcp::McpServer;
 use agentkit_core::serde_json::{Value, json};
 use agentkit_core::{
@@ -478,6 +482,7 @@ fn registry() -> Result<ToolRegistry, BoxError> {
     registry.register(ElicitationDefaults)?;
     registry.register(ElicitationEnums)?;
     registry.register(JsonSchema2020::new()?)?;
+    conformance_2026::register(&mut registry)?;
     Ok(registry)
 }
 

@@ -16,6 +16,7 @@ mod mcp_client;
 mod mcp_client_reports;
 mod mcp_executor;
 mod mcp_foreign_schemas;
+mod mcp_input_rounds;
 mod mcp_limits;
 mod mcp_oauth;
 mod mcp_progress;

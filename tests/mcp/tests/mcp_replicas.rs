@@ -31,9 +31,15 @@ struct Replica {
 
 impl Replica {
     async fn start(name: &'static str, store: &Path) -> Replica {
+        Replica::start_with(name, store, &[]).await
+    }
+
+    /// A replica started with `more` on its command line.
+    async fn start_with(name: &'static str, store: &Path, more: &[&str]) -> Replica {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mcp_replica"))
             .args(["--name", name, "--http", "127.0.0.1:0", "--store"])
             .arg(store)
+            .args(more)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .kill_on_drop(true)
@@ -417,4 +423,82 @@ async fn stateless_replicas_behind_nginx_answer_every_call_and_resume_deferred_c
         failed_over,
         "no request failed over from {killed_address}:\n{log}"
     );
+}
+
+/// A `tools/call` of `params` to the replica at `address`, as a client of MCP 2026-07-28
+/// that can ask its user sends it (no session: what it declares is in the request); the
+/// JSON-RPC response.
+async fn call_2026(address: &str, mut params: Value) -> Value {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "replica-test", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+    });
+    let name = params["name"].as_str().unwrap().to_owned();
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
+    let response = reqwest::Client::new()
+        .post(format!("http://{address}/mcp"))
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", name)
+        .body(body.to_string())
+        .send()
+        .await
+        .expect("the replica answers");
+    let text = response.text().await.unwrap();
+    // A JSON body, or server-sent events whose `data` is the response.
+    let json = text
+        .lines()
+        .find_map(|line| line.strip_prefix("data:"))
+        .unwrap_or(&text);
+    serde_json::from_str(json.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_waiting_for_its_client_takes_its_next_round_on_any_replica_with_the_key() {
+    let dir = TempDir::new("input-rounds");
+    let store = dir.0.join("deferred");
+    let key = ["--state-key", "the replicas' shared key, 32 bytes or more"];
+    let a = Replica::start_with("a", &store, &key).await;
+    let b = Replica::start_with("b", &store, &key).await;
+    let other = ["--state-key", "another deployment's key, as long as that"];
+    let c = Replica::start_with("c", &store, &other).await;
+
+    // Round 1 on replica a: the question, and the state.
+    let first = call_2026(&a.address, json!({"name": "greet", "arguments": {}})).await;
+    let result = &first["result"];
+    assert_eq!(result["resultType"], "input_required", "{first}");
+    let requests = result["inputRequests"].as_object().expect("input requests");
+    assert_eq!(requests.len(), 1, "{first}");
+    let (question, request) = requests.iter().next().unwrap();
+    assert_eq!(request["method"], "elicitation/create", "{first}");
+    let state = result["requestState"].as_str().expect("a requestState");
+
+    // The retry on replica b, which kept nothing of round 1: the state carries the call.
+    let retry = json!({
+        "name": "greet",
+        "arguments": {},
+        "inputResponses": {question: {"action": "accept", "content": {"name": "Ada"}}},
+        "requestState": state,
+    });
+    let second = call_2026(&b.address, retry.clone()).await;
+    let result = &second["result"];
+    assert_eq!(result["isError"], false, "{second}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({"greeting": "Hello, Ada!", "replica": "b"}),
+        "{second}"
+    );
+    eventually("replica b says it ran the call", || {
+        b.saw("completed", "greet")
+    })
+    .await;
+    assert!(!a.saw("completed", "greet"));
+
+    // A replica with another key refuses the state.
+    let refused = call_2026(&c.address, retry).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(!c.saw("completed", "greet"));
 }

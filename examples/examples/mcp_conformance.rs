@@ -35,6 +35,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+// The tools of the `tasks-*` scenarios, and which of them run as tasks.
+#[path = "mcp_conformance/tasks.rs"]
+mod tasks;
+
 use agentkit_core::mcp::McpServer;
 use agentkit_core::serde_json::{Value, json};
 use agentkit_core::{
@@ -472,6 +476,7 @@ fn registry() -> Result<ToolRegistry, BoxError> {
     registry.register(ElicitationDefaults)?;
     registry.register(ElicitationEnums)?;
     registry.register(JsonSchema2020::new()?)?;
+    tasks::register(&mut registry)?;
     Ok(registry)
 }
 
@@ -481,6 +486,7 @@ async fn main() -> Result<(), BoxError> {
     let server = McpServer::new(Arc::new(executor))
         .with_name("agentkit-conformance", env!("CARGO_PKG_VERSION"))
         .with_timeout(Duration::from_secs(30));
+    let server = tasks::with_tasks(server);
 
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {

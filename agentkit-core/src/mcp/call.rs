@@ -88,7 +88,7 @@ impl McpServer {
     }
 
     /// Runs `call` through the executor, for the client of `context`.
-    async fn run(
+    pub(super) async fn run(
         &self,
         call: &ToolCall,
         context: &RequestContext<RoleServer>,

@@ -82,6 +82,7 @@ mod serve;
 mod server;
 mod service;
 mod sessions;
+mod tasks;
 
 pub use auth::{Authenticate, BearerAuth, BearerAuthLayer, ProtectedResource, Unauthorized};
 pub use client::{McpClient, McpTool, McpToolError};
@@ -94,6 +95,7 @@ pub use error::{McpError, McpErrorKind};
 pub use oauth::{McpAuthError, McpOAuth};
 pub use server::McpServer;
 pub use service::McpHttpService;
+pub use tasks::{DEFAULT_MAX_TASKS, DEFAULT_TASK_TTL, TaskSupport};
 
 /// The `rmcp` this module is built on, re-exported so that code naming its types (a custom
 /// transport, [`StreamableHttpServerConfig`](rmcp::transport::StreamableHttpServerConfig))

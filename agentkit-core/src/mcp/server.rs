@@ -7,8 +7,9 @@ use std::time::Duration;
 #[allow(deprecated)] // MCP's logging, which the 2026-07-28 revision deprecates.
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as McpToolInfo,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, GetTaskParams, GetTaskResult,
+    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    Tool as McpToolInfo, UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -19,6 +20,7 @@ use super::inflight::CallsInFlight;
 use super::options::HttpOptions;
 use super::progress::{LogThreshold, our_level};
 use super::raw::PendingArguments;
+use super::tasks::Tasks;
 use crate::executor::ToolExecutor;
 use crate::principal::Principal;
 use crate::tool::ToolSpec;
@@ -110,6 +112,8 @@ pub struct McpServer {
     pub(super) calls: Option<Arc<CallsInFlight>>,
     /// Where deferred calls wait for a decision, for any replica to resume.
     pub(super) deferred: Option<Arc<dyn DeferredStore>>,
+    /// Which tools run as tasks, and the tasks of every session (see `tasks`).
+    pub(super) tasks: Arc<Tasks>,
 }
 
 /// Whether a principal (none for an unauthenticated client) may list and call a tool.
@@ -144,6 +148,7 @@ impl McpServer {
             raw: None,
             calls: None,
             deferred: None,
+            tasks: Arc::default(),
         }
     }
 
@@ -242,10 +247,11 @@ impl McpServer {
 impl ServerHandler for McpServer {
     #[allow(deprecated)] // MCP's logging, which the 2026-07-28 revision deprecates.
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder()
+        let mut capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_logging()
             .build();
+        self.declare_tasks(&mut capabilities);
         let mut config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
         if let Some(instructions) = &self.instructions {
             config = config.with_instructions(instructions.clone());
@@ -281,6 +287,9 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(task) = self.call_as_task(&request, &context)? {
+            return Ok(task);
+        }
         // Boxed: a served call is a future of some kilobytes (the executor's call inside),
         // which rmcp would otherwise move, whole, into its request task and out again.
         Box::pin(self.call(request, context)).await
@@ -294,6 +303,30 @@ impl ServerHandler for McpServer {
     ) -> Result<(), ErrorData> {
         self.log_threshold.set(our_level(&request.level));
         Ok(())
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.get_task_of(&request, &context)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.update_task_of(&request, &context)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.cancel_task_of(&request, &context)
     }
 
     fn get_tool(&self, name: &str) -> Option<McpToolInfo> {

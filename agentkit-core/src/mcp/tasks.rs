@@ -361,7 +361,8 @@ impl McpServer {
     /// an answer), completed with the result otherwise, a failed call included.
     fn payload(&self, name: &str, result: ToolResult, cancelled: bool) -> TaskPayload {
         match result.error_kind() {
-            Some(ErrorKind::Cancelled) if cancelled => TaskPayload::Cancelled,
+            // Ended by its deadline, which the cancellation is.
+            Some(ErrorKind::Cancelled | ErrorKind::Timeout) if cancelled => TaskPayload::Cancelled,
             Some(ErrorKind::Panic) => {
                 let message = result
                     .error()

@@ -23,3 +23,4 @@ mod mcp_replicas;
 mod mcp_server;
 mod mcp_session_memory;
 mod mcp_structured_output;
+mod mcp_tasks;

@@ -17,6 +17,7 @@ use super::peer::PeerSession;
 use super::progress::CallNotifier;
 use super::raw::RawArguments;
 use super::server::McpServer;
+use super::task_input::TaskClient;
 use crate::approval::Approval;
 use crate::call::{ToolArguments, ToolCall};
 use crate::error::{Error, ErrorKind, UnknownToolError};
@@ -122,8 +123,11 @@ impl McpServer {
         let token = context.meta.get_progress_token();
         let (notifier, reporter) =
             CallNotifier::start(context.peer.clone(), token, Arc::clone(&self.log_threshold));
-        let client: Arc<dyn ClientSession> =
-            Arc::new(PeerSession::new(context.peer.clone(), principal));
+        // A task's client is asked through the task (see `task_input`).
+        let client: Arc<dyn ClientSession> = match context.extensions.get::<TaskClient>() {
+            Some(task) => task.session(principal),
+            None => Arc::new(PeerSession::new(context.peer.clone(), principal)),
+        };
         let result = self
             .executor
             .dispatch_served(call, deadline, Some(reporter), Some(client))

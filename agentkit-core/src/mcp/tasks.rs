@@ -4,7 +4,7 @@
 //! runs through the executor in the background, and the client polls `tasks/get` for its
 //! status and, once it ends, its result, or ends it early with `tasks/cancel`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -12,18 +12,21 @@ use rmcp::ErrorData;
 use rmcp::RoleServer;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities,
-    CreateTaskResult, DetailedTask, ErrorCode, GetTaskParams, GetTaskResult, JsonObject,
-    ServerCapabilities, TASKS_EXTENSION_ID, Task, TaskPayload, TaskStatus, UpdateTaskParams,
+    CreateTaskResult, DetailedTask, ErrorCode, GetTaskParams, GetTaskResult, InputRequest,
+    JsonObject, ServerCapabilities, TASKS_EXTENSION_ID, Task, TaskPayload, TaskStatus,
+    UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::task_manager::current_timestamp;
 use serde_json::{Map, Value};
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use super::convert::into_call_tool_result;
 use super::deferred::new_id;
 use super::raw::RawArguments;
 use super::server::McpServer;
+use super::task_input::TaskClient;
 use crate::call::{ToolArguments, ToolCall};
 use crate::error::ErrorKind;
 use crate::principal::Principal;
@@ -93,6 +96,11 @@ struct Entry {
     ended: Option<(TaskPayload, Instant)>,
     /// Ends the call (its deadline), on `tasks/cancel`.
     cancel: CancellationToken,
+    /// What the tool asks the client and waits for, by key: the task is `input_required`
+    /// while one waits.
+    asked: BTreeMap<String, (InputRequest, oneshot::Sender<Value>)>,
+    /// How many questions the task has asked: the next one's key.
+    questions: u64,
 }
 
 impl Tasks {
@@ -142,6 +150,8 @@ impl Tasks {
                 task: task.clone(),
                 ended: None,
                 cancel: cancel.clone(),
+                asked: BTreeMap::new(),
+                questions: 0,
             },
         );
         Ok((task, cancel))
@@ -154,7 +164,25 @@ impl Tasks {
             entry.task.status = payload.status();
             entry.task.last_updated_at = current_timestamp();
             entry.ended = Some((payload, Instant::now()));
+            entry.asked.clear();
         }
+    }
+
+    /// Asks the client `request` for task `id`, which is `input_required` until the client
+    /// answers it with `tasks/update`: the answer, or `None` when the task has ended or been
+    /// cancelled before it came.
+    pub(super) fn ask(&self, id: &str, request: InputRequest) -> Option<oneshot::Receiver<Value>> {
+        let mut store = self.lock();
+        let entry = store.tasks.get_mut(id)?;
+        if entry.ended.is_some() || entry.cancel.is_cancelled() {
+            return None;
+        }
+        entry.questions += 1;
+        let key = format!("input-{}", entry.questions);
+        let (answer, answered) = oneshot::channel();
+        entry.asked.insert(key, (request, answer));
+        entry.task.last_updated_at = current_timestamp();
+        Some(answered)
     }
 
     /// Task `id` as `owner` may see it: another principal's task is one that does not exist.
@@ -200,6 +228,13 @@ impl Entry {
     fn detailed(&self) -> DetailedTask {
         let payload = match &self.ended {
             Some((payload, _)) => payload.clone(),
+            None if !self.asked.is_empty() => TaskPayload::InputRequired {
+                input_requests: self
+                    .asked
+                    .iter()
+                    .map(|(key, (request, _))| (key.clone(), request.clone()))
+                    .collect(),
+            },
             None => TaskPayload::Working,
         };
         DetailedTask::new(self.task.clone(), payload)
@@ -326,8 +361,11 @@ impl McpServer {
         // The call outlives the request: its deadline is the task's own cancellation.
         let mut context = context.clone();
         context.ct = cancel.clone();
-        let server = self.clone();
         let id = task.task_id.clone();
+        // What the tool asks the client waits in the task for `tasks/update`.
+        let client = TaskClient::new(Arc::clone(&self.tasks), id.clone(), &context);
+        context.extensions.insert(client);
+        let server = self.clone();
         tokio::spawn(async move {
             let result = server.run(&call, &context, principal).await;
             let payload = server.payload(call.name(), result, cancel.is_cancelled());
@@ -401,8 +439,9 @@ impl McpServer {
         Ok(GetTaskResult::new(detailed))
     }
 
-    /// `tasks/update`: answers to the task's questions. Its tools ask none (they ask the
-    /// client directly), so there is nothing to deliver: a known task is acknowledged.
+    /// `tasks/update`: the client's answers to what the task asked, each by its key; a key
+    /// the task does not wait on (answered already, or never asked) is ignored, and answering
+    /// some of the questions leaves the task waiting for the others.
     pub(super) fn update_task_of(
         &self,
         request: &UpdateTaskParams,
@@ -410,7 +449,15 @@ impl McpServer {
     ) -> Result<(), ErrorData> {
         let owner = principal(context);
         let owner = owner.as_ref().map(Principal::subject);
-        self.tasks.with_entry(&request.task_id, owner, |_| ())
+        self.tasks.with_entry(&request.task_id, owner, |entry| {
+            for (key, answer) in &request.input_responses {
+                if let Some((_, waiting)) = entry.asked.remove(key) {
+                    // The tool may have stopped waiting (cancelled): nothing to deliver then.
+                    let _ = waiting.send(answer.clone());
+                    entry.task.last_updated_at = current_timestamp();
+                }
+            }
+        })
     }
 
     /// `tasks/cancel`: ends the task's call (it ends with its terminal event, and the task is
@@ -425,6 +472,8 @@ impl McpServer {
         self.tasks.with_entry(&request.task_id, owner, |entry| {
             if entry.ended.is_none() {
                 entry.cancel.cancel();
+                // Its questions will not be answered.
+                entry.asked.clear();
             }
         })
     }

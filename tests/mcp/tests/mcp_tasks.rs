@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use agentkit_core::mcp::{McpServer, TaskSupport, Unauthorized};
 use agentkit_core::{
-    BoxError, JsonObject, Principal, Tool, ToolContext, ToolEvent, ToolExecutor, ToolOutput,
-    ToolRegistry, ToolSpec,
+    BoxError, Elicitation, ElicitationRequest, JsonObject, Principal, Tool, ToolContext, ToolEvent,
+    ToolExecutor, ToolOutput, ToolRegistry, ToolSpec,
 };
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
@@ -52,6 +52,30 @@ fn echo(name: &'static str, delay: Duration) -> Echo {
     }
 }
 
+/// Asks the user two questions at once, and answers with what they said.
+struct Ask {
+    spec: ToolSpec,
+}
+
+impl Tool for Ask {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn execute(&self, _: &JsonObject, ctx: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
+        let form = json!({"type": "object", "properties": {"word": {"type": "string"}}});
+        let (first, second) = tokio::join!(
+            ctx.elicit(ElicitationRequest::new("First word?", form.clone())),
+            ctx.elicit(ElicitationRequest::new("Second word?", form)),
+        );
+        let word = |answer: Elicitation| match answer {
+            Elicitation::Accept(content) => content["word"].as_str().unwrap_or("?").to_owned(),
+            _ => "no answer".to_owned(),
+        };
+        Ok(format!("{} {}", word(first?), word(second?)).into())
+    }
+}
+
 /// Events as `"<event> <tool>"`.
 type Events = Arc<Mutex<Vec<String>>>;
 
@@ -67,6 +91,8 @@ fn server(events: &Events) -> McpServer {
         .register(echo("only_task", Duration::ZERO))
         .unwrap();
     registry.register(echo("plain", Duration::ZERO)).unwrap();
+    let ask = ToolSpec::builder("ask").build().unwrap();
+    registry.register(Ask { spec: ask }).unwrap();
     let events = Arc::clone(events);
     let executor = ToolExecutor::builder(registry)
         .observer(move |event: &ToolEvent<'_>| {
@@ -80,6 +106,7 @@ fn server(events: &Events) -> McpServer {
         .with_task_support("quick", TaskSupport::Optional)
         .with_task_support("stuck", TaskSupport::Optional)
         .with_task_support("only_task", TaskSupport::Required)
+        .with_task_support("ask", TaskSupport::Optional)
 }
 
 fn seen(events: &Events, event: &str) -> bool {
@@ -118,6 +145,10 @@ impl Client {
             true => json!({"extensions": {"io.modelcontextprotocol/tasks": {}}}),
             false => json!({}),
         };
+        Client::connect_with(url, capabilities, token).await
+    }
+
+    async fn connect_with(url: &str, capabilities: Value, token: Option<&'static str>) -> Client {
         let mut client = Client {
             http: reqwest::Client::new(),
             url: url.to_owned(),
@@ -183,16 +214,23 @@ impl Client {
 
     /// Polls task `task` until it has ended: its last `tasks/get`.
     async fn ended(&self, task: &str) -> Value {
+        self.until(task, &["completed", "failed", "cancelled"])
+            .await
+    }
+
+    /// Polls task `task` until its status is one of `statuses`, `working` until then: its
+    /// last `tasks/get`.
+    async fn until(&self, task: &str, statuses: &[&str]) -> Value {
         for _ in 0..1000 {
             let answer = self.get(task).await;
-            let status = answer["result"]["status"].as_str();
-            if matches!(status, Some("completed" | "failed" | "cancelled")) {
+            let status = answer["result"]["status"].as_str().unwrap_or_default();
+            if statuses.contains(&status) {
                 return answer;
             }
-            assert_eq!(status, Some("working"), "{answer}");
+            assert_eq!(status, "working", "{answer}");
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
-        panic!("task {task} did not end");
+        panic!("task {task} did not reach {statuses:?}");
     }
 }
 
@@ -401,4 +439,77 @@ async fn another_principals_task_is_not_found() {
         .as_str()
         .unwrap();
     assert!(text.contains(r#""subject":"alice""#), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_a_task_asks_waits_in_it_until_the_client_answers_with_tasks_update() {
+    let events = Events::default();
+    let (url, _stop) = serve(server(&events)).await;
+    let capabilities = json!({
+        "elicitation": {},
+        "extensions": {"io.modelcontextprotocol/tasks": {}},
+    });
+    let client = Client::connect_with(&url, capabilities, None).await;
+
+    let id = task_id(&client.call("ask", json!({})).await);
+    // Both questions asked (they are asked at once, one after the other).
+    let mut waiting = client.until(&id, &["input_required"]).await;
+    while waiting["result"]["inputRequests"]
+        .as_object()
+        .unwrap()
+        .len()
+        < 2
+    {
+        waiting = client.until(&id, &["input_required"]).await;
+    }
+    let asked = waiting["result"]["inputRequests"]
+        .as_object()
+        .unwrap()
+        .clone();
+    let mut keys = asked.keys().cloned();
+    let (first, second) = (keys.next().unwrap(), keys.next().unwrap());
+    for question in asked.values() {
+        assert_eq!(question["method"], "elicitation/create", "{question}");
+        assert!(
+            question["params"]["message"]
+                .as_str()
+                .unwrap()
+                .ends_with("word?")
+        );
+    }
+    let answer_to = |key: &str, word: &str| {
+        let first_word = asked[key]["params"]["message"] == "First word?";
+        (
+            first_word,
+            json!({"action": "accept", "content": {"word": word}}),
+        )
+    };
+
+    // One answer, and one to a question never asked: the task waits for the other.
+    let (first_is_first, reply) = answer_to(&first, "hello");
+    let update = json!({"taskId": id, "inputResponses": {first.clone(): reply, "never-asked": {}}});
+    let ack = client.request("tasks/update", update).await;
+    assert_eq!(ack["result"], json!({"resultType": "complete"}), "{ack}");
+    let still = client.get(&id).await;
+    assert_eq!(still["result"]["status"], "input_required", "{still}");
+    let left: Vec<&String> = still["result"]["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(left, [&second], "{still}");
+
+    let (_, reply) = answer_to(&second, "world");
+    let update = json!({"taskId": id, "inputResponses": {second.clone(): reply}});
+    client.request("tasks/update", update).await;
+    let ended = client.ended(&id).await;
+    assert_eq!(ended["result"]["status"], "completed", "{ended}");
+    let text = ended["result"]["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap();
+    let expected = match first_is_first {
+        true => "hello world",
+        false => "world hello",
+    };
+    assert_eq!(text, expected);
 }

@@ -7,7 +7,8 @@
 //!   [`streamable_http_service`](McpServer::streamable_http_service) to mount in your own HTTP
 //!   server). Every call goes through the executor; a failed call is an `isError` result
 //!   with the model-facing text, never a protocol error; a tool's progress reports reach the
-//!   clients that ask for them, as progress notifications.
+//!   clients that ask for them, as progress notifications. A tool can run as a task (MCP
+//!   2026-07-28's tasks extension, see [`McpServer::with_task_support`]).
 //! - [`McpClient`] connects to a server (a child process over stdio, or a streamable HTTP
 //!   URL) and registers its tools in a [`ToolRegistry`](crate::ToolRegistry), where the
 //!   executor validates, times, observes and records them like any other tool; the server's

@@ -65,6 +65,8 @@ use crate::tool::ToolSpec;
 /// | idle session | 5 minutes without a request | closed, its memory freed | [`with_session_idle_timeout`](Self::with_session_idle_timeout) |
 /// | calls per session | no cap of their own: the executor's [in-flight limit](crate::ToolExecutorBuilder::max_in_flight) bounds all calls | the call waits for room | |
 /// | one call | none | `isError` timeout result | [`with_timeout`](Self::with_timeout), the tool's own timeout |
+/// | live [tasks](Self::with_task_support) | 100 | -32000, try again later | [`with_max_tasks`](Self::with_max_tasks) |
+/// | an ended task | kept 5 minutes (`ttlMs`), as many as the live cap | dropped, oldest first; its id unknown (-32602) | [`with_task_ttl`](Self::with_task_ttl) |
 /// | shutdown | calls in flight get 10 s | cancelled, each with its terminal event | [`with_shutdown_grace`](Self::with_shutdown_grace), [`serve_http_until`](Self::serve_http_until) |
 /// | a tool's JSON Schema (served, or consumed by [`McpClient`](super::McpClient)) | 128 deep, 200 000 subschemas, 10 000 patterns of 4 KiB; `$ref`s inside it only | the tool is refused at registration, saying why | [`SchemaLimits`](crate::SchemaLimits) |
 /// | validating one call against it | 1 000 000 subschema evaluations, 200 deep | an input issue (`TooComplex`) | [`SchemaLimits`](crate::SchemaLimits) |
@@ -81,6 +83,15 @@ use crate::tool::ToolSpec;
 /// with [`input_json_schema`](crate::ToolSpecBuilder::input_json_schema)) travels in
 /// `Mcp-Param-Region` too, for proxies that route on headers: a request whose headers
 /// contradict its body is refused with -32020 before its tool runs.
+///
+/// Tools can run as tasks, MCP 2026-07-28's `io.modelcontextprotocol/tasks` extension
+/// (SEP-2663), each as [`with_task_support`](Self::with_task_support) says: a client that
+/// declared the extension gets a task at once (`resultType: "task"`) while the call runs
+/// through the executor in the background; it polls `tasks/get` for the status and, once the
+/// call has ended, its result (inlined: there is no `tasks/result` in this revision), answers
+/// what the tool asks its user or model with `tasks/update` (the task is `input_required`
+/// meanwhile), and ends it with `tasks/cancel`. A task is its principal's alone. Status
+/// notifications (`notifications/tasks`) are not sent: clients poll.
 ///
 /// ```no_run
 /// use std::sync::Arc;

@@ -84,6 +84,8 @@ impl Default for Tasks {
 #[derive(Default)]
 struct Store {
     tasks: HashMap<String, Entry>,
+    /// How many tasks have ended: the order they ended in.
+    ends: u64,
 }
 
 /// One task.
@@ -92,8 +94,8 @@ struct Entry {
     /// only they can see it.
     owner: Option<String>,
     task: Task,
-    /// The result or error, once the task has ended.
-    ended: Option<(TaskPayload, Instant)>,
+    /// The result or error, once the task has ended: when, and how many had ended before.
+    ended: Option<(TaskPayload, Instant, u64)>,
     /// Ends the call (its deadline), on `tasks/cancel`.
     cancel: CancellationToken,
     /// What the tool asks the client and waits for, by key: the task is `input_required`
@@ -160,10 +162,12 @@ impl Tasks {
     /// Records how task `id` ended.
     fn end(&self, id: &str, payload: TaskPayload) {
         let mut store = self.lock();
+        let order = store.ends;
+        store.ends += 1;
         if let Some(entry) = store.tasks.get_mut(id) {
             entry.task.status = payload.status();
             entry.task.last_updated_at = current_timestamp();
-            entry.ended = Some((payload, Instant::now()));
+            entry.ended = Some((payload, Instant::now(), order));
             entry.asked.clear();
         }
     }
@@ -208,12 +212,12 @@ impl Store {
             entry
                 .ended
                 .as_ref()
-                .is_none_or(|(_, at)| at.elapsed() < ttl)
+                .is_none_or(|(_, at, _)| at.elapsed() < ttl)
         });
-        let mut ended: Vec<(Instant, String)> = self
+        let mut ended: Vec<(u64, String)> = self
             .tasks
             .iter()
-            .filter_map(|(id, entry)| Some((entry.ended.as_ref()?.1, id.clone())))
+            .filter_map(|(id, entry)| Some((entry.ended.as_ref()?.2, id.clone())))
             .collect();
         if ended.len() > max {
             ended.sort_unstable();
@@ -227,7 +231,7 @@ impl Store {
 impl Entry {
     fn detailed(&self) -> DetailedTask {
         let payload = match &self.ended {
-            Some((payload, _)) => payload.clone(),
+            Some((payload, _, _)) => payload.clone(),
             None if !self.asked.is_empty() => TaskPayload::InputRequired {
                 input_requests: self
                     .asked
@@ -492,5 +496,64 @@ fn to_object(value: &impl serde::Serialize) -> JsonObject {
     match serde_json::to_value(value) {
         Ok(Value::Object(object)) => object,
         _ => Map::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tasks(max: usize, ttl: Duration) -> Tasks {
+        Tasks {
+            max_live: max,
+            ttl,
+            ..Tasks::default()
+        }
+    }
+
+    fn create(tasks: &Tasks) -> String {
+        tasks.create(None).expect("room for a task").0.task_id
+    }
+
+    fn kept(tasks: &Tasks, id: &str) -> bool {
+        tasks.with_entry(id, None, |_| ()).is_ok()
+    }
+
+    #[test]
+    fn an_ended_task_is_dropped_when_its_time_is_up_and_a_running_one_is_kept() {
+        let tasks = tasks(10, Duration::ZERO);
+        let (running, ended) = (create(&tasks), create(&tasks));
+        tasks.end(&ended, TaskPayload::Cancelled);
+        assert!(!kept(&tasks, &ended));
+        assert!(kept(&tasks, &running));
+    }
+
+    #[test]
+    fn ended_tasks_past_the_cap_are_dropped_oldest_first_and_running_ones_are_capped() {
+        let tasks = tasks(2, Duration::from_secs(3600));
+        let ids: Vec<String> = (0..3)
+            .map(|_| {
+                let id = create(&tasks);
+                tasks.end(&id, TaskPayload::Cancelled);
+                id
+            })
+            .collect();
+        let _ = create(&tasks); // Sweeps.
+        assert!(!kept(&tasks, &ids[0]));
+        assert!(kept(&tasks, &ids[1]) && kept(&tasks, &ids[2]));
+        // One runs; one more may, then no more.
+        let _ = create(&tasks);
+        let refused = tasks.create(None).unwrap_err();
+        assert_eq!(refused.code, ErrorCode(-32000));
+    }
+
+    #[test]
+    fn a_task_is_only_its_owners() {
+        let tasks = tasks(10, Duration::from_secs(3600));
+        let (task, _) = tasks.create(Some("alice".into())).unwrap();
+        let id = task.task_id;
+        assert!(tasks.with_entry(&id, Some("alice"), |_| ()).is_ok());
+        assert!(tasks.with_entry(&id, Some("bob"), |_| ()).is_err());
+        assert!(tasks.with_entry(&id, None, |_| ()).is_err());
     }
 }

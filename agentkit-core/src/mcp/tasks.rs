@@ -23,7 +23,7 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use super::convert::into_call_tool_result;
-use super::deferred::new_id;
+use super::deferred::{DEFERRED_META, RESUME_META, new_id};
 use super::raw::RawArguments;
 use super::server::McpServer;
 use super::task_input::TaskClient;
@@ -269,6 +269,12 @@ impl McpServer {
     ///   the tool panicked, or `cancelled`;
     /// - `tasks/cancel` ends the call as the client's cancellation does (the call ends with
     ///   its terminal event) and the task is `cancelled`;
+    /// - what the tool asks the client's user or model ([`elicit`](crate::ToolContext::elicit),
+    ///   [`sample`](crate::ToolContext::sample)) waits in the task, `input_required` with its
+    ///   `inputRequests`, until the client answers with `tasks/update`;
+    /// - a call the approval policy defers completes its task with the deferred result; with
+    ///   a [deferred store](Self::with_deferred_store) its id is in the result's `_meta`, to
+    ///   resume with a plain `tools/call`, as any deferred call;
     /// - a `Required` tool called by a client that did not declare the extension is refused
     ///   with -32021 (missing required client capability), before it runs; an `Optional` one
     ///   is then called plainly.
@@ -336,6 +342,10 @@ impl McpServer {
         if support == TaskSupport::Forbidden {
             return Ok(None);
         }
+        if self.deferred.is_some() && context.meta.get(RESUME_META).is_some() {
+            // Resuming a deferred call, decided already: a plain call.
+            return Ok(None);
+        }
         let principal = principal(context);
         if self.executor.registry().lookup(&request.name).is_none()
             || !self.may_use(principal.as_ref(), &request.name)
@@ -356,7 +366,7 @@ impl McpServer {
             (false, _) => return Ok(None),
         }
         let owner = principal.as_ref().map(|p| p.subject().to_owned());
-        let (task, cancel) = self.tasks.create(owner)?;
+        let (task, cancel) = self.tasks.create(owner.clone())?;
         let call = ToolCall::new(
             context.id.to_string(),
             request.name.clone(),
@@ -372,7 +382,8 @@ impl McpServer {
         let server = self.clone();
         tokio::spawn(async move {
             let result = server.run(&call, &context, principal).await;
-            let payload = server.payload(call.name(), result, cancel.is_cancelled());
+            let cancelled = cancel.is_cancelled();
+            let payload = server.payload(call.name(), result, cancelled, owner.as_deref());
             server.tasks.end(&id, payload);
         });
         Ok(Some(CallToolResponse::Task(CreateTaskResult::new(task))))
@@ -400,33 +411,55 @@ impl McpServer {
 
     /// How a task whose call ended with `result` ends: cancelled when the client cancelled
     /// it and the call ended so, failed when the tool panicked (a failure of the server, not
-    /// an answer), completed with the result otherwise, a failed call included.
-    fn payload(&self, name: &str, result: ToolResult, cancelled: bool) -> TaskPayload {
+    /// an answer), completed with the result otherwise, a failed call included. A call the
+    /// approval policy defers is kept in the server's deferred store, when it has one, for
+    /// `owner` to resume as a plain call's (its id in the result's `_meta`).
+    fn payload(
+        &self,
+        name: &str,
+        result: ToolResult,
+        cancelled: bool,
+        owner: Option<&str>,
+    ) -> TaskPayload {
+        let failed = |message: String| TaskPayload::Failed {
+            error: to_object(&ErrorData::internal_error(message, None)),
+        };
         match result.error_kind() {
             // Ended by its deadline, which the cancellation is.
-            Some(ErrorKind::Cancelled | ErrorKind::Timeout) if cancelled => TaskPayload::Cancelled,
-            Some(ErrorKind::Panic) => {
-                let message = result
-                    .error()
-                    .map(|error| error.to_model_message())
-                    .unwrap_or_default();
-                let error = ErrorData::internal_error(message, None);
-                TaskPayload::Failed {
-                    error: to_object(&error),
-                }
+            Some(ErrorKind::Cancelled | ErrorKind::Timeout) if cancelled => {
+                return TaskPayload::Cancelled;
             }
-            _ => {
-                let structured = self
-                    .executor
-                    .registry()
-                    .lookup(name)
-                    .is_some_and(ToolSpec::has_output_schema);
-                let answer = into_call_tool_result(result, structured);
-                TaskPayload::Completed {
-                    result: to_object(&answer),
+            Some(ErrorKind::Panic) => {
+                let error = result.error().map(|error| error.to_model_message());
+                return failed(error.unwrap_or_default());
+            }
+            _ => {}
+        }
+        let deferred_id = match (&self.deferred, result.deferred()) {
+            (Some(store), Some(deferred)) => {
+                let id = new_id();
+                if store.keep(&id, deferred, owner).is_err() {
+                    return failed("the deferred call could not be kept".to_owned());
                 }
+                Some(id)
+            }
+            _ => None,
+        };
+        let structured = self
+            .executor
+            .registry()
+            .lookup(name)
+            .is_some_and(ToolSpec::has_output_schema);
+        let mut result = to_object(&into_call_tool_result(result, structured));
+        if let Some(id) = deferred_id {
+            let meta = result
+                .entry("_meta")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(meta) = meta {
+                meta.insert(DEFERRED_META.to_owned(), Value::String(id));
             }
         }
+        TaskPayload::Completed { result }
     }
 
     /// `tasks/get`: the task's status, and its result or error once it has ended.

@@ -513,3 +513,48 @@ async fn what_a_task_asks_waits_in_it_until_the_client_answers_with_tasks_update
     };
     assert_eq!(text, expected);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_deferred_in_a_task_is_kept_to_resume_as_a_plain_call() {
+    use agentkit_core::mcp::{DEFERRED_META, DirectoryStore, RESUME_META};
+    let dir = std::env::temp_dir().join(format!("agentkit-task-deferred-{}", std::process::id()));
+    let mut registry = ToolRegistry::new();
+    let spec = ToolSpec::builder("deploy")
+        .requires_approval()
+        .build()
+        .unwrap();
+    registry
+        .register(Echo {
+            spec,
+            delay: Duration::ZERO,
+        })
+        .unwrap();
+    // No approval policy: every call that needs approval is deferred.
+    let server = McpServer::new(Arc::new(ToolExecutor::new(registry)))
+        .with_deferred_store(DirectoryStore::new(&dir).unwrap())
+        .with_task_support("deploy", TaskSupport::Optional);
+    let (url, _stop) = serve(server).await;
+    let client = Client::connect(&url, true, None).await;
+
+    let id = task_id(&client.call("deploy", json!({"env": "prod"})).await);
+    let ended = client.ended(&id).await;
+    assert_eq!(ended["result"]["status"], "completed", "{ended}");
+    let deferred = ended["result"]["result"]["_meta"][DEFERRED_META]
+        .as_str()
+        .unwrap_or_else(|| panic!("a deferred id: {ended}"))
+        .to_owned();
+
+    // Resumed as a plain call (not a task): undecided, it still waits under the same id.
+    let params = json!({
+        "name": "deploy", "arguments": {"env": "prod"},
+        "_meta": {RESUME_META: deferred},
+    });
+    let waiting = client.request("tools/call", params).await;
+    assert!(waiting["result"].get("taskId").is_none(), "{waiting}");
+    assert_eq!(
+        waiting["result"]["_meta"][DEFERRED_META],
+        deferred.as_str(),
+        "{waiting}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -17,7 +17,7 @@ use super::peer::PeerSession;
 use super::progress::CallNotifier;
 use super::raw::RawArguments;
 use super::server::McpServer;
-use super::task_input::TaskClient;
+use super::tasks::TaskClient;
 use crate::approval::Approval;
 use crate::call::{ToolArguments, ToolCall};
 use crate::error::{Error, ErrorKind, UnknownToolError};

@@ -83,7 +83,6 @@ mod serve;
 mod server;
 mod service;
 mod sessions;
-mod task_input;
 mod tasks;
 
 pub use auth::{Authenticate, BearerAuth, BearerAuthLayer, ProtectedResource, Unauthorized};

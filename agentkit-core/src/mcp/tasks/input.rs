@@ -10,7 +10,7 @@ use rmcp::model::{ElicitResult, ElicitationAction, InputRequest};
 use rmcp::service::RequestContext;
 use serde_json::{Value, json};
 
-use super::tasks::Tasks;
+use super::store::Tasks;
 use crate::principal::Principal;
 use crate::session::{
     Answer, ClientCapabilities, ClientError, ClientSession, Elicitation, ElicitationRequest,
@@ -20,7 +20,7 @@ use crate::session::{
 /// Marks a call as task `id`'s (in its context's extensions): its client is asked through the
 /// task.
 #[derive(Clone)]
-pub(super) struct TaskClient {
+pub(crate) struct TaskClient {
     tasks: Arc<Tasks>,
     id: String,
     capabilities: ClientCapabilities,
@@ -29,7 +29,7 @@ pub(super) struct TaskClient {
 impl TaskClient {
     /// The client of task `id`, made for the request of `context`: it can be asked what it
     /// declared (at `initialize`, or in the request's `_meta`).
-    pub(super) fn new(tasks: Arc<Tasks>, id: String, context: &RequestContext<RoleServer>) -> Self {
+    pub(crate) fn new(tasks: Arc<Tasks>, id: String, context: &RequestContext<RoleServer>) -> Self {
         let declared = context.client_capabilities();
         let capabilities = ClientCapabilities {
             elicitation: declared.as_ref().is_some_and(|c| c.elicitation.is_some()),
@@ -43,7 +43,7 @@ impl TaskClient {
     }
 
     /// The session a tool of the task asks, for `principal`.
-    pub(super) fn session(&self, principal: Option<Principal>) -> Arc<dyn ClientSession> {
+    pub(crate) fn session(&self, principal: Option<Principal>) -> Arc<dyn ClientSession> {
         Arc::new(TaskSession {
             client: self.clone(),
             principal,

@@ -486,7 +486,6 @@ async fn main() -> Result<(), BoxError> {
     let server = McpServer::new(Arc::new(executor))
         .with_name("agentkit-conformance", env!("CARGO_PKG_VERSION"))
         .with_timeout(Duration::from_secs(30));
-    let server = tasks::with_tasks(server);
 
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {

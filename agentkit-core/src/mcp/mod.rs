@@ -96,7 +96,7 @@ pub use error::{McpError, McpErrorKind};
 pub use oauth::{McpAuthError, McpOAuth};
 pub use server::McpServer;
 pub use service::McpHttpService;
-pub use tasks::{DEFAULT_MAX_TASKS, DEFAULT_TASK_TTL, TaskSupport};
+pub use tasks::{DEFAULT_MAX_TASKS, DEFAULT_TASK_TTL};
 
 /// The `rmcp` this module is built on, re-exported so that code naming its types (a custom
 /// transport, [`StreamableHttpServerConfig`](rmcp::transport::StreamableHttpServerConfig))

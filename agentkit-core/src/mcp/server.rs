@@ -147,6 +147,7 @@ impl McpServer {
     pub fn new(executor: Arc<ToolExecutor>) -> Self {
         // The registry cannot change behind an executor, so the list is built once.
         let tools = executor.registry().specs().map(to_mcp_tool).collect();
+        let tasks = Arc::new(Tasks::of(executor.registry().specs()));
         McpServer {
             executor,
             tools,
@@ -159,7 +160,7 @@ impl McpServer {
             raw: None,
             calls: None,
             deferred: None,
-            tasks: Arc::default(),
+            tasks,
         }
     }
 

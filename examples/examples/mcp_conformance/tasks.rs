@@ -1,11 +1,11 @@
 //! The tools of the suite's `tasks-*` scenarios (MCP 2026-07-28's `io.modelcontextprotocol/tasks`
 //! extension, SEP-2663): a tool that never runs as a task, and tools that do, which take a
-//! while, fail, panic or ask the user. Which tool runs as a task is the server's to say
-//! ([`McpServer::with_task_support`]); the tools themselves are written as any other.
+//! while, fail, panic or ask the user. Each says so in its declaration
+//! (`#[tool(task_support = "optional")]`); `McpServer` does the rest, and the tools are written
+//! as any other.
 
 use std::time::Duration;
 
-use agentkit_core::mcp::{McpServer, TaskSupport};
 use agentkit_core::serde_json::json;
 use agentkit_core::{
     BoxError, Elicitation, ElicitationRequest, ToolContext, ToolError, ToolHandler, ToolRegistry,
@@ -35,6 +35,7 @@ impl ToolHandler for Greet {
         { name = "label", type = string, required = false, default = "job", description = "A name for the job" },
     ],
     output = String,
+    task_support = "optional",
 )]
 struct SlowCompute;
 
@@ -46,7 +47,9 @@ impl ToolHandler for SlowCompute {
 }
 
 /// Works for a second, then fails: the task completes, its result an error for the model.
-#[tool(name = "failing_job", input = [], output = String)]
+/// Only as a task: a client that did not declare the extension is refused (the suite's
+/// `tasks-required-task-error`).
+#[tool(name = "failing_job", input = [], output = String, task_support = "required")]
 struct FailingJob;
 
 impl ToolHandler for FailingJob {
@@ -57,7 +60,12 @@ impl ToolHandler for FailingJob {
 }
 
 /// Panics: a failure of the server, not an answer, so its task fails.
-#[tool(name = "protocol_error_job", input = [], output = String)]
+#[tool(
+    name = "protocol_error_job",
+    input = [],
+    output = String,
+    task_support = "optional"
+)]
 struct ProtocolErrorJob;
 
 impl ToolHandler for ProtocolErrorJob {
@@ -72,6 +80,7 @@ impl ToolHandler for ProtocolErrorJob {
     name = "confirm_delete",
     input = [{ name = "filename", type = string, description = "The file to delete" }],
     output = String,
+    task_support = "optional",
 )]
 struct ConfirmDelete;
 
@@ -92,7 +101,7 @@ impl ToolHandler for ConfirmDelete {
 }
 
 /// Asks the user two questions at once: the task waits for both answers.
-#[tool(name = "multi_input", input = [], output = String)]
+#[tool(name = "multi_input", input = [], output = String, task_support = "optional")]
 struct MultiInput;
 
 impl ToolHandler for MultiInput {
@@ -139,15 +148,4 @@ pub(crate) fn register(registry: &mut ToolRegistry) -> Result<(), BoxError> {
     registry.register(ConfirmDelete)?;
     registry.register(MultiInput)?;
     Ok(())
-}
-
-/// Says which of them run as tasks. `failing_job` only as one: a client that did not declare
-/// the extension is refused (the suite's `tasks-required-task-error`).
-pub(crate) fn with_tasks(server: McpServer) -> McpServer {
-    server
-        .with_task_support("slow_compute", TaskSupport::Optional)
-        .with_task_support("failing_job", TaskSupport::Required)
-        .with_task_support("protocol_error_job", TaskSupport::Optional)
-        .with_task_support("confirm_delete", TaskSupport::Optional)
-        .with_task_support("multi_input", TaskSupport::Optional)
 }

@@ -7,10 +7,10 @@
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use agentkit_core::mcp::{McpServer, TaskSupport, Unauthorized};
+use agentkit_core::mcp::{McpServer, Unauthorized};
 use agentkit_core::{
-    BoxError, Elicitation, ElicitationRequest, JsonObject, Principal, Tool, ToolContext, ToolEvent,
-    ToolExecutor, ToolOutput, ToolRegistry, ToolSpec,
+    BoxError, Elicitation, ElicitationRequest, JsonObject, Principal, TaskSupport, Tool,
+    ToolContext, ToolEvent, ToolExecutor, ToolOutput, ToolRegistry, ToolSpec,
 };
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
@@ -40,12 +40,13 @@ impl Tool for Echo {
     }
 }
 
-/// `name`, whose `n`, when given, is an integer.
-fn echo(name: &'static str, delay: Duration) -> Echo {
+/// `name`, whose `n`, when given, is an integer, declared to run as a task as `support` says.
+fn echo(name: &'static str, delay: Duration, support: TaskSupport) -> Echo {
     let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
     Echo {
         spec: ToolSpec::builder(name)
             .input_json_schema(schema)
+            .task_support(support)
             .build()
             .expect("spec"),
         delay,
@@ -79,18 +80,20 @@ impl Tool for Ask {
 /// Events as `"<event> <tool>"`.
 type Events = Arc<Mutex<Vec<String>>>;
 
-/// A server of `quick` (optional), `stuck` (an hour, optional), `only_task` (required) and
-/// `plain` (never a task), whose events are collected.
+/// A server of `quick` (optional), `stuck` (an hour, optional), `only_task` (required),
+/// `plain` (never a task) and `ask` (optional), whose events are collected: `quick` and
+/// `only_task` declare it in their specs, the server says it for `stuck` and `ask`.
 fn server(events: &Events) -> McpServer {
     let mut registry = ToolRegistry::new();
-    registry.register(echo("quick", Duration::ZERO)).unwrap();
-    registry
-        .register(echo("stuck", Duration::from_secs(3600)))
-        .unwrap();
-    registry
-        .register(echo("only_task", Duration::ZERO))
-        .unwrap();
-    registry.register(echo("plain", Duration::ZERO)).unwrap();
+    let forbidden = TaskSupport::Forbidden;
+    let quick = echo("quick", Duration::ZERO, TaskSupport::Optional);
+    registry.register(quick).unwrap();
+    let stuck = echo("stuck", Duration::from_secs(3600), forbidden);
+    registry.register(stuck).unwrap();
+    let only_task = echo("only_task", Duration::ZERO, TaskSupport::Required);
+    registry.register(only_task).unwrap();
+    let plain = echo("plain", Duration::ZERO, forbidden);
+    registry.register(plain).unwrap();
     let ask = ToolSpec::builder("ask").build().unwrap();
     registry.register(Ask { spec: ask }).unwrap();
     let events = Arc::clone(events);
@@ -103,9 +106,7 @@ fn server(events: &Events) -> McpServer {
         })
         .build();
     McpServer::new(Arc::new(executor))
-        .with_task_support("quick", TaskSupport::Optional)
         .with_task_support("stuck", TaskSupport::Optional)
-        .with_task_support("only_task", TaskSupport::Required)
         .with_task_support("ask", TaskSupport::Optional)
 }
 

@@ -24,7 +24,7 @@ use serde_json::{Map, Value};
 
 pub(crate) use input::TaskClient;
 pub(crate) use store::Tasks;
-pub use store::{DEFAULT_MAX_TASKS, DEFAULT_TASK_TTL, TaskSupport};
+pub use store::{DEFAULT_MAX_TASKS, DEFAULT_TASK_TTL};
 
 use super::convert::into_call_tool_result;
 use super::deferred::{DEFERRED_META, RESUME_META, new_id};
@@ -34,12 +34,13 @@ use crate::call::{ToolArguments, ToolCall};
 use crate::error::ErrorKind;
 use crate::principal::Principal;
 use crate::result::ToolResult;
-use crate::tool::ToolSpec;
+use crate::tool::{TaskSupport, ToolSpec};
 
 impl McpServer {
     /// Sets whether the tool called `name` runs as a task (MCP 2026-07-28's
-    /// `io.modelcontextprotocol/tasks` extension, SEP-2663); tools are
-    /// [`Forbidden`](TaskSupport::Forbidden) until set. With one tool set
+    /// `io.modelcontextprotocol/tasks` extension, SEP-2663), over what its spec declares
+    /// ([`ToolSpec::task_support`], `#[tool(task_support = "optional")]`;
+    /// [`Forbidden`](TaskSupport::Forbidden) unless declared). With one tool
     /// [`Optional`](TaskSupport::Optional) or [`Required`](TaskSupport::Required), the server
     /// declares the extension, and:
     ///
@@ -71,7 +72,8 @@ impl McpServer {
     ///
     /// ```
     /// # use std::sync::Arc;
-    /// use agentkit_core::mcp::{McpServer, TaskSupport};
+    /// use agentkit_core::TaskSupport;
+    /// use agentkit_core::mcp::McpServer;
     /// # use agentkit_core::{ToolExecutor, ToolRegistry};
     /// # let executor = Arc::new(ToolExecutor::new(ToolRegistry::new()));
     /// let server = McpServer::new(executor).with_task_support("render_video", TaskSupport::Optional);

@@ -13,23 +13,7 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use crate::mcp::deferred::new_id;
-
-/// Whether a tool runs as a task when a client that supports tasks calls it (MCP's
-/// `io.modelcontextprotocol/tasks` extension); set per tool with
-/// [`McpServer::with_task_support`](crate::mcp::McpServer::with_task_support).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[non_exhaustive]
-pub enum TaskSupport {
-    /// Never a task: every call is answered when it ends. The default.
-    #[default]
-    Forbidden,
-    /// A task for a client that declared the tasks extension; a plain call for one that did
-    /// not.
-    Optional,
-    /// Only as a task: a client that did not declare the tasks extension is refused with
-    /// -32021 (missing required client capability), before the tool runs.
-    Required,
-}
+use crate::tool::{TaskSupport, ToolSpec};
 
 /// How many tasks a server runs at once, by default.
 pub const DEFAULT_MAX_TASKS: usize = 100;
@@ -87,6 +71,18 @@ pub(crate) struct Entry {
 }
 
 impl Tasks {
+    /// The tasks of a server of `specs`, each tool as its spec declares it.
+    pub(crate) fn of<'a>(specs: impl Iterator<Item = &'a ToolSpec>) -> Self {
+        let support = specs
+            .filter(|spec| spec.task_support() != TaskSupport::Forbidden)
+            .map(|spec| (spec.name().to_owned(), spec.task_support()))
+            .collect();
+        Tasks {
+            support,
+            ..Tasks::default()
+        }
+    }
+
     /// Whether any tool may run as a task: the server then declares the extension.
     pub(crate) fn enabled(&self) -> bool {
         self.support

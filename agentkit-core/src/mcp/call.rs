@@ -123,7 +123,7 @@ impl McpServer {
         let token = context.meta.get_progress_token();
         let (notifier, reporter) =
             CallNotifier::start(context.peer.clone(), token, Arc::clone(&self.log_threshold));
-        // A task's client is asked through the task (see `task_input`).
+        // A task's client is asked through the task (see `tasks::input`).
         let client: Arc<dyn ClientSession> = match context.extensions.get::<TaskClient>() {
             Some(task) => task.session(principal),
             None => Arc::new(PeerSession::new(context.peer.clone(), principal)),

@@ -85,7 +85,9 @@ use crate::tool::ToolSpec;
 /// contradict its body is refused with -32020 before its tool runs.
 ///
 /// Tools can run as tasks, MCP 2026-07-28's `io.modelcontextprotocol/tasks` extension
-/// (SEP-2663), each as [`with_task_support`](Self::with_task_support) says: a client that
+/// (SEP-2663), each as its spec declares ([`ToolSpec::task_support`],
+/// `#[tool(task_support = "optional")]`) or [`with_task_support`](Self::with_task_support)
+/// sets: a client that
 /// declared the extension gets a task at once (`resultType: "task"`) while the call runs
 /// through the executor in the background; it polls `tasks/get` for the status and, once the
 /// call has ended, its result (inlined: there is no `tasks/result` in this revision), answers

@@ -183,7 +183,7 @@ pub use session::{
     ClientCapabilities, ClientError, Elicitation, ElicitationRequest, LogLevel, LogMessage, Root,
     Sampled, SamplingRequest,
 };
-pub use tool::{DEFAULT_VERSION, Tool, ToolAnnotations, ToolSpec, ToolSpecBuilder};
+pub use tool::{DEFAULT_VERSION, TaskSupport, Tool, ToolAnnotations, ToolSpec, ToolSpecBuilder};
 pub use tool_search::{SearchHit, ToolSearch};
 pub use toolset::{Toolset, ToolsetEntry};
 pub use typed::{FromParam, IntoParam, ParamTypeError, ToolHandler};

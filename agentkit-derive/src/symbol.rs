@@ -23,6 +23,7 @@ pub(crate) const BLOCKING: Symbol = Symbol("blocking");
 pub(crate) const SEQUENTIAL: Symbol = Symbol("sequential");
 pub(crate) const REQUIRES_APPROVAL: Symbol = Symbol("requires_approval");
 pub(crate) const RETRIES: Symbol = Symbol("retries");
+pub(crate) const TASK_SUPPORT: Symbol = Symbol("task_support");
 pub(crate) const TITLE: Symbol = Symbol("title");
 pub(crate) const READ_ONLY: Symbol = Symbol("read_only");
 pub(crate) const DESTRUCTIVE: Symbol = Symbol("destructive");
@@ -46,7 +47,7 @@ pub(crate) const MIN_ITEMS: Symbol = Symbol("min_items");
 pub(crate) const MAX_ITEMS: Symbol = Symbol("max_items");
 
 /// The keys of `#[tool(...)]`, in the order the documentation lists them.
-pub(crate) const TOOL_KEYS: [Symbol; 20] = [
+pub(crate) const TOOL_KEYS: [Symbol; 21] = [
     NAME,
     DESCRIPTION,
     VERSION,
@@ -59,6 +60,7 @@ pub(crate) const TOOL_KEYS: [Symbol; 20] = [
     SEQUENTIAL,
     REQUIRES_APPROVAL,
     RETRIES,
+    TASK_SUPPORT,
     TITLE,
     READ_ONLY,
     DESTRUCTIVE,

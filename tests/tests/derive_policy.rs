@@ -1,10 +1,12 @@
 //! The execution-policy keys of `#[tool(...)]` (`timeout`, `blocking`, `sequential`,
-//! `requires_approval`, `retries`) end up in the tool's spec: the same spec the builder
+//! `requires_approval`, `retries`, `task_support`) end up in the tool's spec: the same spec the builder
 //! makes, the same JSON shape, and the defaults when they are not written.
 
 use std::time::Duration;
 
-use agentkit_core::{BoxError, JsonObject, Tool, ToolContext, ToolHandler, ToolSpec, tool};
+use agentkit_core::{
+    BoxError, JsonObject, TaskSupport, Tool, ToolContext, ToolHandler, ToolSpec, tool,
+};
 use serde_json::json;
 
 #[tool(
@@ -14,7 +16,8 @@ use serde_json::json;
     blocking,
     sequential,
     requires_approval,
-    retries = 3
+    retries = 3,
+    task_support = "optional"
 )]
 struct SendReport;
 
@@ -31,7 +34,8 @@ impl ToolHandler for SendReport {
     blocking = true,
     sequential = false,
     requires_approval = true,
-    retries = 0
+    retries = 0,
+    task_support = "required"
 )]
 struct Archive;
 
@@ -68,6 +72,7 @@ fn every_key_is_in_the_spec() {
     assert!(spec.is_sequential());
     assert!(spec.requires_approval());
     assert_eq!(spec.retries(), Some(3));
+    assert_eq!(spec.task_support(), TaskSupport::Optional);
 }
 
 #[test]
@@ -82,6 +87,7 @@ fn flags_written_with_a_value_mean_that_value() {
         Some(0),
         "`retries = 0` is not the executor's default"
     );
+    assert_eq!(spec.task_support(), TaskSupport::Required);
 }
 
 #[test]
@@ -91,6 +97,7 @@ fn a_tool_without_the_keys_has_the_defaults() {
         assert!(!spec.is_sequential(), "{}", spec.name());
         assert!(!spec.requires_approval(), "{}", spec.name());
         assert_eq!(spec.retries(), None, "{}", spec.name());
+        assert_eq!(spec.task_support(), TaskSupport::Forbidden);
     }
     assert_eq!(Echo.spec().timeout(), None);
     assert_eq!(Lookup.spec().timeout(), Some(Duration::from_secs(120)));
@@ -101,6 +108,7 @@ fn a_tool_without_the_keys_has_the_defaults() {
         "sequential",
         "requires_approval",
         "retries",
+        "task_support",
     ] {
         assert!(value.get(key).is_none(), "{key} in {value}");
     }
@@ -115,6 +123,7 @@ fn the_spec_equals_the_builders() {
         .sequential()
         .requires_approval()
         .retries(3)
+        .task_support(TaskSupport::Optional)
         .build()
         .unwrap();
     assert_eq!(SendReport.spec(), &built);
@@ -130,6 +139,8 @@ fn the_json_shape_round_trips() {
     assert_eq!(value["sequential"], json!(true));
     assert_eq!(value["requires_approval"], json!(true));
     assert_eq!(value["retries"], json!(3));
+    assert_eq!(value["task_support"], json!("optional"));
+    assert_eq!(Archive.spec().to_value()["task_support"], json!("required"));
     for spec in [
         SendReport.spec(),
         Archive.spec(),
@@ -141,4 +152,13 @@ fn the_json_shape_round_trips() {
     }
     assert_eq!(Archive.spec().to_value()["timeout"], json!("24h"));
     assert_eq!(Lookup.spec().to_value()["timeout"], json!("2m"));
+}
+
+#[test]
+fn a_task_support_not_named_is_refused_when_loaded() {
+    let mut value = Echo.spec().to_value();
+    value["task_support"] = json!("sometimes");
+    let error = ToolSpec::from_value(value).unwrap_err().to_string();
+    assert!(error.contains("task_support"), "{error}");
+    assert!(error.contains(r#""optional""#), "{error}");
 }

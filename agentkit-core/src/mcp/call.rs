@@ -20,6 +20,7 @@ use super::peer::PeerSession;
 use super::progress::{CallNotifier, LogThreshold, our_level};
 use super::raw::RawArguments;
 use super::server::McpServer;
+use super::tasks::TaskClient;
 use crate::approval::Approval;
 use crate::call::{ToolArguments, ToolCall};
 use crate::error::{Error, ErrorKind, UnknownToolError};
@@ -113,22 +114,13 @@ impl McpServer {
         Ok(answer.into())
     }
 
-    /// Runs `call` through the executor, for the client of `context`: to its end, or, for a
-    /// client of 2026-07-28 (a `retry`), until it asks what the client has not answered.
-    async fn run(
-        &self,
-        call: &ToolCall,
-        context: &RequestContext<RoleServer>,
-        principal: Option<Principal>,
-        retry: Option<Retry<'_>>,
-    ) -> Result<Round, ErrorData> {
-        // The call ends when the client cancels it, at the timeout, or when the server shuts
-        // down past its grace period.
-        let _in_flight = self.calls.as_ref().map(CallsInFlight::enter);
+    /// When a call served for `context` ends: the client cancels it, the timeout passes, or
+    /// the server shuts down past its grace period.
+    fn deadline(&self, context: &RequestContext<RoleServer>) -> impl Future<Output = ()> + Send {
         let cancelled = context.ct.clone();
         let shutdown = self.calls.as_ref().map(|calls| calls.cancel.clone());
         let timeout = self.timeout;
-        let deadline = async move {
+        async move {
             let ended = async {
                 match shutdown {
                     Some(shutdown) => tokio::select! {
@@ -144,29 +136,58 @@ impl McpServer {
                 }
                 None => ended.await,
             }
-        };
+        }
+    }
+
+    /// Runs `call` through the executor to its end, for the client of `context`, which the
+    /// tool asks by requests of its own (2025-11-25), or through its task (see `tasks`).
+    pub(super) async fn run_to_end(
+        &self,
+        call: &ToolCall,
+        context: &RequestContext<RoleServer>,
+        principal: Option<Principal>,
+    ) -> ToolResult {
+        let _in_flight = self.calls.as_ref().map(CallsInFlight::enter);
+        let deadline = self.deadline(context);
         // Progress goes to the client only when it asked, with a token for the call; log
         // messages at or above the level it set.
         let token = context.meta.get_progress_token();
+        let (notifier, reporter) =
+            CallNotifier::start(context.peer.clone(), token, Arc::clone(&self.log_threshold));
+        // A task's client is asked through the task (see `tasks::input`).
+        let client: Arc<dyn ClientSession> = match context.extensions.get::<TaskClient>() {
+            Some(task) => task.session(principal),
+            None => Arc::new(PeerSession::new(context.peer.clone(), principal)),
+        };
+        let result = self
+            .executor
+            .dispatch_served(call, deadline, Some(reporter), Some(client))
+            .await;
+        notifier.finish().await;
+        result
+    }
+
+    /// Runs `call` through the executor, for the client of `context`: to its end, or, for a
+    /// client of 2026-07-28 (a `retry`), until it asks what the client has not answered.
+    async fn run(
+        &self,
+        call: &ToolCall,
+        context: &RequestContext<RoleServer>,
+        principal: Option<Principal>,
+        retry: Option<Retry<'_>>,
+    ) -> Result<Round, ErrorData> {
+        let Some(mut retry) = retry else {
+            return Ok(Round::Done(self.run_to_end(call, context, principal).await));
+        };
+        let _in_flight = self.calls.as_ref().map(CallsInFlight::enter);
+        let deadline = self.deadline(context);
+        let token = context.meta.get_progress_token();
         // A client of 2026-07-28 sets the level in each request, and gets no message
         // without.
-        let threshold = match &retry {
-            None => Arc::clone(&self.log_threshold),
-            Some(_) => Arc::new(LogThreshold::of_request(
-                context.meta.log_level().map(|level| our_level(&level)),
-            )),
-        };
+        let threshold = Arc::new(LogThreshold::of_request(
+            context.meta.log_level().map(|level| our_level(&level)),
+        ));
         let (notifier, reporter) = CallNotifier::start(context.peer.clone(), token, threshold);
-        let Some(mut retry) = retry else {
-            let client: Arc<dyn ClientSession> =
-                Arc::new(PeerSession::new(context.peer.clone(), principal));
-            let result = self
-                .executor
-                .dispatch_served(call, deadline, Some(reporter), Some(client))
-                .await;
-            notifier.finish().await;
-            return Ok(Round::Done(result));
-        };
         // What the request declares (its `_meta`), else what the session's client did (a
         // transport that skipped the handshake's per-request metadata).
         let declared = context.client_capabilities().or_else(|| {

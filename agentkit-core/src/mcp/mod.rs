@@ -10,7 +10,8 @@
 //!   clients that ask for them, as progress notifications. Beside the tools, it serves the
 //!   resources, prompts and argument completion the application gives it ([`McpResources`],
 //!   [`McpPrompts`], [`McpCompletions`], in rmcp's types), and puts caching hints
-//!   ([`CacheHints`]) on its lists for clients of the 2026-07-28 revision.
+//!   ([`CacheHints`]) on its lists for clients of the 2026-07-28 revision. A tool can run as a task (MCP
+//!   2026-07-28's tasks extension, see [`McpServer::with_task_support`]).
 //! - [`McpClient`] connects to a server (a child process over stdio, or a streamable HTTP
 //!   URL) and registers its tools in a [`ToolRegistry`](crate::ToolRegistry), where the
 //!   executor validates, times, observes and records them like any other tool; the server's
@@ -144,6 +145,7 @@ mod serve;
 mod server;
 mod service;
 mod sessions;
+mod tasks;
 
 pub use auth::{Authenticate, BearerAuth, BearerAuthLayer, ProtectedResource, Unauthorized};
 pub use cache::CacheHints;
@@ -158,6 +160,7 @@ pub use handlers::{McpCompletions, McpPrompts, McpResources};
 pub use oauth::{McpAuthError, McpOAuth};
 pub use server::McpServer;
 pub use service::McpHttpService;
+pub use tasks::{DEFAULT_MAX_TASKS, DEFAULT_TASK_TTL};
 
 /// The `rmcp` this module is built on, re-exported so that code naming its types (a custom
 /// transport, [`StreamableHttpServerConfig`](rmcp::transport::StreamableHttpServerConfig))

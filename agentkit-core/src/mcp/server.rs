@@ -7,8 +7,9 @@ use std::time::Duration;
 #[allow(deprecated)] // MCP's logging, which the 2026-07-28 revision deprecates.
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as McpToolInfo,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, GetTaskParams, GetTaskResult,
+    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    Tool as McpToolInfo, UpdateTaskParams,
 };
 use rmcp::model::{
     CompleteRequestParams, CompleteResult, DiscoverResult, GetPromptRequestParams,
@@ -27,6 +28,7 @@ use super::input_state::StateKey;
 use super::options::HttpOptions;
 use super::progress::{LogThreshold, our_level};
 use super::raw::PendingArguments;
+use super::tasks::Tasks;
 use crate::executor::ToolExecutor;
 use crate::principal::Principal;
 use crate::tool::ToolSpec;
@@ -114,6 +116,8 @@ use crate::tool::ToolSpec;
 /// | idle session | 5 minutes without a request | closed, its memory freed | [`with_session_idle_timeout`](Self::with_session_idle_timeout) |
 /// | calls per session | no cap of their own: the executor's [in-flight limit](crate::ToolExecutorBuilder::max_in_flight) bounds all calls | the call waits for room | |
 /// | one call | none | `isError` timeout result | [`with_timeout`](Self::with_timeout), the tool's own timeout |
+/// | live [tasks](Self::with_task_support) | 100 | -32000, try again later | [`with_max_tasks`](Self::with_max_tasks) |
+/// | an ended task | kept 5 minutes (`ttlMs`), as many as the live cap | dropped, oldest first; its id unknown (-32602) | [`with_task_ttl`](Self::with_task_ttl) |
 /// | shutdown | calls in flight get 10 s | cancelled, each with its terminal event | [`with_shutdown_grace`](Self::with_shutdown_grace), [`serve_http_until`](Self::serve_http_until) |
 /// | a tool's JSON Schema (served, or consumed by [`McpClient`](super::McpClient)) | 128 deep, 200 000 subschemas, 10 000 patterns of 4 KiB; `$ref`s inside it only | the tool is refused at registration, saying why | [`SchemaLimits`](crate::SchemaLimits) |
 /// | validating one call against it | 1 000 000 subschema evaluations, 200 deep | an input issue (`TooComplex`) | [`SchemaLimits`](crate::SchemaLimits) |
@@ -130,6 +134,17 @@ use crate::tool::ToolSpec;
 /// with [`input_json_schema`](crate::ToolSpecBuilder::input_json_schema)) travels in
 /// `Mcp-Param-Region` too, for proxies that route on headers: a request whose headers
 /// contradict its body is refused with -32020 before its tool runs.
+///
+/// Tools can run as tasks, MCP 2026-07-28's `io.modelcontextprotocol/tasks` extension
+/// (SEP-2663), each as its spec declares ([`ToolSpec::task_support`],
+/// `#[tool(task_support = "optional")]`) or [`with_task_support`](Self::with_task_support)
+/// sets: a client that
+/// declared the extension gets a task at once (`resultType: "task"`) while the call runs
+/// through the executor in the background; it polls `tasks/get` for the status and, once the
+/// call has ended, its result (inlined: there is no `tasks/result` in this revision), answers
+/// what the tool asks its user or model with `tasks/update` (the task is `input_required`
+/// meanwhile), and ends it with `tasks/cancel`. A task is its principal's alone. Status
+/// notifications (`notifications/tasks`) are not sent: clients poll.
 ///
 /// ```no_run
 /// use std::sync::Arc;
@@ -211,6 +226,8 @@ pub struct McpServer {
     pub(super) extras: Extras,
     /// The key that seals the state of calls waiting for their client's input.
     pub(super) input_state: StateKey,
+    /// Which tools run as tasks, and the tasks of every session (see `tasks`).
+    pub(super) tasks: Arc<Tasks>,
 }
 
 /// Whether a principal (none for an unauthenticated client) may list and call a tool.
@@ -235,6 +252,7 @@ impl McpServer {
     pub fn new(executor: Arc<ToolExecutor>) -> Self {
         // The registry cannot change behind an executor, so the list is built once.
         let tools = executor.registry().specs().map(to_mcp_tool).collect();
+        let tasks = Arc::new(Tasks::of(executor.registry().specs()));
         McpServer {
             executor,
             tools,
@@ -249,6 +267,7 @@ impl McpServer {
             deferred: None,
             extras: Extras::default(),
             input_state: StateKey::per_process(),
+            tasks,
         }
     }
 
@@ -352,6 +371,7 @@ impl ServerHandler for McpServer {
             .enable_logging()
             .build();
         self.extras.declare(&mut capabilities);
+        self.declare_tasks(&mut capabilities);
         let mut config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
         if let Some(instructions) = &self.instructions {
             config = config.with_instructions(instructions.clone());
@@ -393,6 +413,9 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(task) = self.call_as_task(&request, &context)? {
+            return Ok(task);
+        }
         // Boxed: a served call is a future of some kilobytes (the executor's call inside),
         // which rmcp would otherwise move, whole, into its request task and out again.
         Box::pin(self.call(request, context)).await
@@ -406,6 +429,30 @@ impl ServerHandler for McpServer {
     ) -> Result<(), ErrorData> {
         self.log_threshold.set(our_level(&request.level));
         Ok(())
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.get_task_of(&request, &context)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.update_task_of(&request, &context)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.cancel_task_of(&request, &context)
     }
 
     fn get_tool(&self, name: &str) -> Option<McpToolInfo> {

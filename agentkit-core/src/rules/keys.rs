@@ -37,6 +37,7 @@ pub const TOOL_KEYS: &[&str] = &[
     "sequential",
     "requires_approval",
     "retries",
+    "task_support",
     "title",
     "read_only",
     "destructive",

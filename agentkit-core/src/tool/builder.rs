@@ -305,6 +305,13 @@ impl ToolSpecBuilder {
         self
     }
 
+    /// Sets whether the tool runs as a task when it is served over MCP and a client that
+    /// supports tasks calls it (see [`TaskSupport`](crate::TaskSupport)).
+    pub fn task_support(mut self, support: crate::TaskSupport) -> Self {
+        self.spec.policy.task_support = support;
+        self
+    }
+
     /// Sets a human title for the tool, for a host to show (see [`ToolAnnotations`]).
     pub fn title(mut self, title: impl Into<Cow<'static, str>>) -> Self {
         self.spec.annotations.title = Some(title.into());
@@ -424,6 +431,7 @@ fn spec_from_value(value: Value) -> Result<ToolSpec, SemanticError> {
         "sequential",
         "requires_approval",
         "retries",
+        "task_support",
         "annotations",
         "examples",
     ];
@@ -513,6 +521,17 @@ fn spec_from_value(value: Value) -> Result<ToolSpec, SemanticError> {
                 }
             }
             ("examples", _) => expect("examples", EXAMPLES),
+            ("task_support", Value::String(text)) => match crate::TaskSupport::parse(&text) {
+                Some(support) => builder = builder.task_support(support),
+                None => expect(
+                    "task_support",
+                    "\"forbidden\", \"optional\" or \"required\"",
+                ),
+            },
+            ("task_support", _) => expect(
+                "task_support",
+                "\"forbidden\", \"optional\" or \"required\"",
+            ),
             ("retries", value) => match value.as_u64().and_then(|n| u32::try_from(n).ok()) {
                 Some(retries) => builder = builder.retries(retries),
                 None => expect("retries", "a whole number"),

@@ -7,6 +7,7 @@ mod builder;
 mod examples;
 mod json_decl;
 mod spec;
+mod task_support;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -19,6 +20,7 @@ pub use json_decl::{
     static_schema_with,
 };
 pub use spec::{DEFAULT_VERSION, ToolSpec};
+pub use task_support::TaskSupport;
 
 use crate::content::ToolOutput;
 use crate::context::ToolContext;

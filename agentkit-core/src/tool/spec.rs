@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use super::annotations::ToolAnnotations;
 use super::examples::Examples;
 use super::json_decl::{JsonDecl, StaticJsonSchema};
+use super::task_support::TaskSupport;
 use crate::rules::{self, Literal};
 use crate::schema::json_schema::{Style, export};
 use crate::schema::{JsonObject, JsonSchema, SemanticError, ToolSchema};
@@ -144,7 +145,16 @@ impl ToolSpec {
             sequential,
             requires_approval,
             retries,
+            task_support: self.policy.task_support,
         };
+        self
+    }
+
+    /// Sets whether the tool runs as a task when served, on a spec built by
+    /// [`from_static`](Self::from_static); used by `#[tool(task_support = "...")]`.
+    #[doc(hidden)]
+    pub const fn with_static_task_support(mut self, support: TaskSupport) -> Self {
+        self.policy.task_support = support;
         self
     }
 
@@ -215,6 +225,9 @@ impl ToolSpec {
         }
         if let Some(retries) = policy.retries {
             object.insert("retries".into(), retries.into());
+        }
+        if policy.task_support != TaskSupport::Forbidden {
+            object.insert("task_support".into(), policy.task_support.as_str().into());
         }
         if let Some(annotations) = self.annotations.to_value() {
             object.insert("annotations".into(), annotations);
@@ -310,6 +323,11 @@ impl ToolSpec {
     /// [`ToolExecutorBuilder::default_retries`](crate::ToolExecutorBuilder::default_retries)).
     pub fn retries(&self) -> Option<u32> {
         self.policy.retries
+    }
+
+    /// Whether the tool runs as a task when served over MCP (see [`TaskSupport`]).
+    pub fn task_support(&self) -> TaskSupport {
+        self.policy.task_support
     }
 
     /// What the tool says of its effects: a title and hints (see [`ToolAnnotations`]).
@@ -475,6 +493,7 @@ pub(super) struct ExecutionPolicy {
     pub(super) sequential: bool,
     pub(super) requires_approval: bool,
     pub(super) retries: Option<u32>,
+    pub(super) task_support: TaskSupport,
 }
 
 impl ExecutionPolicy {
@@ -484,5 +503,6 @@ impl ExecutionPolicy {
         sequential: false,
         requires_approval: false,
         retries: None,
+        task_support: TaskSupport::Forbidden,
     };
 }

@@ -25,7 +25,7 @@ use crate::forms::{self, Def};
 use crate::rules::{self, Problem};
 use crate::symbol::{
     self, BLOCKING, CRATE, CREDENTIALS, DEFS, DESCRIPTION, EXAMPLES, HINTS, INPUT, NAME, OUTPUT,
-    REQUIRES_APPROVAL, RETRIES, SEQUENTIAL, Symbol, TAGS, TIMEOUT, TITLE, VERSION,
+    REQUIRES_APPROVAL, RETRIES, SEQUENTIAL, Symbol, TAGS, TASK_SUPPORT, TIMEOUT, TITLE, VERSION,
 };
 use crate::value::{crate_path, default_in, doc_of, invalid, refused, string};
 
@@ -111,6 +111,8 @@ pub(crate) struct Policy {
     pub(crate) sequential: bool,
     pub(crate) requires_approval: bool,
     pub(crate) retries: Option<u32>,
+    /// `task_support = "..."`: the variant of `TaskSupport` it names (`Optional`).
+    pub(crate) task_support: Option<&'static str>,
 }
 
 impl Policy {
@@ -238,6 +240,7 @@ impl<'a> Tool<'a> {
                 CREDENTIALS => tool.credentials = credentials(cx, value),
                 TIMEOUT => tool.policy.timeout = timeout(cx, value),
                 RETRIES => tool.policy.retries = retries(cx, value),
+                TASK_SUPPORT => tool.policy.task_support = task_support(cx, value),
                 TITLE => {
                     tool.annotations.title = string(
                         cx,
@@ -376,6 +379,7 @@ fn example(key: Symbol) -> &'static str {
         CREDENTIALS => "credentials = [\"weather-api-key\"]",
         TIMEOUT => "timeout = \"10s\"",
         RETRIES => "retries = 2",
+        TASK_SUPPORT => "task_support = \"optional\"",
         TITLE => "title = \"Delete a file\"",
         EXAMPLES => "examples = [{ city = \"Paris\" }]",
         CRATE => "crate = \"agentkit\"",
@@ -465,6 +469,24 @@ fn timeout(cx: &Ctxt, value: Value) -> Option<Duration> {
             None
         }
     }
+}
+
+/// `task_support = "optional"`: whether the tool runs as a task when served over MCP; the
+/// variant of `TaskSupport` the value names.
+fn task_support(cx: &Ctxt, value: Value) -> Option<&'static str> {
+    const EXPECTED: &str = "\"forbidden\", \"optional\" or \"required\", \
+                            such as `task_support = \"optional\"`";
+    let written = string(cx, TASK_SUPPORT, value, EXPECTED)?;
+    let variant = match written.value.as_str() {
+        "forbidden" => "Forbidden",
+        "optional" => "Optional",
+        "required" => "Required",
+        _ => {
+            invalid(cx, written.span, TASK_SUPPORT, EXPECTED);
+            return None;
+        }
+    };
+    Some(variant)
 }
 
 /// `retries = 2`: how many times per turn the tool may ask the model to retry, a `u32`.

@@ -176,8 +176,13 @@ fn policy(p: &Ident, policy: &Policy) -> Option<TokenStream> {
         }
         None => quote!(#p::None),
     };
+    let task_support = policy.task_support.map(|variant| {
+        let variant = Ident::new(variant, Span::call_site());
+        quote!(.with_static_task_support(#p::TaskSupport::#variant))
+    });
     Some(quote! {
         .with_static_policy(#timeout_ms, #blocking, #sequential, #requires_approval, #retries)
+        #task_support
     })
 }
 

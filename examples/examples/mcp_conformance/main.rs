@@ -41,8 +41,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 // The tools of the suite's 2026-07-28 scenarios, which ask the client in rounds.
-#[path = "conformance_2026/mod.rs"]
 mod conformance_2026;
+// The tools of the `tasks-*` scenarios, and which of them run as tasks.
+mod tasks;
 
 use agentkit_core::mcp::McpServer;
 use agentkit_core::serde_json::{Value, json};
@@ -483,6 +484,7 @@ fn registry() -> Result<ToolRegistry, BoxError> {
     registry.register(ElicitationEnums)?;
     registry.register(JsonSchema2020::new()?)?;
     conformance_2026::register(&mut registry)?;
+    tasks::register(&mut registry)?;
     Ok(registry)
 }
 

@@ -25,3 +25,4 @@ mod mcp_resources_prompts;
 mod mcp_server;
 mod mcp_session_memory;
 mod mcp_structured_output;
+mod mcp_tasks;

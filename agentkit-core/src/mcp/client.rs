@@ -323,8 +323,22 @@ impl McpClient {
 /// `execute` sends `tools/call` with the validated arguments. The result's
 /// `structuredContent`, any JSON value (an object, a list, a string, a number, a boolean,
 /// `null`), is the tool's structured output ([`ToolResult::output`](crate::ToolResult::output)),
-/// and its content blocks are the content parts, but for the text block that repeats the
-/// structured output as JSON. The executor validates the structured output against the
+/// and its content blocks are the content parts. The model reads each piece of data once, and
+/// nothing meant for the user alone; the application keeps every block:
+///
+/// - a text block that repeats the structured output (MCP asks servers to send its JSON as
+///   text too, and the reference servers do: server-memory pretty-printed, server-filesystem
+///   as the text it wraps in `{"content": text}`) is the same data: it goes to the
+///   application's parts ([`ToolResult::app_content`](crate::ToolResult::app_content)), not
+///   the model's. "The same" is decided on the data, not the characters: the text read as
+///   JSON is the same value as `structuredContent` (whatever the spacing and key order,
+///   numbers compared as numbers), or `structuredContent` is an object of one string and the
+///   text is that string. A text that differs otherwise (cut, a summary) stays the model's.
+/// - a block whose `annotations.audience` leaves out `"assistant"` (`["user"]`) is for the
+///   application too, as MCP means it; it is not in the model text of an `isError` result
+///   either.
+///
+/// The executor validates the structured output against the
 /// `outputSchema`: a result that does not match it, or that has none when the tool declares
 /// one, is an output validation failure ([`ToolValidationError`](crate::ToolValidationError),
 /// every problem with its path).

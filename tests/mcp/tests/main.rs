@@ -14,6 +14,7 @@ mod mcp_support;
 mod conformance;
 mod mcp_client;
 mod mcp_client_reports;
+mod mcp_client_results;
 mod mcp_executor;
 mod mcp_foreign_schemas;
 mod mcp_limits;

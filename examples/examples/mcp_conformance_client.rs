@@ -22,7 +22,7 @@
 //! person's approval is stood in for by [`approve_without_a_person`], as the suite's
 //! authorization server approves every request.
 
-use agentkit_core::mcp::{McpClient, McpOAuth};
+use agentkit_core::mcp::{McpClient, McpOAuth, Refusal};
 use agentkit_core::provider::mcp;
 use agentkit_core::serde_json::{self, Value, json};
 use agentkit_core::{BoxError, Problem, ToolCall, ToolExecutor, ToolRegistry};
@@ -53,8 +53,11 @@ async fn main() -> Result<(), BoxError> {
         return refuse_network_refs(&client).await;
     }
     let mut registry = ToolRegistry::new();
-    let tools = client.register_tools(&mut registry, None).await?;
-    println!("connected to {url}; tools: {tools:?}");
+    let import = client.register_tools(&mut registry, None).await?;
+    println!("connected to {url}; tools: {:?}", import.registered());
+    for refused in import.refused() {
+        println!("{refused}");
+    }
     // The schema the client declares for the server's tool, as agentkit declares it over MCP
     // (read before the registry moves into the executor).
     let declared = registry
@@ -109,26 +112,32 @@ const FOCAL_TOOL: &str = "json_schema_2020_12_tool";
 /// fetches one: the tool is refused when the tools are listed, saying why, rather than called
 /// unvalidated. Succeeds when it is refused for that reason.
 async fn refuse_network_refs(client: &McpClient) -> Result<(), BoxError> {
-    match client.tools(None).await {
-        Ok(tools) => Err(format!(
+    let listed = client.tools(None).await?;
+    if !listed.tools().is_empty() {
+        return Err(format!(
             "tools with a network `$ref` were accepted: {:?}",
-            tools.iter().map(|t| t.remote_name()).collect::<Vec<_>>()
+            listed
+                .tools()
+                .iter()
+                .map(|t| t.remote_name())
+                .collect::<Vec<_>>()
         )
-        .into()),
-        Err(error) => {
-            let refused_for_the_ref = error.registration_problems().is_some_and(|problems| {
-                problems.problems().iter().all(|problem| {
-                    matches!(problem.problem(),
-                        Problem::InvalidJsonSchema { pointer, .. } if pointer.ends_with("/$ref"))
-                })
-            });
-            if !refused_for_the_ref {
-                return Err(format!("refused for another reason: {error}").into());
-            }
-            println!("refused, as it should be: {error}");
-            Ok(())
-        }
+        .into());
     }
+    for refused in listed.refused() {
+        let Refusal::Invalid(problems) = refused.reason() else {
+            return Err(format!("refused for another reason: {refused}").into());
+        };
+        let for_the_ref = problems.problems().iter().all(|problem| {
+            matches!(problem.problem(),
+                Problem::InvalidJsonSchema { pointer, .. } if pointer.ends_with("/$ref"))
+        });
+        if !for_the_ref {
+            return Err(format!("refused for another reason: {refused}").into());
+        }
+        println!("refused, as it should be: {refused}");
+    }
+    Ok(())
 }
 
 /// How the client authorizes in the `auth/*` scenario `scenario`: with the client credentials

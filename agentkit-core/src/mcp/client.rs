@@ -17,6 +17,7 @@ use serde_json::Value;
 use super::convert::{TAGS_META_KEY, result_output, result_text};
 use super::error::{McpError, McpErrorKind};
 use super::forward::{Routes, client_config, routed};
+use super::import::{McpImport, McpToolList, Refusal, RefusedTool};
 use crate::content::ToolOutput;
 use crate::context::ToolContext;
 use crate::error::BoxError;
@@ -236,10 +237,18 @@ impl McpClient {
     /// The server's tools, as agentkit tools named `prefix` + the server's name (or the
     /// server's name alone). Every page of `tools/list` is read.
     ///
-    /// Fails with [`McpErrorKind::Registration`] when a name is not a valid agentkit tool
-    /// name (`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`), listing every such name; a prefix can make a
-    /// name valid, such as one starting with a digit.
-    pub async fn tools(&self, prefix: Option<&str>) -> Result<Vec<McpTool>, McpError> {
+    /// A tool agentkit cannot take is refused alone, listed with why in
+    /// [`McpToolList::refused`]; the others are imported all the same (MCP asks that one
+    /// malformed tool not keep the others from being used). A tool is refused when its name is
+    /// not a valid agentkit tool name (`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`; a prefix can make a
+    /// name valid, such as one starting with a digit), or when its input or output schema is
+    /// one the validator cannot take. Over streamable HTTP at revision 2026-07-28, rmcp's
+    /// transport drops a tool whose `x-mcp-header` annotations are invalid (SEP-2243) before
+    /// the listing reaches the client (it logs a warning): such a tool is neither imported nor
+    /// listed as refused.
+    ///
+    /// Fails with [`McpErrorKind::Request`] when the listing itself fails.
+    pub async fn tools(&self, prefix: Option<&str>) -> Result<McpToolList, McpError> {
         let listed = self
             .connection
             .peer
@@ -248,33 +257,30 @@ impl McpClient {
             .map_err(|e| McpError::new(McpErrorKind::Request, e))?;
         let server = self.server_name();
         let mut tools = Vec::with_capacity(listed.len());
-        let mut problems = Vec::new();
+        let mut refused = Vec::new();
         for info in listed {
+            let name = info.name.to_string();
             match McpTool::new(self, info, prefix, server.as_deref()) {
                 Ok(tool) => tools.push(tool),
-                Err(error) => problems.extend(error.into_problems()),
+                Err(error) => refused.push(RefusedTool::new(name, Refusal::Invalid(error))),
             }
         }
-        if problems.is_empty() {
-            Ok(tools)
-        } else {
-            Err(SemanticError::new(problems).into())
-        }
+        Ok(McpToolList { tools, refused })
     }
 
-    /// Registers every tool of the server in `registry` (see [`tools`](Self::tools) for the
-    /// names), all or none: a name agentkit refuses, or one the registry already holds (a
-    /// tool of another server with the same name, say), fails the whole registration with
+    /// Registers the server's tools in `registry` (see [`tools`](Self::tools) for the names,
+    /// and for the tools refused, which the returned [`McpImport`] lists with why).
+    ///
+    /// The tools agentkit takes are registered all or none: a name the registry already holds
+    /// (a tool of another server with the same name, say) fails the whole registration with
     /// [`McpErrorKind::Registration`], listing every such name. Give each server its own
     /// `prefix` (`Some("github_")`) to keep their names apart.
-    ///
-    /// Returns the registered names, in the server's order.
     pub async fn register_tools(
         &self,
         registry: &mut ToolRegistry,
         prefix: Option<&str>,
-    ) -> Result<Vec<String>, McpError> {
-        let tools = self.tools(prefix).await?;
+    ) -> Result<McpImport, McpError> {
+        let McpToolList { tools, refused } = self.tools(prefix).await?;
         let mut problems = Vec::new();
         let mut seen: Vec<&str> = Vec::new();
         for tool in &tools {
@@ -292,11 +298,14 @@ impl McpClient {
         if !problems.is_empty() {
             return Err(SemanticError::new(problems).into());
         }
-        let names = tools.iter().map(|t| t.spec.name().to_owned()).collect();
+        let registered = tools.iter().map(|t| t.spec.name().to_owned()).collect();
         for tool in tools {
             registry.register(tool)?;
         }
-        Ok(names)
+        Ok(McpImport {
+            registered,
+            refused,
+        })
     }
 }
 
@@ -313,7 +322,8 @@ impl McpClient {
 /// defaults filled, and, by the executor's [`UnknownArguments`](crate::UnknownArguments)
 /// policy, undeclared arguments refused). A tool whose schema the validator cannot take (a
 /// `$ref` to another document, which is never fetched, a `pattern` it cannot compile) is
-/// refused when the tools are registered, with the reason, never registered unvalidated.
+/// refused when the tools are registered, with the reason, never registered unvalidated (the
+/// server's other tools are registered all the same: see [`McpClient::tools`]).
 ///
 /// A server tool's `outputSchema`, any JSON Schema (MCP's 2026-07-28 revision allows any),
 /// is compiled too, checked exactly as JSON Schema says, none of the policies for models

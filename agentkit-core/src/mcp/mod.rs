@@ -62,6 +62,7 @@ mod convert;
 mod deferred;
 mod error;
 mod forward;
+mod import;
 mod inflight;
 #[cfg(feature = "mcp-oauth")]
 mod oauth;
@@ -82,6 +83,7 @@ pub use convert::{
 };
 pub use deferred::{DEFERRED_META, DeferredStore, DirectoryStore, Lookup, RESUME_META};
 pub use error::{McpError, McpErrorKind};
+pub use import::{McpImport, McpToolList, Refusal, RefusedTool};
 #[cfg(feature = "mcp-oauth")]
 pub use oauth::{McpAuthError, McpOAuth};
 pub use server::McpServer;

@@ -117,9 +117,10 @@ async fn executor() -> ToolExecutor {
     let connection = bounded(info.serve(client_io)).await.expect("handshake");
     let client = McpClient::from_connection(connection);
     let mut registry = ToolRegistry::new();
-    bounded(client.register_tools(&mut registry, None))
+    let import = bounded(client.register_tools(&mut registry, None))
         .await
         .expect("registers");
+    assert_eq!(import.refused(), []);
     ToolExecutor::new(registry)
 }
 

@@ -1,22 +1,19 @@
 //! [`McpClient`]: the tools of an MCP server, as agentkit tools.
 
-use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use futures_util::future::{Either, select};
-use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
-    ClientRequest, RequestId, ServerResult, Tool as McpToolInfo,
-};
-use rmcp::service::{Peer, PeerRequestOptions, RunningService, ServiceError};
-use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use rmcp::model::{CallToolRequestParams, Tool as McpToolInfo};
+use rmcp::service::RunningService;
+use rmcp::{ClientHandler, RoleClient};
 use serde_json::Value;
 
+use super::connect::McpClientBuilder;
+use super::connection::Connection;
 use super::convert::{TAGS_META_KEY, result_output, result_text};
+use super::elicit::Elicit;
 use super::error::{McpError, McpErrorKind};
-use super::forward::{Routes, client_config, routed};
+use super::forward::Routes;
 use super::import::{McpImport, McpToolList, Refusal, RefusedTool};
 use crate::content::ToolOutput;
 use crate::context::ToolContext;
@@ -27,16 +24,6 @@ use crate::rules::Problem;
 use crate::schema::JsonObject;
 use crate::schema::{SemanticError, SemanticProblem};
 use crate::tool::{Tool, ToolSpec, ToolSpecBuilder};
-
-/// An open connection to a server.
-struct Connection {
-    peer: Peer<RoleClient>,
-    /// Where the server's progress and log messages go; `None` when the connection's handler
-    /// is the caller's ([`McpClient::from_connection`]).
-    routes: Option<Arc<Routes>>,
-    /// The running service (an rmcp `RunningService`): dropping it closes the connection.
-    _service: Box<dyn Any + Send + Sync>,
-}
 
 /// The tag naming the server a tool comes from.
 const SERVER_TAG: &str = "mcp_server";
@@ -50,6 +37,24 @@ const SERVER_TAG: &str = "mcp_server";
 ///
 /// The connection stays open while the client or any of its tools is alive; it needs a tokio
 /// runtime.
+///
+/// # Revisions
+///
+/// The client speaks MCP's revision 2026-07-28 with a server that does, and 2025-11-25 with
+/// one that does not ([`protocol_version`](Self::protocol_version) says which):
+///
+/// - At 2026-07-28 it finds the server with `server/discover` and keeps no session: every
+///   request carries the protocol version and the client's name and capabilities in its
+///   `_meta`, and over streamable HTTP the `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`
+///   and `Mcp-Param-*` headers (the arguments a tool's schema marks with `x-mcp-header`). A
+///   call whose result asks for input first (`input_required`) is answered and sent again:
+///   an elicitation by the application's handler ([`McpClientBuilder::on_elicitation`]),
+///   declined without one.
+/// - A server that answers `server/discover` with an error, or with a result of another kind,
+///   gets the `initialize` handshake at 2025-11-25 and a session; its `elicitation/create`
+///   requests go to the same handler.
+///
+/// [`McpClientBuilder`] says more; [`McpClient::builder`] makes one.
 ///
 /// ```no_run
 /// use agentkit_core::mcp::McpClient;
@@ -143,13 +148,16 @@ impl fmt::Debug for McpClient {
 }
 
 impl McpClient {
+    /// How to connect with more than tools: a [`McpClientBuilder`] (an elicitation handler).
+    pub fn builder() -> McpClientBuilder {
+        McpClientBuilder::default()
+    }
+
     /// Starts `command` as a child process and connects to the MCP server it runs, over its
     /// stdin and stdout; its stderr is inherited. The process is ended when the connection
     /// closes.
     pub async fn connect_stdio(command: tokio::process::Command) -> Result<Self, McpError> {
-        let transport =
-            TokioChildProcess::new(command).map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
-        McpClient::connect(transport).await
+        McpClient::builder().connect_stdio(command).await
     }
 
     /// Connects to the MCP server at `url` over streamable HTTP.
@@ -158,8 +166,7 @@ impl McpClient {
     /// rmcp's TLS features in your own `Cargo.toml` (`rmcp = { version = "3", features =
     /// ["reqwest"] }`, rustls); Cargo unifies it with agentkit's.
     pub async fn connect_http(url: &str) -> Result<Self, McpError> {
-        let transport = StreamableHttpClientTransport::from_uri(url);
-        McpClient::connect(transport).await
+        McpClient::builder().connect_http(url).await
     }
 
     /// Connects to the MCP server at `url` over streamable HTTP, getting authorized as `oauth`
@@ -175,35 +182,19 @@ impl McpClient {
         url: &str,
         oauth: super::McpOAuth,
     ) -> Result<Self, McpError> {
-        use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-
-        let client = super::oauth::authorizing(url, oauth)
+        McpClient::builder()
+            .connect_http_with_oauth(url, oauth)
             .await
-            .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
-        let config = StreamableHttpClientTransportConfig::with_uri(url);
-        let transport = StreamableHttpClientTransport::with_client(client.clone(), config);
-        McpClient::connect(transport)
-            .await
-            .map_err(|error| match client.take_failure() {
-                Some(failure) => McpError::new(McpErrorKind::Connect, failure),
-                None => error,
-            })
     }
 
-    /// Connects over `transport`, routing the server's progress and log messages to the calls
-    /// they concern.
-    async fn connect<E, A>(
-        transport: impl IntoTransport<RoleClient, E, A>,
-    ) -> Result<Self, McpError>
-    where
-        E: std::error::Error + Send + Sync + 'static,
-    {
-        let routes = Arc::new(Routes::default());
-        let connection = client_config()
-            .serve(routed(transport, Arc::clone(&routes)))
-            .await
-            .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
-        Ok(McpClient::with_routes(connection, Some(routes)))
+    /// A client over a connection made by [`McpClientBuilder`], whose progress and log
+    /// messages go to `routes`.
+    pub(super) fn connected<H: ClientHandler>(
+        connection: RunningService<RoleClient, H>,
+        routes: Arc<Routes>,
+        elicit: Option<Elicit>,
+    ) -> Self {
+        McpClient::with_routes(connection, Some(routes), elicit)
     }
 
     /// Wraps a connection made with rmcp directly (any transport rmcp supports, any client
@@ -212,20 +203,30 @@ impl McpClient {
     /// [`connect_http`](Self::connect_http), its progress and log messages do not reach the
     /// calls' observers.
     pub fn from_connection<H: ClientHandler>(connection: RunningService<RoleClient, H>) -> Self {
-        McpClient::with_routes(connection, None)
+        McpClient::with_routes(connection, None, None)
     }
 
     fn with_routes<H: ClientHandler>(
         connection: RunningService<RoleClient, H>,
         routes: Option<Arc<Routes>>,
+        elicit: Option<Elicit>,
     ) -> Self {
         McpClient {
             connection: Arc::new(Connection {
                 peer: (*connection).clone(),
                 routes,
+                elicit,
                 _service: Box::new(connection),
             }),
         }
+    }
+
+    /// The revision of MCP the client and the server speak: `"2026-07-28"` (found with
+    /// `server/discover`, no session) or the one the `initialize` handshake agreed on (see
+    /// [`McpClientBuilder`]'s revisions).
+    pub fn protocol_version(&self) -> Option<String> {
+        let info = self.connection.peer.peer_info()?;
+        Some(info.protocol_version.to_string())
     }
 
     /// The name the server gave when it connected.
@@ -509,84 +510,5 @@ impl Tool for McpTool {
                 .into());
         }
         Ok(result_output(result))
-    }
-}
-
-impl Connection {
-    /// Sends `tools/call` and waits for its result, handing what the server reports about the
-    /// call to `ctx` meanwhile. (rmcp's `call_tool`, plus the reports: they need the request's
-    /// progress token, which rmcp picks when it sends the request.)
-    async fn call_tool(
-        &self,
-        params: CallToolRequestParams,
-        ctx: &ToolContext<'_>,
-    ) -> Result<CallToolResult, ServiceError> {
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-        // Open before the request goes: a log message the server sends at once is then
-        // the call's, not lost while the request is still being sent.
-        let route = self.routes.as_ref().map(Routes::open);
-        let handle = self
-            .peer
-            .send_cancellable_request(request, PeerRequestOptions::no_options())
-            .await?;
-        // A call dropped before its result (the executor's timeout, a cancelled turn) is
-        // cancelled on the server too, as rmcp's `call_tool` does.
-        let mut abandoned = Abandoned {
-            peer: &self.peer,
-            id: Some(handle.id.clone()),
-        };
-        if let Some((route, _)) = &route {
-            route.claim(handle.progress_token.clone());
-        }
-        let mut response = std::pin::pin!(handle.await_response());
-        let result = match route {
-            None => response.await,
-            Some((route, mut reports)) => {
-                let result = loop {
-                    match select(std::pin::pin!(reports.recv()), response.as_mut()).await {
-                        Either::Left((Some(report), _)) => report.forward(ctx),
-                        Either::Left((None, _)) => break response.await,
-                        Either::Right((result, _)) => break result,
-                    }
-                };
-                // The transport routed what the server sent before the result as it read it
-                // (see `forward`): all of it is queued by now.
-                drop(route);
-                while let Ok(report) = reports.try_recv() {
-                    report.forward(ctx);
-                }
-                result
-            }
-        };
-        abandoned.id = None;
-        match result? {
-            ServerResult::CallToolResult(result) => Ok(result),
-            // A result with nothing in it.
-            ServerResult::EmptyResult(_) => Ok(CallToolResult::default()),
-            _ => Err(ServiceError::UnexpectedResponse),
-        }
-    }
-}
-
-/// Tells the server that the caller gave up on request `id`, when dropped before it is
-/// cleared.
-struct Abandoned<'a> {
-    peer: &'a Peer<RoleClient>,
-    id: Option<RequestId>,
-}
-
-impl Drop for Abandoned<'_> {
-    fn drop(&mut self) {
-        let (Some(id), Ok(runtime)) = (self.id.take(), tokio::runtime::Handle::try_current())
-        else {
-            return;
-        };
-        let peer = self.peer.clone();
-        let reason = Some("request abandoned by the caller".to_owned());
-        runtime.spawn(async move {
-            let _ = peer
-                .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
-                .await;
-        });
     }
 }

@@ -15,6 +15,7 @@ mod conformance;
 mod mcp_client;
 mod mcp_client_reports;
 mod mcp_client_results;
+mod mcp_client_revisions;
 mod mcp_executor;
 mod mcp_foreign_schemas;
 mod mcp_limits;

@@ -32,7 +32,8 @@ use super::forward::{Routes, client_config, lifecycle, routed};
 /// - A server that answers `server/discover` with an error, or with a result that is not a
 ///   discovery (the servers of earlier revisions do one or the other), gets the `initialize`
 ///   handshake at 2025-11-25 instead (over HTTP, on a fresh connection for the second kind),
-///   and a session.
+///   and a session; so does one that does not answer `server/discover` within 10 seconds
+///   (rmcp's wait), which makes connecting to it that much slower.
 ///
 /// A call whose result asks for input first (`input_required`, SEP-2322, at 2026-07-28) is
 /// answered and sent again, with the server's `requestState` as it was, up to 10 rounds:

@@ -49,6 +49,14 @@ impl Returned {
         }
     }
 
+    /// The parts for the application alone (see [`ToolOutput::with_app_part`]).
+    pub fn app_content(&self) -> &[Content] {
+        match self {
+            Returned::Output(output) => output.app_content(),
+            Returned::Json(_) | Returned::Typed(_) => &[],
+        }
+    }
+
     /// The structured output as JSON text. A typed output is written straight from its
     /// fields, which `#[tool]` serializes in key order, as the object's map keeps them; where
     /// the map keeps insertion order instead (serde_json's `preserve_order`), from the object.
@@ -74,18 +82,14 @@ impl Returned {
 }
 
 impl From<ToolOutput> for Returned {
-    fn from(output: ToolOutput) -> Self {
+    fn from(mut output: ToolOutput) -> Self {
         // Structured output alone travels as it always has.
-        match output.into_parts() {
-            (Some(structured), content) if content.is_empty() => Returned::Json(structured),
-            (structured, content) => {
-                let output = ToolOutput::content_only(content);
-                Returned::Output(Box::new(match structured {
-                    Some(structured) => output.with_structured(structured),
-                    None => output,
-                }))
-            }
+        if output.is_structured_only()
+            && let Some(structured) = output.take_structured()
+        {
+            return Returned::Json(structured);
         }
+        Returned::Output(Box::new(output))
     }
 }
 

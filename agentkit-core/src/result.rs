@@ -185,6 +185,16 @@ impl ToolResult {
         }
     }
 
+    /// The parts of a successful result for the application alone, never shown to the model
+    /// (see [`ToolOutput::with_app_part`](crate::ToolOutput::with_app_part)): their text free
+    /// of the call's secrets, not cut. Empty for a failure.
+    pub fn app_content(&self) -> &[Content] {
+        match &self.outcome {
+            Ok(returned) => returned.app_content(),
+            Err(_) => &[],
+        }
+    }
+
     /// The error, on failure (for a deferred call, the [`AwaitingApproval`](crate::AwaitingApproval) error).
     pub fn error(&self) -> Option<&Error> {
         self.outcome.as_ref().err()

@@ -11,8 +11,11 @@
 //! ```
 //!
 //! (`cargo test --workspace` runs the scenarios `initialize`, `tools_call`, `sse-retry`, the
-//! authorization ones, `auth/*`, and those about JSON Schema, `json-schema-2020-12-preservation`
-//! and `json-schema-ref-no-deref`, this way; see `tests/mcp/tests/conformance.rs`.)
+//! authorization ones, `auth/*`, those about JSON Schema, `json-schema-2020-12-preservation`
+//! and `json-schema-ref-no-deref`, and, with the suite's next release, those of revision
+//! 2026-07-28's stateless core (`request-metadata`, `http-standard-headers`,
+//! `http-custom-headers`, `http-invalid-tool-headers`, `sep-2322-client-request-state`) and
+//! `elicitation-sep1034-client-defaults` this way; see `tests/mcp/tests/conformance.rs`.)
 //!
 //! It is how an agent uses a remote server's tools: [`McpClient`] connects and registers
 //! them in a [`ToolRegistry`], and the [`ToolExecutor`] over it validates and calls them
@@ -22,7 +25,8 @@
 //! person's approval is stood in for by [`approve_without_a_person`], as the suite's
 //! authorization server approves every request.
 
-use agentkit_core::mcp::{McpClient, McpOAuth};
+use agentkit_core::mcp::rmcp::model::{ElicitResult, ElicitationAction};
+use agentkit_core::mcp::{McpClient, McpOAuth, Refusal};
 use agentkit_core::provider::mcp;
 use agentkit_core::serde_json::{self, Value, json};
 use agentkit_core::{BoxError, Problem, ToolCall, ToolExecutor, ToolRegistry};
@@ -43,18 +47,27 @@ async fn main() -> Result<(), BoxError> {
         .ok_or("usage: mcp_conformance_client URL (with MCP_CONFORMANCE_SCENARIO set)")?;
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
 
-    // Connecting is the `initialize` handshake; listing the tools follows it.
+    // Connecting is `server/discover` (2026-07-28), or the `initialize` handshake with a
+    // server of an earlier revision; listing the tools follows it. The person who would
+    // fill in the server's forms accepts each as proposed: the client fills in its defaults.
+    let builder = McpClient::builder()
+        .on_elicitation(|_form| async { ElicitResult::new(ElicitationAction::Accept) });
     let client = if scenario.starts_with("auth/") {
-        McpClient::connect_http_with_oauth(&url, oauth(&scenario)?).await?
+        builder
+            .connect_http_with_oauth(&url, oauth(&scenario)?)
+            .await?
     } else {
-        McpClient::connect_http(&url).await?
+        builder.connect_http(&url).await?
     };
     if scenario == "json-schema-ref-no-deref" {
         return refuse_network_refs(&client).await;
     }
     let mut registry = ToolRegistry::new();
-    let tools = client.register_tools(&mut registry, None).await?;
-    println!("connected to {url}; tools: {tools:?}");
+    let import = client.register_tools(&mut registry, None).await?;
+    println!("connected to {url}; tools: {:?}", import.registered());
+    for refused in import.refused() {
+        println!("{refused}");
+    }
     // The schema the client declares for the server's tool, as agentkit declares it over MCP
     // (read before the registry moves into the executor).
     let declared = registry
@@ -62,35 +75,25 @@ async fn main() -> Result<(), BoxError> {
         .map(|spec| mcp::tool(spec)["inputSchema"].clone());
     let executor = ToolExecutor::new(registry);
 
-    // What each scenario expects the client to call.
-    let call = match scenario.as_str() {
-        // The handshake is all: done.
-        "initialize" => None,
-        "tools_call" => Some(ToolCall::new(
-            "call_1",
-            "add_numbers",
-            json!({"a": 5, "b": 3}),
-        )),
-        // The server closes the call's SSE stream before it answers; the answer comes on the
-        // stream the client reopens after the `retry` delay the server gave (SEP-1699).
-        "sse-retry" => Some(ToolCall::new("call_1", "test_reconnection", json!({}))),
-        // Authorized, the client lists the tools and calls the one there is (which may need
-        // more scopes than listing: `auth/scope-step-up`).
-        auth if auth.starts_with("auth/") => Some(ToolCall::new("call_1", "test-tool", json!({}))),
-        // The server has a tool with a JSON Schema 2020-12 `inputSchema` (`$anchor`, `allOf`,
-        // `if`/`then`/`else`, ...) and an echo tool: the client sends back the schema it
-        // declares for the first, which the suite compares with what the server sent.
-        "json-schema-2020-12-preservation" => {
-            let declared = declared.ok_or(format!("the server has no tool '{FOCAL_TOOL}'"))?;
-            Some(ToolCall::new(
-                "call_1",
-                "json_schema_echo",
-                json!({"schema": declared}),
-            ))
-        }
-        other => return Err(format!("no steps for the scenario '{other}'").into()),
+    // What each scenario expects the client to call: the calls the suite lists in the
+    // context (`toolCalls`, as `http-custom-headers` does), or the scenario's own.
+    let listed = context()?["toolCalls"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let calls: Vec<ToolCall> = if !listed.is_empty() {
+        listed
+            .iter()
+            .enumerate()
+            .map(|(n, call)| {
+                let name = call["name"].as_str().unwrap_or_default();
+                ToolCall::new(format!("call_{n}"), name, call["arguments"].clone())
+            })
+            .collect()
+    } else {
+        scenario_calls(&scenario, declared)?
     };
-    if let Some(call) = call {
+    for call in calls {
         let result = executor.dispatch(&call).await;
         println!("{}: {}", call.name(), result.to_model_content());
         if let Some(error) = result.error() {
@@ -98,6 +101,63 @@ async fn main() -> Result<(), BoxError> {
         }
     }
     Ok(())
+}
+
+/// The calls `scenario` expects, when the suite does not list them; `declared` is the
+/// `inputSchema` the client declares for the tool [`FOCAL_TOOL`], when the server has it.
+fn scenario_calls(scenario: &str, declared: Option<Value>) -> Result<Vec<ToolCall>, BoxError> {
+    let call = |name: &str, arguments: Value| ToolCall::new("call_1", name, arguments);
+    Ok(match scenario {
+        // Connecting and listing the tools is all: the handshake (`initialize`), or the
+        // request metadata every request carries at 2026-07-28 (`request-metadata`).
+        "initialize" | "request-metadata" => vec![],
+        "tools_call" => vec![call("add_numbers", json!({"a": 5, "b": 3}))],
+        // The server closes the call's SSE stream before it answers; the answer comes on the
+        // stream the client reopens after the `retry` delay the server gave (SEP-1699).
+        "sse-retry" => vec![call("test_reconnection", json!({}))],
+        // Authorized, the client lists the tools and calls the one there is (which may need
+        // more scopes than listing: `auth/scope-step-up`).
+        auth if auth.starts_with("auth/") => vec![call("test-tool", json!({}))],
+        // The server has a tool with a JSON Schema 2020-12 `inputSchema` (`$anchor`, `allOf`,
+        // `if`/`then`/`else`, ...) and an echo tool: the client sends back the schema it
+        // declares for the first, which the suite compares with what the server sent.
+        "json-schema-2020-12-preservation" => {
+            let declared = declared.ok_or(format!("the server has no tool '{FOCAL_TOOL}'"))?;
+            vec![call("json_schema_echo", json!({"schema": declared}))]
+        }
+        // Every request carries `Mcp-Method`, a call `Mcp-Name` too (SEP-2243).
+        "http-standard-headers" => vec![
+            call("test_headers", json!({})),
+            call("my-hyphenated-tool", json!({})),
+        ],
+        // The server's tools with invalid `x-mcp-header` annotations are refused; the valid
+        // one is used all the same.
+        "http-invalid-tool-headers" => vec![call("valid_tool", json!({"region": "us-west1"}))],
+        // Calls whose results ask for input first (SEP-2322): the client answers and sends
+        // the call again, with the server's `requestState` as it was, and a call between them
+        // carries none of it.
+        "sep-2322-client-request-state" => vec![
+            call("test_mrtr_echo_state", json!({})),
+            call("test_mrtr_unrelated", json!({})),
+            call("test_mrtr_no_state", json!({})),
+            call("test_mrtr_no_result_type", json!({})),
+        ],
+        // The server asks the person for a form whose fields all have defaults; the answer
+        // accepts it as proposed, and the client fills in the defaults (SEP-1034).
+        "elicitation-sep1034-client-defaults" => {
+            vec![call("test_client_elicitation_defaults", json!({}))]
+        }
+        other => return Err(format!("no steps for the scenario '{other}'").into()),
+    })
+}
+
+/// What the suite gives the client beforehand (`MCP_CONFORMANCE_CONTEXT`), `null` when
+/// nothing.
+fn context() -> Result<Value, BoxError> {
+    Ok(match std::env::var("MCP_CONFORMANCE_CONTEXT") {
+        Ok(context) => serde_json::from_str(&context)?,
+        Err(_) => Value::Null,
+    })
 }
 
 /// The tool with a JSON Schema 2020-12 `inputSchema` in the scenario
@@ -109,26 +169,32 @@ const FOCAL_TOOL: &str = "json_schema_2020_12_tool";
 /// fetches one: the tool is refused when the tools are listed, saying why, rather than called
 /// unvalidated. Succeeds when it is refused for that reason.
 async fn refuse_network_refs(client: &McpClient) -> Result<(), BoxError> {
-    match client.tools(None).await {
-        Ok(tools) => Err(format!(
+    let listed = client.tools(None).await?;
+    if !listed.tools().is_empty() {
+        return Err(format!(
             "tools with a network `$ref` were accepted: {:?}",
-            tools.iter().map(|t| t.remote_name()).collect::<Vec<_>>()
+            listed
+                .tools()
+                .iter()
+                .map(|t| t.remote_name())
+                .collect::<Vec<_>>()
         )
-        .into()),
-        Err(error) => {
-            let refused_for_the_ref = error.registration_problems().is_some_and(|problems| {
-                problems.problems().iter().all(|problem| {
-                    matches!(problem.problem(),
-                        Problem::InvalidJsonSchema { pointer, .. } if pointer.ends_with("/$ref"))
-                })
-            });
-            if !refused_for_the_ref {
-                return Err(format!("refused for another reason: {error}").into());
-            }
-            println!("refused, as it should be: {error}");
-            Ok(())
-        }
+        .into());
     }
+    for refused in listed.refused() {
+        let Refusal::Invalid(problems) = refused.reason() else {
+            return Err(format!("refused for another reason: {refused}").into());
+        };
+        let for_the_ref = problems.problems().iter().all(|problem| {
+            matches!(problem.problem(),
+                Problem::InvalidJsonSchema { pointer, .. } if pointer.ends_with("/$ref"))
+        });
+        if !for_the_ref {
+            return Err(format!("refused for another reason: {refused}").into());
+        }
+        println!("refused, as it should be: {refused}");
+    }
+    Ok(())
 }
 
 /// How the client authorizes in the `auth/*` scenario `scenario`: with the client credentials
@@ -137,10 +203,7 @@ async fn refuse_network_refs(client: &McpClient) -> Result<(), BoxError> {
 /// else with a client metadata document where the authorization server takes one, else with
 /// a client registered on the spot.
 fn oauth(scenario: &str) -> Result<McpOAuth, BoxError> {
-    let context: Value = match std::env::var("MCP_CONFORMANCE_CONTEXT") {
-        Ok(context) => serde_json::from_str(&context)?,
-        Err(_) => Value::Null,
-    };
+    let context = context()?;
     let client_id = context["client_id"].as_str();
     let client_secret = context["client_secret"].as_str();
     if scenario.starts_with("auth/client-credentials") {

@@ -43,6 +43,8 @@ use serde_json::Value;
 pub struct ToolOutput {
     structured: Option<Value>,
     content: Vec<Content>,
+    /// Parts for the application alone (see [`with_app_part`](Self::with_app_part)).
+    app_content: Vec<Content>,
 }
 
 impl ToolOutput {
@@ -52,6 +54,7 @@ impl ToolOutput {
         ToolOutput {
             structured: Some(output.into()),
             content: Vec::new(),
+            app_content: Vec::new(),
         }
     }
 
@@ -60,6 +63,7 @@ impl ToolOutput {
         ToolOutput {
             structured: None,
             content: content.into_iter().collect(),
+            app_content: Vec::new(),
         }
     }
 
@@ -68,6 +72,34 @@ impl ToolOutput {
     pub fn with(mut self, part: impl Into<Content>) -> Self {
         self.content.push(part.into());
         self
+    }
+
+    /// Adds a part for the application alone: kept in the call's
+    /// [`ToolResult`](crate::ToolResult) ([`app_content`](crate::ToolResult::app_content)),
+    /// never shown to the model (neither in [`to_model_content`](crate::ToolResult::to_model_content)
+    /// nor in a provider's tool result message).
+    ///
+    /// What a tool has for the person or the program using the agent, not for the model: an
+    /// MCP server's content block whose `audience` leaves out the assistant, or the text that
+    /// only repeats the structured output (see [`McpTool`](crate::mcp::McpTool), feature `mcp`).
+    ///
+    /// ```
+    /// use agentkit_core::{Content, ToolOutput};
+    ///
+    /// let output = ToolOutput::from("3 files changed").with_app_part(Content::text("diff --git ..."));
+    /// assert_eq!(output.content(), [Content::text("3 files changed")]);
+    /// assert_eq!(output.app_content(), [Content::text("diff --git ...")]);
+    /// ```
+    #[must_use]
+    pub fn with_app_part(mut self, part: impl Into<Content>) -> Self {
+        self.app_content.push(part.into());
+        self
+    }
+
+    /// The parts for the application alone, in order (see
+    /// [`with_app_part`](Self::with_app_part)).
+    pub fn app_content(&self) -> &[Content] {
+        &self.app_content
     }
 
     /// Sets the structured output: any JSON value (see
@@ -99,9 +131,21 @@ impl ToolOutput {
         self.structured
     }
 
-    /// The structured output and the parts, taken apart.
+    /// The structured output and the parts, taken apart (the parts for the application
+    /// are dropped).
     pub fn into_parts(self) -> (Option<Value>, Vec<Content>) {
         (self.structured, self.content)
+    }
+
+    /// Whether the output is structured output alone: no parts, for the model or the
+    /// application.
+    pub(crate) fn is_structured_only(&self) -> bool {
+        self.structured.is_some() && self.content.is_empty() && self.app_content.is_empty()
+    }
+
+    /// The structured output, taken, leaving the parts.
+    pub(crate) fn take_structured(&mut self) -> Option<Value> {
+        self.structured.take()
     }
 }
 
@@ -173,6 +217,15 @@ impl ToolOutput {
             }
             true
         });
+        // The application's parts never reach the model: not escaped or cut, but free of the
+        // call's secrets, as everything the executor hands on is.
+        for part in &mut self.app_content {
+            if let Content::Text(text) = part
+                && let Some(scrubbed) = scrub(text, secrets)
+            {
+                *text = scrubbed;
+            }
+        }
         Ok(())
     }
 }

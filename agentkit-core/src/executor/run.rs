@@ -496,9 +496,14 @@ impl ToolExecutor {
 
     /// [`conclude`](Self::conclude) for an output with content parts: the structured output,
     /// if any, validated as any; the parts settled to the limits (see `ToolOutput::settle`).
-    fn conclude_content(&self, spec: &ToolSpec, output: ToolOutput, secrets: &[&str]) -> Outcome {
+    fn conclude_content(
+        &self,
+        spec: &ToolSpec,
+        mut output: ToolOutput,
+        secrets: &[&str],
+    ) -> Outcome {
         let name = || spec.name_cow().clone();
-        let (mut structured, content) = output.into_parts();
+        let mut structured = output.take_structured();
         // Declared output is what the tool must give, parts or not: for a `ToolSchema`, an
         // object, empty when the tool gave none (valid when every output is optional).
         if spec.output_schema().is_some() && structured.is_none() {
@@ -512,7 +517,6 @@ impl ToolExecutor {
                 return Outcome::Failed(error.into());
             }
         }
-        let mut output = ToolOutput::content_only(content);
         if let Some(structured) = structured {
             output = output.with_structured(structured);
         }

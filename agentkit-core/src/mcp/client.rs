@@ -1,22 +1,20 @@
 //! [`McpClient`]: the tools of an MCP server, as agentkit tools.
 
-use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use futures_util::future::{Either, select};
-use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
-    ClientRequest, RequestId, ServerResult, Tool as McpToolInfo,
-};
-use rmcp::service::{Peer, PeerRequestOptions, RunningService, ServiceError};
-use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use rmcp::model::{CallToolRequestParams, Tool as McpToolInfo};
+use rmcp::service::RunningService;
+use rmcp::{ClientHandler, RoleClient};
 use serde_json::Value;
 
+use super::connect::McpClientBuilder;
+use super::connection::Connection;
 use super::convert::{TAGS_META_KEY, result_output, result_text};
+use super::elicit::Elicit;
 use super::error::{McpError, McpErrorKind};
-use super::forward::{Routes, client_config, routed};
+use super::forward::Routes;
+use super::import::{McpImport, McpToolList, Refusal, RefusedTool};
 use crate::content::ToolOutput;
 use crate::context::ToolContext;
 use crate::error::BoxError;
@@ -26,16 +24,6 @@ use crate::rules::Problem;
 use crate::schema::JsonObject;
 use crate::schema::{SemanticError, SemanticProblem};
 use crate::tool::{Tool, ToolSpec, ToolSpecBuilder};
-
-/// An open connection to a server.
-struct Connection {
-    peer: Peer<RoleClient>,
-    /// Where the server's progress and log messages go; `None` when the connection's handler
-    /// is the caller's ([`McpClient::from_connection`]).
-    routes: Option<Arc<Routes>>,
-    /// The running service (an rmcp `RunningService`): dropping it closes the connection.
-    _service: Box<dyn Any + Send + Sync>,
-}
 
 /// The tag naming the server a tool comes from.
 const SERVER_TAG: &str = "mcp_server";
@@ -49,6 +37,24 @@ const SERVER_TAG: &str = "mcp_server";
 ///
 /// The connection stays open while the client or any of its tools is alive; it needs a tokio
 /// runtime.
+///
+/// # Revisions
+///
+/// The client speaks MCP's revision 2026-07-28 with a server that does, and 2025-11-25 with
+/// one that does not ([`protocol_version`](Self::protocol_version) says which):
+///
+/// - At 2026-07-28 it finds the server with `server/discover` and keeps no session: every
+///   request carries the protocol version and the client's name and capabilities in its
+///   `_meta`, and over streamable HTTP the `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`
+///   and `Mcp-Param-*` headers (the arguments a tool's schema marks with `x-mcp-header`). A
+///   call whose result asks for input first (`input_required`) is answered and sent again:
+///   an elicitation by the application's handler ([`McpClientBuilder::on_elicitation`]),
+///   declined without one.
+/// - A server that answers `server/discover` with an error, or with a result of another kind,
+///   gets the `initialize` handshake at 2025-11-25 and a session; its `elicitation/create`
+///   requests go to the same handler.
+///
+/// [`McpClientBuilder`] says more; [`McpClient::builder`] makes one.
 ///
 /// ```no_run
 /// use agentkit_core::mcp::McpClient;
@@ -142,13 +148,16 @@ impl fmt::Debug for McpClient {
 }
 
 impl McpClient {
+    /// How to connect with more than tools: a [`McpClientBuilder`] (an elicitation handler).
+    pub fn builder() -> McpClientBuilder {
+        McpClientBuilder::default()
+    }
+
     /// Starts `command` as a child process and connects to the MCP server it runs, over its
     /// stdin and stdout; its stderr is inherited. The process is ended when the connection
     /// closes.
     pub async fn connect_stdio(command: tokio::process::Command) -> Result<Self, McpError> {
-        let transport =
-            TokioChildProcess::new(command).map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
-        McpClient::connect(transport).await
+        McpClient::builder().connect_stdio(command).await
     }
 
     /// Connects to the MCP server at `url` over streamable HTTP.
@@ -157,8 +166,7 @@ impl McpClient {
     /// rmcp's TLS features in your own `Cargo.toml` (`rmcp = { version = "3", features =
     /// ["reqwest"] }`, rustls); Cargo unifies it with agentkit's.
     pub async fn connect_http(url: &str) -> Result<Self, McpError> {
-        let transport = StreamableHttpClientTransport::from_uri(url);
-        McpClient::connect(transport).await
+        McpClient::builder().connect_http(url).await
     }
 
     /// Connects to the MCP server at `url` over streamable HTTP, getting authorized as `oauth`
@@ -174,35 +182,19 @@ impl McpClient {
         url: &str,
         oauth: super::McpOAuth,
     ) -> Result<Self, McpError> {
-        use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-
-        let client = super::oauth::authorizing(url, oauth)
+        McpClient::builder()
+            .connect_http_with_oauth(url, oauth)
             .await
-            .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
-        let config = StreamableHttpClientTransportConfig::with_uri(url);
-        let transport = StreamableHttpClientTransport::with_client(client.clone(), config);
-        McpClient::connect(transport)
-            .await
-            .map_err(|error| match client.take_failure() {
-                Some(failure) => McpError::new(McpErrorKind::Connect, failure),
-                None => error,
-            })
     }
 
-    /// Connects over `transport`, routing the server's progress and log messages to the calls
-    /// they concern.
-    async fn connect<E, A>(
-        transport: impl IntoTransport<RoleClient, E, A>,
-    ) -> Result<Self, McpError>
-    where
-        E: std::error::Error + Send + Sync + 'static,
-    {
-        let routes = Arc::new(Routes::default());
-        let connection = client_config()
-            .serve(routed(transport, Arc::clone(&routes)))
-            .await
-            .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
-        Ok(McpClient::with_routes(connection, Some(routes)))
+    /// A client over a connection made by [`McpClientBuilder`], whose progress and log
+    /// messages go to `routes`.
+    pub(super) fn connected<H: ClientHandler>(
+        connection: RunningService<RoleClient, H>,
+        routes: Arc<Routes>,
+        elicit: Option<Elicit>,
+    ) -> Self {
+        McpClient::with_routes(connection, Some(routes), elicit)
     }
 
     /// Wraps a connection made with rmcp directly (any transport rmcp supports, any client
@@ -211,20 +203,30 @@ impl McpClient {
     /// [`connect_http`](Self::connect_http), its progress and log messages do not reach the
     /// calls' observers.
     pub fn from_connection<H: ClientHandler>(connection: RunningService<RoleClient, H>) -> Self {
-        McpClient::with_routes(connection, None)
+        McpClient::with_routes(connection, None, None)
     }
 
     fn with_routes<H: ClientHandler>(
         connection: RunningService<RoleClient, H>,
         routes: Option<Arc<Routes>>,
+        elicit: Option<Elicit>,
     ) -> Self {
         McpClient {
             connection: Arc::new(Connection {
                 peer: (*connection).clone(),
                 routes,
+                elicit,
                 _service: Box::new(connection),
             }),
         }
+    }
+
+    /// The revision of MCP the client and the server speak: `"2026-07-28"` (found with
+    /// `server/discover`, no session) or the one the `initialize` handshake agreed on (see
+    /// [`McpClientBuilder`]'s revisions).
+    pub fn protocol_version(&self) -> Option<String> {
+        let info = self.connection.peer.peer_info()?;
+        Some(info.protocol_version.to_string())
     }
 
     /// The name the server gave when it connected.
@@ -236,10 +238,18 @@ impl McpClient {
     /// The server's tools, as agentkit tools named `prefix` + the server's name (or the
     /// server's name alone). Every page of `tools/list` is read.
     ///
-    /// Fails with [`McpErrorKind::Registration`] when a name is not a valid agentkit tool
-    /// name (`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`), listing every such name; a prefix can make a
-    /// name valid, such as one starting with a digit.
-    pub async fn tools(&self, prefix: Option<&str>) -> Result<Vec<McpTool>, McpError> {
+    /// A tool agentkit cannot take is refused alone, listed with why in
+    /// [`McpToolList::refused`]; the others are imported all the same (MCP asks that one
+    /// malformed tool not keep the others from being used). A tool is refused when its name is
+    /// not a valid agentkit tool name (`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`; a prefix can make a
+    /// name valid, such as one starting with a digit), or when its input or output schema is
+    /// one the validator cannot take. Over streamable HTTP at revision 2026-07-28, rmcp's
+    /// transport drops a tool whose `x-mcp-header` annotations are invalid (SEP-2243) before
+    /// the listing reaches the client (it logs a warning): such a tool is neither imported nor
+    /// listed as refused.
+    ///
+    /// Fails with [`McpErrorKind::Request`] when the listing itself fails.
+    pub async fn tools(&self, prefix: Option<&str>) -> Result<McpToolList, McpError> {
         let listed = self
             .connection
             .peer
@@ -248,33 +258,30 @@ impl McpClient {
             .map_err(|e| McpError::new(McpErrorKind::Request, e))?;
         let server = self.server_name();
         let mut tools = Vec::with_capacity(listed.len());
-        let mut problems = Vec::new();
+        let mut refused = Vec::new();
         for info in listed {
+            let name = info.name.to_string();
             match McpTool::new(self, info, prefix, server.as_deref()) {
                 Ok(tool) => tools.push(tool),
-                Err(error) => problems.extend(error.into_problems()),
+                Err(error) => refused.push(RefusedTool::new(name, Refusal::Invalid(error))),
             }
         }
-        if problems.is_empty() {
-            Ok(tools)
-        } else {
-            Err(SemanticError::new(problems).into())
-        }
+        Ok(McpToolList { tools, refused })
     }
 
-    /// Registers every tool of the server in `registry` (see [`tools`](Self::tools) for the
-    /// names), all or none: a name agentkit refuses, or one the registry already holds (a
-    /// tool of another server with the same name, say), fails the whole registration with
+    /// Registers the server's tools in `registry` (see [`tools`](Self::tools) for the names,
+    /// and for the tools refused, which the returned [`McpImport`] lists with why).
+    ///
+    /// The tools agentkit takes are registered all or none: a name the registry already holds
+    /// (a tool of another server with the same name, say) fails the whole registration with
     /// [`McpErrorKind::Registration`], listing every such name. Give each server its own
     /// `prefix` (`Some("github_")`) to keep their names apart.
-    ///
-    /// Returns the registered names, in the server's order.
     pub async fn register_tools(
         &self,
         registry: &mut ToolRegistry,
         prefix: Option<&str>,
-    ) -> Result<Vec<String>, McpError> {
-        let tools = self.tools(prefix).await?;
+    ) -> Result<McpImport, McpError> {
+        let McpToolList { tools, refused } = self.tools(prefix).await?;
         let mut problems = Vec::new();
         let mut seen: Vec<&str> = Vec::new();
         for tool in &tools {
@@ -292,11 +299,14 @@ impl McpClient {
         if !problems.is_empty() {
             return Err(SemanticError::new(problems).into());
         }
-        let names = tools.iter().map(|t| t.spec.name().to_owned()).collect();
+        let registered = tools.iter().map(|t| t.spec.name().to_owned()).collect();
         for tool in tools {
             registry.register(tool)?;
         }
-        Ok(names)
+        Ok(McpImport {
+            registered,
+            refused,
+        })
     }
 }
 
@@ -313,7 +323,8 @@ impl McpClient {
 /// defaults filled, and, by the executor's [`UnknownArguments`](crate::UnknownArguments)
 /// policy, undeclared arguments refused). A tool whose schema the validator cannot take (a
 /// `$ref` to another document, which is never fetched, a `pattern` it cannot compile) is
-/// refused when the tools are registered, with the reason, never registered unvalidated.
+/// refused when the tools are registered, with the reason, never registered unvalidated (the
+/// server's other tools are registered all the same: see [`McpClient::tools`]).
 ///
 /// A server tool's `outputSchema`, any JSON Schema (MCP's 2026-07-28 revision allows any),
 /// is compiled too, checked exactly as JSON Schema says, none of the policies for models
@@ -323,8 +334,22 @@ impl McpClient {
 /// `execute` sends `tools/call` with the validated arguments. The result's
 /// `structuredContent`, any JSON value (an object, a list, a string, a number, a boolean,
 /// `null`), is the tool's structured output ([`ToolResult::output`](crate::ToolResult::output)),
-/// and its content blocks are the content parts, but for the text block that repeats the
-/// structured output as JSON. The executor validates the structured output against the
+/// and its content blocks are the content parts. The model reads each piece of data once, and
+/// nothing meant for the user alone; the application keeps every block:
+///
+/// - a text block that repeats the structured output (MCP asks servers to send its JSON as
+///   text too, and the reference servers do: server-memory pretty-printed, server-filesystem
+///   as the text it wraps in `{"content": text}`) is the same data: it goes to the
+///   application's parts ([`ToolResult::app_content`](crate::ToolResult::app_content)), not
+///   the model's. "The same" is decided on the data, not the characters: the text read as
+///   JSON is the same value as `structuredContent` (whatever the spacing and key order,
+///   numbers compared as numbers), or `structuredContent` is an object of one string and the
+///   text is that string. A text that differs otherwise (cut, a summary) stays the model's.
+/// - a block whose `annotations.audience` leaves out `"assistant"` (`["user"]`) is for the
+///   application too, as MCP means it; it is not in the model text of an `isError` result
+///   either.
+///
+/// The executor validates the structured output against the
 /// `outputSchema`: a result that does not match it, or that has none when the tool declares
 /// one, is an output validation failure ([`ToolValidationError`](crate::ToolValidationError),
 /// every problem with its path).
@@ -485,84 +510,5 @@ impl Tool for McpTool {
                 .into());
         }
         Ok(result_output(result))
-    }
-}
-
-impl Connection {
-    /// Sends `tools/call` and waits for its result, handing what the server reports about the
-    /// call to `ctx` meanwhile. (rmcp's `call_tool`, plus the reports: they need the request's
-    /// progress token, which rmcp picks when it sends the request.)
-    async fn call_tool(
-        &self,
-        params: CallToolRequestParams,
-        ctx: &ToolContext<'_>,
-    ) -> Result<CallToolResult, ServiceError> {
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-        // Open before the request goes: a log message the server sends at once is then
-        // the call's, not lost while the request is still being sent.
-        let route = self.routes.as_ref().map(Routes::open);
-        let handle = self
-            .peer
-            .send_cancellable_request(request, PeerRequestOptions::no_options())
-            .await?;
-        // A call dropped before its result (the executor's timeout, a cancelled turn) is
-        // cancelled on the server too, as rmcp's `call_tool` does.
-        let mut abandoned = Abandoned {
-            peer: &self.peer,
-            id: Some(handle.id.clone()),
-        };
-        if let Some((route, _)) = &route {
-            route.claim(handle.progress_token.clone());
-        }
-        let mut response = std::pin::pin!(handle.await_response());
-        let result = match route {
-            None => response.await,
-            Some((route, mut reports)) => {
-                let result = loop {
-                    match select(std::pin::pin!(reports.recv()), response.as_mut()).await {
-                        Either::Left((Some(report), _)) => report.forward(ctx),
-                        Either::Left((None, _)) => break response.await,
-                        Either::Right((result, _)) => break result,
-                    }
-                };
-                // The transport routed what the server sent before the result as it read it
-                // (see `forward`): all of it is queued by now.
-                drop(route);
-                while let Ok(report) = reports.try_recv() {
-                    report.forward(ctx);
-                }
-                result
-            }
-        };
-        abandoned.id = None;
-        match result? {
-            ServerResult::CallToolResult(result) => Ok(result),
-            // A result with nothing in it.
-            ServerResult::EmptyResult(_) => Ok(CallToolResult::default()),
-            _ => Err(ServiceError::UnexpectedResponse),
-        }
-    }
-}
-
-/// Tells the server that the caller gave up on request `id`, when dropped before it is
-/// cleared.
-struct Abandoned<'a> {
-    peer: &'a Peer<RoleClient>,
-    id: Option<RequestId>,
-}
-
-impl Drop for Abandoned<'_> {
-    fn drop(&mut self) {
-        let (Some(id), Ok(runtime)) = (self.id.take(), tokio::runtime::Handle::try_current())
-        else {
-            return;
-        };
-        let peer = self.peer.clone();
-        let reason = Some("request abandoned by the caller".to_owned());
-        runtime.spawn(async move {
-            let _ = peer
-                .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
-                .await;
-        });
     }
 }

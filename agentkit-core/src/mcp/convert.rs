@@ -5,7 +5,8 @@ use std::sync::Arc;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use rmcp::model::{
-    CallToolResult, ContentBlock, ResourceContents as McpResourceContents, Tool as McpToolInfo,
+    CallToolResult, ContentBlock, ResourceContents as McpResourceContents, Role,
+    Tool as McpToolInfo,
 };
 use serde_json::{Map, Value};
 
@@ -245,41 +246,109 @@ pub fn from_content_block(block: &ContentBlock) -> Option<Content> {
     })
 }
 
-/// The text of an MCP tool result's text blocks, one per line.
+/// The text of an MCP tool result's text blocks for the model, one per line (a block whose
+/// `audience` leaves out the assistant is not the model's: see [`result_output`]).
 pub(crate) fn result_text(result: &CallToolResult) -> String {
     let texts: Vec<&str> = result
         .content
         .iter()
+        .filter(|block| for_the_model(block))
         .filter_map(|block| block.as_text().map(|t| t.text.as_str()))
         .collect();
     texts.join("\n")
 }
 
-/// What an MCP tool result gives an agentkit tool as output: `structuredContent` (any JSON
-/// value, as MCP's 2026-07-28 revision allows) as the structured output, and the content
-/// blocks as content parts, but for the text block that only repeats the structured output
-/// as JSON (as MCP asks servers to send it). A block that does not decode is described in
-/// text.
+/// What an MCP tool result gives an agentkit tool as output.
+///
+/// `structuredContent` (any JSON value, as MCP's 2026-07-28 revision allows) is the structured
+/// output, and the content blocks are content parts, the model's or the application's
+/// ([`ToolOutput::with_app_part`]): the model sees each piece of data once, the application
+/// keeps everything the server sent.
+///
+/// - A block whose `annotations.audience` does not include `"assistant"` (`["user"]`) is
+///   the application's: MCP says it is not meant for the model.
+/// - A text block that only [repeats](repeats_structured) the structured output is the
+///   application's: the model reads that output already (MCP asks servers to send the JSON of
+///   `structuredContent` as a text block too, for older clients, and most do).
+///
+/// A block that does not decode is described in text.
 pub(crate) fn result_output(result: CallToolResult) -> ToolOutput {
     let structured = result.structured_content;
-    let repeats_structured = |block: &ContentBlock| match (block, &structured) {
-        (ContentBlock::Text(text), Some(structured)) => {
-            serde_json::from_str::<Value>(&text.text).is_ok_and(|json| &json == structured)
-        }
-        _ => false,
-    };
-    let parts = result
-        .content
-        .iter()
-        .filter(|block| !repeats_structured(block))
-        .map(|block| {
-            from_content_block(block)
-                .unwrap_or_else(|| Content::text("[a content block that could not be read]"))
-        });
-    let output = ToolOutput::content_only(parts);
+    let mut output = ToolOutput::content_only([]);
+    for block in &result.content {
+        let part = from_content_block(block)
+            .unwrap_or_else(|| Content::text("[a content block that could not be read]"));
+        let repeats = structured
+            .as_ref()
+            .is_some_and(|structured| repeats_structured(block, structured));
+        output = if repeats || !for_the_model(block) {
+            output.with_app_part(part)
+        } else {
+            output.with(part)
+        };
+    }
     match structured {
         Some(structured) => output.with_structured(structured),
         None => output,
+    }
+}
+
+/// Whether `block` is meant for the model: it has no `audience`, or one that includes the
+/// assistant.
+fn for_the_model(block: &ContentBlock) -> bool {
+    let annotations = match block {
+        ContentBlock::Text(text) => &text.annotations,
+        ContentBlock::Image(image) => &image.annotations,
+        ContentBlock::Audio(audio) => &audio.annotations,
+        ContentBlock::Resource(resource) => &resource.annotations,
+        ContentBlock::ResourceLink(link) => &link.annotations,
+        // A kind of block from a later revision: the model's, as any block is by default.
+        _ => return true,
+    };
+    let audience = annotations.as_ref().and_then(|a| a.audience.as_ref());
+    audience.is_none_or(|audience| audience.contains(&Role::Assistant))
+}
+
+/// Whether `block` is a text block with the same data as `structured`, the result's
+/// `structuredContent`:
+///
+/// - its text, read as JSON, is the same value: whatever the spacing, indentation and key
+///   order (`JSON.stringify(value, null, 2)`, as the reference servers write it), and numbers
+///   compared as numbers (`1.0` is `1`);
+/// - or `structured` is an object of one string, and the text is that string: a server that
+///   wraps its text result to fit an output schema (`{"content": text}`, as the reference
+///   filesystem server does).
+///
+/// Text that differs in any other way (cut, rephrased, a summary) is kept for the model: it
+/// may say what the structured output does not.
+pub(crate) fn repeats_structured(block: &ContentBlock, structured: &Value) -> bool {
+    let ContentBlock::Text(text) = block else {
+        return false;
+    };
+    let wrapped = match structured {
+        Value::Object(object) if object.len() == 1 => {
+            object.values().next().and_then(Value::as_str)
+        }
+        _ => None,
+    };
+    wrapped == Some(text.text.as_str())
+        || serde_json::from_str::<Value>(&text.text).is_ok_and(|json| same_json(&json, structured))
+}
+
+/// JSON equality with numbers compared by value: `1.0` and `1` are the same number (JSON
+/// does not tell them apart; serde_json's `Value` does).
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(key, x)| y.get(key).is_some_and(|y| same_json(x, y)))
+        }
+        _ => a == b,
     }
 }
 
@@ -414,12 +483,73 @@ mod tests {
         let output = result_output(answer);
         assert_eq!(output.structured(), Some(&serde_json::json!([1, 2])));
         assert_eq!(output.content(), [Content::text("two")]);
+        // The application keeps the text the model does not need.
+        assert_eq!(output.app_content(), [Content::text("[1, 2]")]);
         // `null` is a value too.
         let mut answer = CallToolResult::success(vec![ContentBlock::text("null")]);
         answer.structured_content = Some(Value::Null);
         let output = result_output(answer);
         assert_eq!(output.structured(), Some(&Value::Null));
         assert!(output.content().is_empty());
+    }
+
+    #[test]
+    fn the_same_data_is_told_apart_from_other_text() {
+        let structured = serde_json::json!({"entities": [{"name": "Ada", "age": 36.0}], "n": 1});
+        let text = |text: &str| ContentBlock::text(text.to_owned());
+        // Pretty-printed, keys in another order, `36` for `36.0`: the same data.
+        let pretty =
+            "{\n  \"n\": 1.0,\n  \"entities\": [\n    {\"age\": 36, \"name\": \"Ada\"}\n  ]\n}";
+        assert!(repeats_structured(&text(pretty), &structured));
+        // Another value, a cut one, or prose: not the same.
+        for other in [
+            r#"{"entities": [{"name": "Ada", "age": 37}], "n": 1}"#,
+            r#"{"entities": [{"name": "Ada", "age": 36}]}"#,
+            r#"{"entities": [{"name": "Ada", "age": 36}], "n": 1, "more": true}"#,
+            r#"{"entities": [{"name": "Ada"#,
+            "1 entity: Ada",
+        ] {
+            assert!(!repeats_structured(&text(other), &structured), "{other}");
+        }
+        // A text wrapped in an object to fit an output schema, as the reference filesystem
+        // server sends it.
+        let wrapped = serde_json::json!({"content": "[FILE] a.txt"});
+        assert!(repeats_structured(&text("[FILE] a.txt"), &wrapped));
+        assert!(!repeats_structured(&text("[FILE] b.txt"), &wrapped));
+        let two = serde_json::json!({"content": "[FILE] a.txt", "total": 1});
+        assert!(!repeats_structured(&text("[FILE] a.txt"), &two));
+        // Only text repeats.
+        let image = ContentBlock::image(STANDARD.encode([1, 2]), "image/png");
+        assert!(!repeats_structured(&image, &serde_json::json!({})));
+    }
+
+    #[test]
+    fn blocks_for_the_user_alone_are_the_applications() {
+        let audience = |text: &str, roles: Vec<Role>| {
+            let mut annotations = rmcp::model::Annotations::default();
+            annotations.audience = Some(roles);
+            let mut block = rmcp::model::TextContent::new(text.to_owned());
+            block.annotations = Some(annotations);
+            ContentBlock::Text(block)
+        };
+        let answer = CallToolResult::success(vec![
+            audience("for the person", vec![Role::User]),
+            audience("for both", vec![Role::User, Role::Assistant]),
+            audience("for the model", vec![Role::Assistant]),
+            ContentBlock::text("unannotated"),
+        ]);
+        assert_eq!(result_text(&answer), "for both\nfor the model\nunannotated");
+        let output = result_output(answer);
+        assert_eq!(
+            output.content(),
+            [
+                Content::text("for both"),
+                Content::text("for the model"),
+                Content::text("unannotated")
+            ]
+        );
+        assert_eq!(output.app_content(), [Content::text("for the person")]);
+        assert_eq!(output.structured(), None);
     }
 
     #[test]

@@ -15,8 +15,9 @@ pub enum McpErrorKind {
     Request,
     /// The transport failed while serving or connected.
     Transport,
-    /// The server's tools could not be registered: a name agentkit refuses, or one the
-    /// registry already holds. The source is the [`SemanticError`] listing every such name.
+    /// The server's tools could not be registered: a name the registry already holds. The
+    /// source is the [`SemanticError`] listing every such name. (A tool agentkit cannot take
+    /// is refused alone, not failing the others: see [`RefusedTool`](super::RefusedTool).)
     Registration,
 }
 

@@ -21,7 +21,7 @@ use rmcp::model::{
     ClientCapabilities, ClientConfig, Implementation, JsonRpcMessage, ProgressNotificationParam,
     ProgressToken, ProtocolVersion,
 };
-use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::service::{ClientLifecycleMode, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::{IntoTransport, Transport};
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -30,16 +30,29 @@ use super::progress::our_level;
 use crate::context::{Progress, ToolContext};
 use crate::session::LogLevel;
 
-/// How agentkit's client introduces itself in the `initialize` handshake.
+/// How agentkit's client introduces itself: in every request's `_meta` at 2026-07-28, in the
+/// `initialize` handshake before.
 pub(super) fn client_config() -> ClientConfig {
-    // It offers the newest revision that has the handshake: rmcp's default, its newest
-    // revision, has none (2026-07-28 replaces it with `server/discover`), and servers (and the
-    // conformance suite) that check the version offered in `initialize` refuse it.
+    // The version offered in `initialize`, when the server has no `server/discover`: the
+    // newest revision that has the handshake (servers, and the conformance suite, that check
+    // the version offered refuse one they do not know).
     ClientConfig::new(
         ClientCapabilities::default(),
         Implementation::new("agentkit", env!("CARGO_PKG_VERSION")),
     )
     .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+}
+
+/// How the client starts: `server/discover` at 2026-07-28 (the stateless core: no handshake,
+/// each request carrying the protocol version and the client's name and capabilities in its
+/// `_meta`, and over HTTP the `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
+/// `Mcp-Param-*` headers); with a server that answers it with an error (one of an older
+/// revision), the `initialize` handshake at 2025-11-25 on the same connection.
+pub(super) fn lifecycle() -> ClientLifecycleMode {
+    ClientLifecycleMode::Auto {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        legacy_version: Some(ProtocolVersion::LATEST_WITH_INITIALIZE),
+    }
 }
 
 /// A transport that hands the server's progress and log messages to the calls they concern as

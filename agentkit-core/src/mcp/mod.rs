@@ -15,7 +15,9 @@
 //! - [`McpClient`] connects to a server (a child process over stdio, or a streamable HTTP
 //!   URL) and registers its tools in a [`ToolRegistry`](crate::ToolRegistry), where the
 //!   executor validates, times, observes and records them like any other tool; the server's
-//!   progress and log messages during a call reach the executor's observers.
+//!   progress and log messages during a call reach the executor's observers. It speaks
+//!   revision 2026-07-28 (`server/discover`, no session) with a server that does, 2025-11-25
+//!   with one that does not; [`McpClient::builder`] adds an elicitation handler.
 //! - [`to_mcp_tool`], [`to_call_tool_result`] and [`schema_from_json_schema`] are the
 //!   conversions both sides use, for those who drive rmcp themselves.
 //!
@@ -125,12 +127,16 @@ mod auth;
 mod cache;
 mod call;
 mod client;
+mod connect;
+mod connection;
 mod convert;
 mod deferred;
+mod elicit;
 mod error;
 mod extras;
 mod forward;
 mod handlers;
+mod import;
 mod inflight;
 mod input;
 mod input_state;
@@ -150,12 +156,14 @@ mod tasks;
 pub use auth::{Authenticate, BearerAuth, BearerAuthLayer, ProtectedResource, Unauthorized};
 pub use cache::CacheHints;
 pub use client::{McpClient, McpTool, McpToolError};
+pub use connect::McpClientBuilder;
 pub use convert::{
     from_content_block, schema_from_json_schema, to_call_tool_result, to_content_block, to_mcp_tool,
 };
 pub use deferred::{DEFERRED_META, DeferredStore, DirectoryStore, Lookup, RESUME_META};
 pub use error::{McpError, McpErrorKind};
 pub use handlers::{McpCompletions, McpPrompts, McpResources};
+pub use import::{McpImport, McpToolList, Refusal, RefusedTool};
 #[cfg(feature = "mcp-oauth")]
 pub use oauth::{McpAuthError, McpOAuth};
 pub use server::McpServer;

@@ -133,12 +133,32 @@ const AUTH_SCENARIOS: [&str; 14] = [
 /// secret. It must pass too.
 const AUTH_EXTENSION_SCENARIO: &str = "auth/client-credentials-basic";
 
+/// The next suite's client scenarios about the stateless core of revision 2026-07-28, and the
+/// one about elicitation defaults at 2025-11-25, each with the revision it runs at; all must
+/// pass. `McpClient` finds a 2026-07-28 server with `server/discover` and sends every request
+/// with its `_meta` (`request-metadata`), the `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*`
+/// headers (`http-standard-headers`, `http-custom-headers`), leaves out a tool whose
+/// `x-mcp-header` annotations are invalid and keeps the others (`http-invalid-tool-headers`),
+/// and answers a result that asks for input, echoing its `requestState`
+/// (`sep-2322-client-request-state`); at 2025-11-25 it fills in an elicitation form's defaults
+/// (`elicitation-sep1034-client-defaults`). The suite's own rule judges them: a check it
+/// skips passes (`http-standard-headers` skips the resource and prompt methods, which a tool
+/// client never sends).
+const NEXT_CLIENT_SCENARIOS: [(&str, &str); 8] = [
+    ("tools_call", "2026-07-28"),
+    ("request-metadata", "2026-07-28"),
+    ("http-standard-headers", "2026-07-28"),
+    ("http-custom-headers", "2026-07-28"),
+    ("http-invalid-tool-headers", "2026-07-28"),
+    ("sep-2322-client-request-state", "2026-07-28"),
+    ("json-schema-2020-12-preservation", "2026-07-28"),
+    ("elicitation-sep1034-client-defaults", "2025-11-25"),
+];
+
 /// The next suite's client scenarios about JSON Schema, each with the revision it runs at:
 /// `json-schema-ref-no-deref` exists only at 2026-07-28 (its server answers the 2025-11-25
-/// handshake too). `json-schema-2020-12-preservation` runs at 2025-11-25, where its server
-/// keeps sessions; at 2026-07-28 its server takes only the stateless wire, which `McpClient`
-/// does not speak yet (it answers the `initialize` request with -32020, "Missing
-/// MCP-Protocol-Version header").
+/// handshake too). `json-schema-2020-12-preservation` runs here at 2025-11-25, where its server
+/// keeps sessions, and at 2026-07-28 in [`NEXT_CLIENT_SCENARIOS`].
 const JSON_SCHEMA_CLIENT_SCENARIOS: [(&str, &str); 2] = [
     ("json-schema-2020-12-preservation", "2025-11-25"),
     ("json-schema-ref-no-deref", "2026-07-28"),
@@ -332,6 +352,36 @@ async fn the_client_passes_the_next_suites_json_schema_scenarios() {
     assert!(
         problems.is_empty(),
         "\nthe next MCP conformance suite's JSON Schema scenarios against the example \
+         client:\n  {}\n\n{printed_runs}",
+        problems.join("\n  "),
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_client_passes_the_next_suites_stateless_scenarios() {
+    let Some(peers) = peers() else { return };
+    let suite = conformance_next_suite(&peers);
+
+    // The suite starts a server of its own per scenario: all at once.
+    let runs = NEXT_CLIENT_SCENARIOS.map(|(scenario, revision)| {
+        let (peers, suite) = (peers.clone(), suite.clone());
+        tokio::spawn(async move {
+            let args = ["--spec-version", revision];
+            client_scenario_at(&peers, &suite, scenario, &args, "next-stateless-").await
+        })
+    });
+    let mut problems = Vec::new();
+    let mut printed_runs = String::new();
+    for ((scenario, revision), run) in NEXT_CLIENT_SCENARIOS.iter().zip(runs) {
+        let (results, output) = run.await.expect("the run does not panic");
+        let scenarios = read_results(&results, "", Skipped::Passes);
+        let name = format!("{scenario} at {revision}");
+        judge_one(&mut problems, &name, scenarios.get(*scenario), &output);
+        printed_runs.push_str(&format!("=== {name}\n{}\n", printed(&output)));
+    }
+    assert!(
+        problems.is_empty(),
+        "\nthe next MCP conformance suite's stateless client scenarios against the example \
          client:\n  {}\n\n{printed_runs}",
         problems.join("\n  "),
     );

@@ -14,6 +14,8 @@ mod mcp_support;
 mod conformance;
 mod mcp_client;
 mod mcp_client_reports;
+mod mcp_client_results;
+mod mcp_client_revisions;
 mod mcp_executor;
 mod mcp_foreign_schemas;
 mod mcp_input_rounds;

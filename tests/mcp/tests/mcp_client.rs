@@ -67,9 +67,11 @@ async fn server_everything_tools_run_through_the_executor() {
     );
 
     let mut registry = ToolRegistry::new();
-    let names = bounded(client.register_tools(&mut registry, None))
+    let import = bounded(client.register_tools(&mut registry, None))
         .await
-        .expect("the reference server's tool names are valid agentkit names");
+        .expect("the reference server's tools register");
+    assert_eq!(import.refused(), [], "every tool is one agentkit takes");
+    let names = import.registered();
     for expected in ["echo", "get-sum", "get-structured-content"] {
         assert!(
             names.iter().any(|n| n == expected),
@@ -201,7 +203,9 @@ async fn clashing_names_are_refused_and_prefixes_keep_servers_apart() {
     let mut registry = ToolRegistry::new();
     let names = bounded(first.register_tools(&mut registry, None))
         .await
-        .expect("the first server registers");
+        .expect("the first server registers")
+        .registered()
+        .to_vec();
 
     // The same names again: refused, every clash listed, nothing registered.
     let clash = bounded(second.register_tools(&mut registry, None))
@@ -216,7 +220,9 @@ async fn clashing_names_are_refused_and_prefixes_keep_servers_apart() {
     // With a prefix, both live side by side; the prefixed tool calls the server's `echo`.
     let prefixed = bounded(second.register_tools(&mut registry, Some("other_")))
         .await
-        .expect("prefixed names do not clash");
+        .expect("prefixed names do not clash")
+        .registered()
+        .to_vec();
     assert!(
         prefixed.iter().all(|n| n.starts_with("other_")),
         "{prefixed:?}"
@@ -230,12 +236,18 @@ async fn clashing_names_are_refused_and_prefixes_keep_servers_apart() {
         "{echoed:?}"
     );
 
-    // A prefix that makes the names invalid is refused the same way, naming the problem.
+    // A prefix that makes the names invalid: every tool refused, each naming the problem.
     let mut empty = ToolRegistry::new();
     let invalid = bounded(second.register_tools(&mut empty, Some("9")))
         .await
-        .expect_err("names must start with a letter or '_'");
-    assert_eq!(invalid.kind(), McpErrorKind::Registration);
+        .expect("the listing succeeds");
+    assert!(invalid.registered().is_empty());
+    assert_eq!(invalid.refused().len(), names.len());
+    assert!(
+        invalid.refused()[0].to_string().contains("'9"),
+        "{:?}",
+        invalid.refused()
+    );
     assert!(empty.is_empty());
 }
 
@@ -248,10 +260,13 @@ async fn the_client_speaks_streamable_http() {
         .await
         .expect("connects over HTTP");
     let mut registry = ToolRegistry::new();
-    let names = bounded(client.register_tools(&mut registry, Some("remote_")))
+    let import = bounded(client.register_tools(&mut registry, Some("remote_")))
         .await
         .expect("registers");
-    assert_eq!(names, ["remote_fetch_weather", "remote_convert_currency"]);
+    assert_eq!(
+        import.registered(),
+        ["remote_fetch_weather", "remote_convert_currency"]
+    );
     // The tags an agentkit server sends come back as tags.
     let weather = registry.lookup("remote_fetch_weather").expect("registered");
     assert_eq!(weather.tag("category"), Some("weather"));
@@ -340,9 +355,10 @@ async fn a_remote_error_text_reaches_the_model() {
     let connection = bounded(().serve(client_io)).await.expect("handshake");
     let client = McpClient::from_connection(connection);
     let mut registry = ToolRegistry::new();
-    bounded(client.register_tools(&mut registry, Some("remote_")))
+    let import = bounded(client.register_tools(&mut registry, Some("remote_")))
         .await
         .expect("registers");
+    assert_eq!(import.refused(), []);
     let executor = ToolExecutor::new(registry);
 
     // The served tool's model message crosses, escaped again on this side (the newline).

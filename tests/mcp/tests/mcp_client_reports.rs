@@ -78,9 +78,10 @@ async fn bounded<T>(future: impl Future<Output = T>) -> T {
 
 async fn executor(client: &McpClient, reports: &Reports) -> ToolExecutor {
     let mut registry = ToolRegistry::new();
-    bounded(client.register_tools(&mut registry, None))
+    let import = bounded(client.register_tools(&mut registry, None))
         .await
         .expect("the server's tools register");
+    assert_eq!(import.refused(), []);
     ToolExecutor::builder(registry)
         .observer(reports.clone())
         .build()

@@ -194,9 +194,10 @@ async fn tokens_and_the_client_secret_stay_out_of_everything_shown() {
         .await
         .expect("authorized as the pre-registered client");
     let mut registry = ToolRegistry::new();
-    bounded(client.register_tools(&mut registry, None))
+    let import = bounded(client.register_tools(&mut registry, None))
         .await
         .expect("the authorized client lists the tools");
+    assert_eq!(import.refused(), []);
     let tool = registry.lookup("test-tool").expect("the scenario's tool");
     shown.push(("the tool", format!("{tool:?}")));
     shown.push(("the client", format!("{client:?}")));

@@ -26,7 +26,7 @@ use agentkit_core::mcp::rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, RequestContext, RunningService,
 };
 use agentkit_core::mcp::rmcp::{ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt};
-use agentkit_core::mcp::{McpClient, McpServer};
+use agentkit_core::mcp::{McpClient, McpServer, Refusal};
 use agentkit_core::{
     BoxError, Direction, Error, ErrorKind, IssueKind, JsonObject, Param, ParamType, Tool, ToolCall,
     ToolContext, ToolExecutor, ToolOutput, ToolRegistry, ToolResult, ToolSchema, ToolSpec,
@@ -172,9 +172,10 @@ async fn call_raw(
 async fn executor_over(connection: RunningService<RoleClient, ClientConfig>) -> ToolExecutor {
     let client = McpClient::from_connection(connection);
     let mut registry = ToolRegistry::new();
-    bounded(client.register_tools(&mut registry, Some("remote_")))
+    let import = bounded(client.register_tools(&mut registry, Some("remote_")))
         .await
         .expect("registers");
+    assert_eq!(import.refused(), []);
     ToolExecutor::new(registry)
 }
 
@@ -447,20 +448,29 @@ impl ServerHandler for Unreadable {
         .expect("JSON");
         let tool = McpToolInfo::new("fetch", "A tool.", JsonObject::new())
             .with_raw_output_schema(Arc::new(schema));
-        Ok(ListToolsResult::with_all_items(vec![tool]))
+        let plain = McpToolInfo::new("plain", "A tool.", JsonObject::new());
+        Ok(ListToolsResult::with_all_items(vec![tool, plain]))
     }
 }
 
 #[tokio::test]
-async fn a_server_tool_whose_output_schema_cannot_be_compiled_is_refused_saying_why() {
+async fn a_server_tool_whose_output_schema_cannot_be_compiled_is_refused_alone_saying_why() {
     let connection = connect(serve(Unreadable), ProtocolVersion::V_2026_07_28).await;
     let client = McpClient::from_connection(connection);
     let mut registry = ToolRegistry::new();
-    let error = bounded(client.register_tools(&mut registry, None))
+    let import = bounded(client.register_tools(&mut registry, None))
         .await
-        .expect_err("refused, not registered unvalidated");
-    let text = error.to_string();
+        .expect("the listing succeeds");
+    // Refused, not registered unvalidated; the server's other tool is registered all the same.
+    assert_eq!(import.registered(), ["plain"]);
+    let [refused] = import.refused() else {
+        panic!("one tool refused: {import:?}");
+    };
+    assert_eq!(refused.name(), "fetch");
+    assert!(matches!(refused.reason(), Refusal::Invalid(_)));
+    let text = refused.to_string();
     assert!(text.contains("output_schema"), "{text}");
     assert!(text.contains("example.com"), "{text}");
     assert!(registry.lookup("fetch").is_none());
+    assert!(registry.lookup("plain").is_some());
 }

@@ -159,3 +159,71 @@ fn the_executor_is_shareable_across_threads() {
     );
     assert_eq!(probe.runs(), 4);
 }
+
+/// A tool that returns a structured output and a text for the model, and for the application
+/// alone a text holding the call's secret and an image.
+struct ForTheApp(ToolSpec);
+
+impl Tool for ForTheApp {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+
+    async fn execute(
+        &self,
+        inputs: &JsonObject,
+        ctx: &ToolContext<'_>,
+    ) -> Result<ToolOutput, BoxError> {
+        let key = ctx
+            .credentials()
+            .get(WEATHER_KEY)
+            .ok_or("no key")?
+            .expose()
+            .to_owned();
+        let output = ToolOutput::structured_only(json!({"n": 1}))
+            .with_app_part(agentkit_core::Content::text(format!("called with {key}")))
+            .with_app_part(agentkit_core::Content::image(vec![1, 2, 3], "image/png"));
+        Ok(match inputs.get("kind").and_then(Value::as_str) {
+            Some("parts") => output.with(agentkit_core::Content::text("for the model")),
+            _ => output,
+        })
+    }
+}
+
+/// Parts for the application come through the executor in the result, free of the call's
+/// secrets, and never reach the model's text: with structured output alone as with parts for
+/// the model beside it.
+#[test]
+fn parts_for_the_application_reach_the_result_and_not_the_model() {
+    let spec = ToolSpec::builder("app_parts")
+        .input(ToolSchema::new([Param::optional("kind", ParamType::String)]).unwrap())
+        .credential(WEATHER_KEY)
+        .build()
+        .unwrap();
+    let mut registry = ToolRegistry::new();
+    registry.register(ForTheApp(spec)).unwrap();
+    let executor = ToolExecutor::builder(registry).credentials(creds()).build();
+    for (kind, model_text, model_parts) in [
+        ("structured", r#"{"n":1}"#, vec![]),
+        (
+            "parts",
+            "{\"n\":1}\nfor the model",
+            vec![agentkit_core::Content::text("for the model")],
+        ),
+    ] {
+        let call = ToolCall::new("1", "app_parts", json!({ "kind": kind }));
+        let result = block_on(executor.dispatch(&call));
+        assert!(result.is_success(), "{kind}: {result:?}");
+        assert_eq!(result.output(), Some(&json!({"n": 1})), "{kind}");
+        assert_eq!(result.content(), model_parts, "{kind}");
+        assert_eq!(result.to_model_content(), model_text, "{kind}");
+        let app = result.app_content();
+        assert_eq!(app.len(), 2, "{kind}");
+        assert_eq!(app[0].as_text(), Some("called with [redacted]"), "{kind}");
+        assert!(!format!("{result:?}").contains(SECRET), "{kind}");
+        assert_eq!(app[1].binary_len(), 3, "{kind}");
+        // Taken out of the result, the output keeps them.
+        let output = result.into_result().unwrap();
+        assert_eq!(output.app_content().len(), 2, "{kind}");
+    }
+}

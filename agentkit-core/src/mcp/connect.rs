@@ -1,0 +1,178 @@
+//! [`McpClientBuilder`]: how [`McpClient`] connects, and what it offers the server besides
+//! calling its tools.
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+
+use rmcp::RoleClient;
+use rmcp::model::{ElicitRequestParams, ElicitResult};
+use rmcp::service::{ClientInitializeError, ClientLifecycleMode, ClientServiceExt};
+use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
+
+use super::client::McpClient;
+use super::elicit::{Elicit, Handler};
+use super::error::{McpError, McpErrorKind};
+use super::forward::{Routes, client_config, lifecycle, routed};
+
+/// How an [`McpClient`] connects: [`McpClient::builder`], then one of the `connect_*`
+/// methods, as on [`McpClient`].
+///
+/// # Revisions
+///
+/// The client speaks MCP's revision 2026-07-28 where the server does, and 2025-11-25 where it
+/// does not:
+///
+/// - It starts with `server/discover` (2026-07-28): no handshake, no session; every request
+///   carries the protocol version and the client's name and capabilities in its `_meta`, and
+///   over streamable HTTP the headers `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` (the
+///   tool called) and `Mcp-Param-*` (the arguments a tool's schema marks with
+///   `x-mcp-header`, SEP-2243). A tool whose `x-mcp-header` annotations are invalid is left
+///   out of the listing (rmcp's transport drops it).
+/// - A server that answers `server/discover` with an error, or with a result that is not a
+///   discovery (the servers of earlier revisions do one or the other), gets the `initialize`
+///   handshake at 2025-11-25 instead (over HTTP, on a fresh connection for the second kind),
+///   and a session; so does one that does not answer `server/discover` within 10 seconds
+///   (rmcp's wait), which makes connecting to it that much slower.
+///
+/// A call whose result asks for input first (`input_required`, SEP-2322, at 2026-07-28) is
+/// answered and sent again, with the server's `requestState` as it was, up to 10 rounds:
+/// an elicitation by the [elicitation handler](Self::on_elicitation) (declined without one),
+/// a roots request with no roots; a sampling request fails the call (the client samples no
+/// model). At 2025-11-25 the same handler answers the server's `elicitation/create`
+/// requests.
+///
+/// ```no_run
+/// use agentkit_core::mcp::McpClient;
+/// use agentkit_core::mcp::rmcp::model::{ElicitResult, ElicitationAction};
+///
+/// # async fn run() -> Result<(), agentkit_core::mcp::McpError> {
+/// let client = McpClient::builder()
+///     // A real host shows the form to the person; this one accepts it as proposed: the
+///     // client fills in the form's defaults.
+///     .on_elicitation(|_request| async { ElicitResult::new(ElicitationAction::Accept) })
+///     .connect_http("http://127.0.0.1:8080/mcp")
+///     .await?;
+/// # let _ = client;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Default)]
+pub struct McpClientBuilder {
+    elicit: Option<Elicit>,
+}
+
+impl fmt::Debug for McpClientBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpClientBuilder")
+            .field("elicitation", &self.elicit.is_some())
+            .finish()
+    }
+}
+
+impl McpClientBuilder {
+    /// Answers the server's elicitations (a form the server asks the person to fill in, while
+    /// a tool runs) with `handler`, and declares the capability. An accepted answer that
+    /// leaves out a field the form gives a `default` for gets that default (SEP-1034). Without
+    /// a handler, every elicitation is declined.
+    #[must_use]
+    pub fn on_elicitation<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: Fn(ElicitRequestParams) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ElicitResult> + Send + 'static,
+    {
+        self.elicit = Some(Arc::new(move |request| Box::pin(handler(request))));
+        self
+    }
+
+    /// [`McpClient::connect_stdio`], with this builder's handlers. A server that answers
+    /// `server/discover` with something other than an error cannot get the handshake after
+    /// it (the process is not started again): the connection fails.
+    pub async fn connect_stdio(
+        self,
+        command: tokio::process::Command,
+    ) -> Result<McpClient, McpError> {
+        let transport =
+            TokioChildProcess::new(command).map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
+        self.connect(transport, None::<fn() -> TokioChildProcess>)
+            .await
+    }
+
+    /// [`McpClient::connect_http`], with this builder's handlers.
+    pub async fn connect_http(self, url: &str) -> Result<McpClient, McpError> {
+        let again = || StreamableHttpClientTransport::from_uri(url);
+        self.connect(again(), Some(again)).await
+    }
+
+    /// [`McpClient::connect_http_with_oauth`], with this builder's handlers. Feature
+    /// `mcp-oauth`.
+    #[cfg(feature = "mcp-oauth")]
+    pub async fn connect_http_with_oauth(
+        self,
+        url: &str,
+        oauth: super::McpOAuth,
+    ) -> Result<McpClient, McpError> {
+        use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+
+        let client = super::oauth::authorizing(url, oauth)
+            .await
+            .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
+        let again = || {
+            let config = StreamableHttpClientTransportConfig::with_uri(url);
+            StreamableHttpClientTransport::with_client(client.clone(), config)
+        };
+        self.connect(again(), Some(again))
+            .await
+            .map_err(|error| match client.take_failure() {
+                Some(failure) => McpError::new(McpErrorKind::Connect, failure),
+                None => error,
+            })
+    }
+
+    /// Connects over `transport`, any transport rmcp supports (an in-process duplex stream, a
+    /// child process you started, a WebSocket): as [`McpClient::from_connection`], but with
+    /// this builder's handlers, the server's progress and log messages routed to the calls,
+    /// and the revisions chosen as this type's docs say (but for the second try of the
+    /// handshake, which needs a new transport).
+    pub async fn connect_transport<T, E, A>(self, transport: T) -> Result<McpClient, McpError>
+    where
+        T: IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        self.connect(transport, None::<fn() -> T>).await
+    }
+
+    /// Connects over `transport`, routing the server's progress and log messages to the calls
+    /// they concern; with `again` making another transport to the same server for the
+    /// handshake, when the server answered `server/discover` with a result of another kind.
+    async fn connect<T, E, A>(
+        self,
+        transport: T,
+        again: Option<impl FnOnce() -> T>,
+    ) -> Result<McpClient, McpError>
+    where
+        T: IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let handler = Handler::new(client_config(), self.elicit.clone());
+        let routes = Arc::new(Routes::default());
+        let started = handler
+            .clone()
+            .serve_with_lifecycle(routed(transport, Arc::clone(&routes)), lifecycle())
+            .await;
+        let connection = match (started, again) {
+            (Ok(connection), _) => connection,
+            // A server of an earlier revision that answers a method it does not know with a
+            // result (an empty one, often) rather than an error.
+            (Err(ClientInitializeError::ExpectedInitResult(_)), Some(again)) => handler
+                .serve_with_lifecycle(
+                    routed(again(), Arc::clone(&routes)),
+                    ClientLifecycleMode::Initialize,
+                )
+                .await
+                .map_err(|e| McpError::new(McpErrorKind::Connect, e))?,
+            (Err(error), _) => return Err(McpError::new(McpErrorKind::Connect, error)),
+        };
+        Ok(McpClient::connected(connection, routes, self.elicit))
+    }
+}

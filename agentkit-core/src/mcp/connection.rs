@@ -1,0 +1,136 @@
+//! [`Connection`]: an open connection to a server, and how a tool call goes over it.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use futures_util::future::{Either, select};
+use rmcp::RoleClient;
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
+    ClientRequest, DEFAULT_MRTR_MAX_ROUNDS, RequestId, ServerResult,
+};
+use rmcp::service::{Peer, PeerRequestOptions, ServiceError};
+
+use super::elicit::{Elicit, fulfill};
+use super::forward::Routes;
+use crate::context::ToolContext;
+use crate::error::BoxError;
+
+/// An open connection to a server.
+pub(super) struct Connection {
+    pub(super) peer: Peer<RoleClient>,
+    /// Where the server's progress and log messages go; `None` when the connection's handler
+    /// is the caller's ([`McpClient::from_connection`]).
+    pub(super) routes: Option<Arc<Routes>>,
+    /// How the application answers an elicitation the server asks for in an `input_required`
+    /// result; `None`: declined.
+    pub(super) elicit: Option<Elicit>,
+    /// The running service (an rmcp `RunningService`): dropping it closes the connection.
+    pub(super) _service: Box<dyn Any + Send + Sync>,
+}
+
+impl Connection {
+    /// Sends `tools/call` and waits for its result. A result that asks for input first
+    /// (`input_required`, SEP-2322) is answered (see [`fulfill`]) and the call sent again, as
+    /// a new request with the answers and the server's `requestState` as it was, up to
+    /// [`DEFAULT_MRTR_MAX_ROUNDS`] times.
+    pub(super) async fn call_tool(
+        &self,
+        mut params: CallToolRequestParams,
+        ctx: &ToolContext<'_>,
+    ) -> Result<CallToolResult, BoxError> {
+        for _ in 0..DEFAULT_MRTR_MAX_ROUNDS {
+            match self.call_once(params.clone(), ctx).await? {
+                ServerResult::CallToolResult(result) => return Ok(result),
+                // A result with nothing in it.
+                ServerResult::EmptyResult(_) => return Ok(CallToolResult::default()),
+                ServerResult::InputRequiredResult(asked) => {
+                    let requests = asked.input_requests.unwrap_or_default();
+                    if requests.is_empty() && asked.request_state.is_none() {
+                        return Err(ServiceError::UnexpectedResponse.into());
+                    }
+                    let answers = fulfill(self.elicit.as_ref(), requests).await?;
+                    params.input_responses = (!answers.is_empty()).then_some(answers);
+                    params.request_state = asked.request_state;
+                }
+                _ => return Err(ServiceError::UnexpectedResponse.into()),
+            }
+        }
+        Err(ServiceError::InputRequiredRoundsExceeded {
+            max_rounds: DEFAULT_MRTR_MAX_ROUNDS,
+        }
+        .into())
+    }
+
+    /// Sends one `tools/call` and waits for its result, handing what the server reports about
+    /// the call to `ctx` meanwhile. (rmcp's `call_tool_once`, plus the reports: they need the
+    /// request's progress token, which rmcp picks when it sends the request.)
+    async fn call_once(
+        &self,
+        params: CallToolRequestParams,
+        ctx: &ToolContext<'_>,
+    ) -> Result<ServerResult, ServiceError> {
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        // Open before the request goes: a log message the server sends at once is then
+        // the call's, not lost while the request is still being sent.
+        let route = self.routes.as_ref().map(Routes::open);
+        let handle = self
+            .peer
+            .send_cancellable_request(request, PeerRequestOptions::no_options())
+            .await?;
+        // A call dropped before its result (the executor's timeout, a cancelled turn) is
+        // cancelled on the server too, as rmcp's `call_tool` does.
+        let mut abandoned = Abandoned {
+            peer: &self.peer,
+            id: Some(handle.id.clone()),
+        };
+        if let Some((route, _)) = &route {
+            route.claim(handle.progress_token.clone());
+        }
+        let mut response = std::pin::pin!(handle.await_response());
+        let result = match route {
+            None => response.await,
+            Some((route, mut reports)) => {
+                let result = loop {
+                    match select(std::pin::pin!(reports.recv()), response.as_mut()).await {
+                        Either::Left((Some(report), _)) => report.forward(ctx),
+                        Either::Left((None, _)) => break response.await,
+                        Either::Right((result, _)) => break result,
+                    }
+                };
+                // The transport routed what the server sent before the result as it read it
+                // (see `forward`): all of it is queued by now.
+                drop(route);
+                while let Ok(report) = reports.try_recv() {
+                    report.forward(ctx);
+                }
+                result
+            }
+        };
+        abandoned.id = None;
+        result
+    }
+}
+
+/// Tells the server that the caller gave up on request `id`, when dropped before it is
+/// cleared.
+struct Abandoned<'a> {
+    peer: &'a Peer<RoleClient>,
+    id: Option<RequestId>,
+}
+
+impl Drop for Abandoned<'_> {
+    fn drop(&mut self) {
+        let (Some(id), Ok(runtime)) = (self.id.take(), tokio::runtime::Handle::try_current())
+        else {
+            return;
+        };
+        let peer = self.peer.clone();
+        let reason = Some("request abandoned by the caller".to_owned());
+        runtime.spawn(async move {
+            let _ = peer
+                .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
+                .await;
+        });
+    }
+}

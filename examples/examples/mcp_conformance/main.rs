@@ -428,6 +428,46 @@ impl Tool for JsonSchema2020 {
     }
 }
 
+/// A tool one of whose parameters travels in a header too (MCP 2026-07-28, SEP-2243): its
+/// schema says `"x-mcp-header": "Region"`, so a client sends the region in `Mcp-Param-Region`
+/// as well, for proxies that route on headers, and the server refuses a call whose header
+/// and body disagree before the tool runs.
+struct RegionLookup {
+    spec: ToolSpec,
+}
+
+impl RegionLookup {
+    fn new() -> Result<Self, BoxError> {
+        let spec = ToolSpec::builder("test_custom_header")
+            .description("Looks a key up in a region, named in a header too")
+            .input_json_schema(json!({
+                "type": "object",
+                "properties": {
+                    "region": {"type": "string", "x-mcp-header": "Region"},
+                    "key": {"type": "string"},
+                },
+                "required": ["region"],
+            }))
+            .build()?;
+        Ok(RegionLookup { spec })
+    }
+}
+
+impl Tool for RegionLookup {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn execute(
+        &self,
+        inputs: &JsonObject,
+        _: &ToolContext<'_>,
+    ) -> Result<ToolOutput, BoxError> {
+        let region = inputs.get("region").and_then(Value::as_str).unwrap_or("");
+        Ok(ToolOutput::from(format!("looked up in {region}")))
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Media
 // ---------------------------------------------------------------------------------------
@@ -483,6 +523,7 @@ fn registry() -> Result<ToolRegistry, BoxError> {
     registry.register(ElicitationDefaults)?;
     registry.register(ElicitationEnums)?;
     registry.register(JsonSchema2020::new()?)?;
+    registry.register(RegionLookup::new()?)?;
     conformance_2026::register(&mut registry)?;
     tasks::register(&mut registry)?;
     Ok(registry)

@@ -55,9 +55,10 @@ const SUITE_TIMEOUT: Duration = Duration::from_secs(180);
 const REVISIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
 
 /// The server scenarios of what agentkit serves: tools (and the transport and lifecycle they
-/// run on), and resources, prompts, completion and caching hints through its seam. Each must
-/// run at one revision at least, pass wherever it runs, and be in no baseline.
-const SERVED_SCENARIOS: [&str; 37] = [
+/// run on), resources, prompts, completion and caching hints through its seam, the stateless
+/// core and its headers, input-required results, and tasks. Each must run at one revision at
+/// least, pass wherever it runs, and be in no baseline.
+const SERVED_SCENARIOS: [&str; 60] = [
     "server-initialize",
     "server-session-lifecycle",
     "ping",
@@ -95,6 +96,30 @@ const SERVED_SCENARIOS: [&str; 37] = [
     "input-required-result-non-tool-request",
     "completion-complete",
     "caching",
+    "server-stateless",
+    "http-custom-header-server-validation",
+    "input-required-result-basic-elicitation",
+    "input-required-result-basic-sampling",
+    "input-required-result-basic-list-roots",
+    "input-required-result-request-state",
+    "input-required-result-multiple-input-requests",
+    "input-required-result-multi-round",
+    "input-required-result-missing-input-response",
+    "input-required-result-result-type",
+    "input-required-result-unsupported-methods",
+    "input-required-result-tampered-state",
+    "input-required-result-capability-check",
+    "input-required-result-ignore-extra-params",
+    "input-required-result-validate-input",
+    "tasks-lifecycle",
+    "tasks-capability-negotiation",
+    "tasks-wire-fields",
+    "tasks-request-state-removal",
+    "tasks-mrtr-input",
+    "tasks-request-headers",
+    "tasks-dispatch-and-envelope",
+    "tasks-status-notifications",
+    "tasks-required-task-error",
 ];
 
 /// The server scenarios a skipped check fails: `json-schema-2020-12` skips the SEP-2106

@@ -1,19 +1,22 @@
 //! The client of a call run as a task, as its tool sees it: what the tool asks the client's
-//! user or model (`elicitation/create`, `sampling/createMessage`) is not sent to the client
+//! user or model (`elicitation/create`, `sampling/createMessage`, `roots/list`) is not sent to the client
 //! but waits in the task, which is `input_required` (its `inputRequests`) until the client
 //! answers with `tasks/update` (SEP-2663); the tool gets the answer as from a plain call.
 
 use std::sync::Arc;
 
 use rmcp::RoleServer;
+#[allow(deprecated)] // MCP's roots, which SEP-2577 deprecates, are still served.
+use rmcp::model::ListRootsResult;
 use rmcp::model::{ElicitResult, ElicitationAction, InputRequest};
 use rmcp::service::RequestContext;
 use serde_json::{Value, json};
 
+use super::super::peer::{our_capabilities, roots};
 use super::store::Tasks;
 use crate::principal::Principal;
 use crate::session::{
-    Answer, ClientCapabilities, ClientError, ClientSession, Elicitation, ElicitationRequest,
+    Answer, ClientCapabilities, ClientError, ClientSession, Elicitation, ElicitationRequest, Root,
     Sampled, SamplingRequest,
 };
 
@@ -31,10 +34,7 @@ impl TaskClient {
     /// declared (at `initialize`, or in the request's `_meta`).
     pub(crate) fn new(tasks: Arc<Tasks>, id: String, context: &RequestContext<RoleServer>) -> Self {
         let declared = context.client_capabilities();
-        let capabilities = ClientCapabilities {
-            elicitation: declared.as_ref().is_some_and(|c| c.elicitation.is_some()),
-            sampling: declared.as_ref().is_some_and(|c| c.sampling.is_some()),
-        };
+        let capabilities = our_capabilities(declared.as_ref());
         TaskClient {
             tasks,
             id,
@@ -101,6 +101,20 @@ impl ClientSession for TaskSession {
                 ElicitationAction::Decline => Elicitation::Decline,
                 _ => Elicitation::Cancel,
             })
+        })
+    }
+
+    #[allow(deprecated)] // MCP's roots, which SEP-2577 deprecates, are still served.
+    fn list_roots(&self) -> Answer<Vec<Root>> {
+        let client = self.client.clone();
+        Box::pin(async move {
+            let answer = client
+                .ask(json!({ "method": "roots/list", "params": {} }))
+                .await?;
+            let result: ListRootsResult = serde_json::from_value(answer).map_err(|e| {
+                ClientError::Failed(format!("an answer that is not one: {e}").into())
+            })?;
+            Ok(roots(result))
         })
     }
 

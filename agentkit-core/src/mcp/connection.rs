@@ -39,6 +39,16 @@ impl Connection {
         mut params: CallToolRequestParams,
         ctx: &ToolContext<'_>,
     ) -> Result<CallToolResult, BoxError> {
+        if self.routes.is_some() {
+            // A server of 2026-07-28 sends a call's log messages only at the level its request
+            // sets: ask for what a 2025-11-25 server sends unasked (info and above), for the
+            // observers the reports go to.
+            let meta = params.meta.get_or_insert_with(Default::default);
+            if meta.log_level().is_none() {
+                #[allow(deprecated)] // MCP's logging, which 2026-07-28 deprecates.
+                meta.set_log_level(rmcp::model::LoggingLevel::Info);
+            }
+        }
         for _ in 0..DEFAULT_MRTR_MAX_ROUNDS {
             match self.call_once(params.clone(), ctx).await? {
                 ServerResult::CallToolResult(result) => return Ok(result),

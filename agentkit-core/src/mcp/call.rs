@@ -21,6 +21,7 @@ use super::progress::{CallNotifier, LogThreshold, our_level};
 use super::raw::RawArguments;
 use super::server::McpServer;
 use super::tasks::TaskClient;
+use crate::JsonObject;
 use crate::approval::Approval;
 use crate::call::{ToolArguments, ToolCall};
 use crate::error::{Error, ErrorKind, UnknownToolError};
@@ -47,16 +48,8 @@ impl McpServer {
                 request.request_state.take(),
             )
         });
-        // The arguments as the client wrote them, where the transport kept them (see
-        // `raw`): a key given twice is then an input error, as from a model.
+        let arguments = self.arguments_as_written(&context, request.arguments);
         let parts = context.extensions.get::<http::request::Parts>();
-        let written = parts
-            .and_then(|parts| parts.extensions.get::<RawArguments>().cloned())
-            .or_else(|| self.raw.as_ref()?.take(&context.id));
-        let arguments = match written {
-            Some(RawArguments(text)) => ToolArguments::Text(text.as_ref().into()),
-            None => ToolArguments::Value(Value::Object(request.arguments.unwrap_or_default())),
-        };
         let principal = parts.and_then(|parts| parts.extensions.get::<Principal>().cloned());
         if !self.may_use(principal.as_ref(), &request.name) {
             // A tool the principal may not call is one it cannot know of.
@@ -112,6 +105,25 @@ impl McpServer {
             with_deferred_id(&mut answer, id);
         }
         Ok(answer.into())
+    }
+
+    /// The arguments of the call of `context` as the client wrote them, where the transport
+    /// kept them (see `raw`): a key given twice is then an input error, as from a model; else
+    /// `parsed`, as rmcp read them.
+    pub(super) fn arguments_as_written(
+        &self,
+        context: &RequestContext<RoleServer>,
+        parsed: Option<JsonObject>,
+    ) -> ToolArguments {
+        let written = context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<RawArguments>().cloned())
+            .or_else(|| self.raw.as_ref()?.take(&context.id));
+        match written {
+            Some(RawArguments(text)) => ToolArguments::Text(text.as_ref().into()),
+            None => ToolArguments::Value(Value::Object(parsed.unwrap_or_default())),
+        }
     }
 
     /// When a call served for `context` ends: the client cancels it, the timeout passes, or

@@ -28,9 +28,8 @@ pub use store::{DEFAULT_MAX_TASKS, DEFAULT_TASK_TTL};
 
 use super::convert::into_call_tool_result;
 use super::deferred::{DEFERRED_META, RESUME_META, new_id};
-use super::raw::RawArguments;
 use super::server::McpServer;
-use crate::call::{ToolArguments, ToolCall};
+use crate::call::ToolCall;
 use crate::error::ErrorKind;
 use crate::principal::Principal;
 use crate::result::ToolResult;
@@ -156,7 +155,7 @@ impl McpServer {
         let call = ToolCall::new(
             context.id.to_string(),
             request.name.clone(),
-            self.arguments(request, context),
+            self.arguments_as_written(context, request.arguments.clone()),
         );
         // The call outlives the request: its deadline is the task's own cancellation.
         let mut context = context.clone();
@@ -173,26 +172,6 @@ impl McpServer {
             server.tasks.end(&id, payload);
         });
         Ok(Some(CallToolResponse::Task(CreateTaskResult::new(task))))
-    }
-
-    /// The arguments of `request` as the client wrote them, where the transport kept them
-    /// (as a plain call takes them).
-    fn arguments(
-        &self,
-        request: &CallToolRequestParams,
-        context: &RequestContext<RoleServer>,
-    ) -> ToolArguments {
-        let written = context
-            .extensions
-            .get::<http::request::Parts>()
-            .and_then(|parts| parts.extensions.get::<RawArguments>().cloned())
-            .or_else(|| self.raw.as_ref()?.take(&context.id));
-        match written {
-            Some(RawArguments(text)) => ToolArguments::Text(text.as_ref().into()),
-            None => {
-                ToolArguments::Value(Value::Object(request.arguments.clone().unwrap_or_default()))
-            }
-        }
     }
 
     /// How a task whose call ended with `result` ends: cancelled when the client cancelled

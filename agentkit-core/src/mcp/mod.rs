@@ -115,6 +115,22 @@
 //! # }
 //! ```
 //!
+//! # Two revisions, one endpoint
+//!
+//! A client of 2025-11-25 gets `initialize`, a session, and a tool's questions as requests of
+//! the server's while the call runs. A client of 2026-07-28 gets the stateless core
+//! (`server/discover`, per-request `_meta`, `Mcp-*` headers checked against the body, caching
+//! hints) and the same questions as an input-required result: the tool runs again on the
+//! client's retry, its answers carried in a `requestState` sealed with the server's key
+//! (`with_request_state_key`, for replicas to share). Code written for 2025-11-25 needs no
+//! change: logging and sampling, which 2026-07-28 deprecates, are still served to clients that
+//! use them (a 2026-07-28 client gets log messages only at the level its request sets); a tool
+//! that asks must ask the same questions for the same arguments, as it runs once a round.
+//! `McpClient` speaks 2026-07-28 to servers that do, 2025-11-25 to the others. The official
+//! conformance suite (0.2.0-alpha.12, pinned) passes every scenario both revisions require, of
+//! server and client (`tests/mcp-peers/conformance-baseline-*.yml` list the unscored
+//! exceptions).
+//!
 //! # Logs
 //!
 //! agentkit's own code logs no secret: no credential, token, client secret or authorization

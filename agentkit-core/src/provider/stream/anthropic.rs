@@ -82,6 +82,62 @@ const API: &str = "Anthropic Messages";
 /// assert_eq!(stream.finish()?, anthropic::calls(&finished)?);
 /// # Ok::<(), agentkit_core::provider::StreamError>(())
 /// ```
+///
+/// Off the wire: the HTTP body's bytes in the pieces the client yields, each call run the
+/// moment it is complete, and a body cut before `message_stop` told apart from a whole one:
+///
+/// ```
+/// use agentkit_core::provider::{anthropic, StreamError};
+/// use agentkit_core::{block_on, BoxError, JsonObject, Tool, ToolContext, ToolExecutor, ToolOutput, ToolRegistry, ToolResult, ToolSpec};
+/// use futures_util::{stream, Stream, StreamExt};
+///
+/// /// Runs the calls of a streamed Messages reply as they arrive. `body` is the response body
+/// /// (with reqwest: `response.bytes_stream().filter_map(|piece| async { piece.ok() })`; a
+/// /// network error then reads as a cut stream).
+/// async fn streamed_turn(
+///     executor: &ToolExecutor,
+///     body: impl Stream<Item = impl AsRef<[u8]>>,
+/// ) -> Result<Vec<ToolResult>, StreamError> {
+///     let mut reply = anthropic::CallStream::new();
+///     let mut failed = None;
+///     let calls = body.flat_map(|piece| {
+///         let calls = reply.push_bytes(piece.as_ref()).unwrap_or_else(|error| {
+///             failed.get_or_insert(error);
+///             Vec::new()
+///         });
+///         stream::iter(calls)
+///     });
+///     let results = executor.turn().dispatch_stream(calls).await;
+///     match failed {
+///         Some(error) => Err(error),
+///         None => reply.finish().map(|_| results), // cut, or whole
+///     }
+/// }
+///
+/// struct Clock(ToolSpec);
+/// impl Tool for Clock {
+///     fn spec(&self) -> &ToolSpec { &self.0 }
+///     async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> { Ok("12:00".into()) }
+/// }
+///
+/// fn main() -> Result<(), BoxError> {
+///     let mut registry = ToolRegistry::new();
+///     registry.register(Clock(ToolSpec::builder("clock").build()?))?;
+///     let executor = ToolExecutor::new(registry);
+///     let body = "event: content_block_start\r\ndata: {\"type\":\"content_block_start\",\"index\":0,\
+///         \"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"clock\",\"input\":{}}}\r\n\r\n\
+///         event: content_block_stop\r\ndata: {\"type\":\"content_block_stop\",\"index\":0}\r\n\r\n\
+///         event: message_stop\r\ndata: {\"type\":\"message_stop\"}\r\n\r\n";
+///     // The body in the pieces a network might give.
+///     let results = block_on(streamed_turn(&executor, stream::iter(body.as_bytes().chunks(7))))?;
+///     assert_eq!(results[0].call_id(), "toolu_1");
+///     // Cut before `message_stop`: the call ran, and the turn says it was not whole.
+///     let cut = &body[..body.find("event: message_stop").unwrap()];
+///     let error = block_on(streamed_turn(&executor, stream::iter([cut]))).unwrap_err();
+///     assert!(matches!(&error, StreamError::Cut(cut) if cut.completed().len() == 1), "{error}");
+///     Ok(())
+/// }
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct CallStream {
     events: Events,

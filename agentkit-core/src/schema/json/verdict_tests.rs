@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use super::shape_tests::assert_verdicts_agree;
 use crate::schema::json::{JsonSchemaOptions, SchemaLimits};
 
 /// Leaves, unions (tagged by distinct strings, by values that are not, untagged), `not`,
@@ -78,26 +79,7 @@ fn instances() -> Vec<Value> {
 /// and, where JSON Schema alone decides, with the `jsonschema` crate.
 #[test]
 fn the_verdict_walk_agrees_with_the_full_walk() {
-    for text in SCHEMAS {
-        let schema: Value = serde_json::from_str(text).unwrap();
-        let reference = jsonschema::validator_for(&schema).unwrap();
-        let standard = JsonSchemaOptions::standard().build(schema.clone()).unwrap();
-        let closed = JsonSchemaOptions::default().build(schema.clone()).unwrap();
-        for instance in instances() {
-            assert_eq!(
-                standard.is_valid(&instance),
-                reference.is_valid(&instance),
-                "{schema} on {instance}"
-            );
-            for validator in [&standard, &closed] {
-                assert_eq!(
-                    validator.is_valid(&instance),
-                    validator.validate(&mut instance.clone()).is_empty(),
-                    "{schema} on {instance}"
-                );
-            }
-        }
-    }
+    assert_verdicts_agree(SCHEMAS, &instances());
 }
 
 /// The verdict walk counts evaluations and depth as the full walk does: past a limit, both

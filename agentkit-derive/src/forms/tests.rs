@@ -210,3 +210,27 @@ fn a_nested_map_says_how_to_write_it() {
         "{out}"
     );
 }
+
+#[test]
+fn nullable_list_items_and_map_values_are_a_nullable_definition() {
+    // `Vec<Option<String>>` and `HashMap<String, Option<String>>`: a type position names a
+    // definition for what it cannot say inline, nullable included.
+    let args = quote!(name = "s",
+        defs = { maybe_text = { type = string, nullable = true } },
+        input = [
+            { name = "tags", type = list, items = maybe_text },
+            { name = "m", type = map, values = maybe_text },
+        ],
+    );
+    let out = expand(args.clone());
+    assert!(!out.contains("compile_error"), "{out}");
+    assert!(
+        out.contains("pub type SMaybeText = __agentkit_S :: Option < __agentkit_S :: String >"),
+        "{out}"
+    );
+    assert!(out.contains("pub tags : __agentkit_S :: Vec < SMaybeText >"), "{out}");
+    assert_eq!(
+        schema(args),
+        r##"{"type":"object","properties":{"tags":{"type":"array","items":{"$ref":"#/$defs/maybe_text"}},"m":{"type":"object","additionalProperties":{"$ref":"#/$defs/maybe_text"}}},"required":["tags","m"],"additionalProperties":false,"$defs":{"maybe_text":{"type":["string","null"]}}}"##
+    );
+}

@@ -28,7 +28,7 @@ use super::input_state::StateKey;
 use super::options::HttpOptions;
 use super::progress::{LogThreshold, our_level};
 use super::raw::PendingArguments;
-use super::tasks::Tasks;
+use super::tasks::{Dispatch, Tasks};
 use crate::executor::ToolExecutor;
 use crate::principal::Principal;
 use crate::tool::ToolSpec;
@@ -413,12 +413,14 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if let Some(task) = self.call_as_task(&request, &context)? {
-            return Ok(task);
-        }
+        let then_task = match self.call_as_task(&request, &context)? {
+            Dispatch::Task(task) => return Ok(task),
+            Dispatch::RoundsThenTask => true,
+            Dispatch::Plain => false,
+        };
         // Boxed: a served call is a future of some kilobytes (the executor's call inside),
         // which rmcp would otherwise move, whole, into its request task and out again.
-        Box::pin(self.call(request, context)).await
+        Box::pin(self.call(request, context, then_task)).await
     }
 
     #[allow(deprecated)] // MCP's logging, which the 2026-07-28 revision deprecates.

@@ -19,6 +19,7 @@ use super::input::{InputSession, Retry, Round};
 use super::peer::PeerSession;
 use super::progress::{CallNotifier, LogThreshold, our_level};
 use super::raw::RawArguments;
+use super::request_stream::RequestStream;
 use super::server::McpServer;
 use super::tasks::TaskClient;
 use crate::JsonObject;
@@ -189,8 +190,13 @@ impl McpServer {
         // Progress goes to the client only when it asked, with a token for the call; log
         // messages at or above the level it set.
         let token = context.meta.get_progress_token();
-        let (notifier, reporter) =
-            CallNotifier::start(context.peer.clone(), token, Arc::clone(&self.log_threshold));
+        let stream = context.extensions.get::<RequestStream>().cloned();
+        let (notifier, reporter) = CallNotifier::start(
+            context.peer.clone(),
+            stream,
+            token,
+            Arc::clone(&self.log_threshold),
+        );
         // A task's client is asked through the task (see `tasks::input`).
         let client: Arc<dyn ClientSession> = match context.extensions.get::<TaskClient>() {
             Some(task) => task.session(principal),
@@ -260,7 +266,9 @@ impl McpServer {
             declared.as_ref(),
             principal,
         )?);
-        let (notifier, reporter) = CallNotifier::start(context.peer.clone(), token, threshold);
+        let stream = context.extensions.get::<RequestStream>().cloned();
+        let (notifier, reporter) =
+            CallNotifier::start(context.peer.clone(), stream, token, threshold);
         Ok((notifier, reporter, session))
     }
 

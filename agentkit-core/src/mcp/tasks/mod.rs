@@ -29,6 +29,7 @@ pub use store::{DEFAULT_MAX_TASKS, DEFAULT_TASK_TTL};
 
 use super::convert::into_call_tool_result;
 use super::deferred::{DEFERRED_META, RESUME_META, new_id};
+use super::request_stream::RequestStream;
 use super::server::McpServer;
 use crate::call::ToolCall;
 use crate::error::ErrorKind;
@@ -200,9 +201,11 @@ impl McpServer {
             request.name.clone(),
             self.arguments_as_written(context, request.arguments.clone()),
         );
-        // The call outlives the request: its deadline is the task's own cancellation.
+        // The call outlives the request: its deadline is the task's own cancellation, and its
+        // reports go to the session (the request's stream ends with the task's creation).
         let mut context = context.clone();
         context.ct = cancel.clone();
+        context.extensions.remove::<RequestStream>();
         let id = task.task_id.clone();
         // What the tool asks the client waits in the task for `tasks/update`.
         let client = TaskClient::new(Arc::clone(&self.tasks), id.clone(), &context);

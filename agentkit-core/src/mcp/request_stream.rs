@@ -22,7 +22,9 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use futures_util::Stream;
-use rmcp::model::{ClientJsonRpcMessage, GetExtensions, ServerJsonRpcMessage, ServerNotification};
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientRequest, GetExtensions, ServerJsonRpcMessage, ServerNotification,
+};
 use rmcp::transport::streamable_http_server::session::ServerSseMessage;
 use tokio::sync::mpsc;
 
@@ -41,14 +43,18 @@ impl RequestStream {
     }
 }
 
-/// Gives the stream of `message`, when it is a request, a queue: its end is in the request's
+/// Gives the stream of `message`, when it is a `tools/call`, a queue: its end is in the request's
 /// extensions, and [`ReportsFirst`] yields what it receives.
 pub(super) fn open(
     message: &mut ClientJsonRpcMessage,
 ) -> Option<mpsc::UnboundedReceiver<ServerJsonRpcMessage>> {
+    // Only a call reports.
     let ClientJsonRpcMessage::Request(request) = message else {
         return None;
     };
+    if !matches!(request.request, ClientRequest::CallToolRequest(_)) {
+        return None;
+    }
     let (queue, queued) = mpsc::unbounded_channel();
     request
         .request

@@ -8,9 +8,9 @@
 //! nothing orders with the `POST`: a message logged during a call could reach the client
 //! after the call's result. So the session manager (`sessions`) gives each request's stream
 //! a queue of its own, handed to the call in the request's extensions ([`RequestStream`]),
-//! and the stream yields what is queued there before anything of rmcp's. A call hands its
-//! reports to the queue before its result leaves the handler (`CallNotifier::finish`), so
-//! they are on the wire before it.
+//! and the stream yields what is queued there as it comes, holding rmcp's response back until
+//! the queue is drained. A call hands its reports to the queue before its result leaves the
+//! handler (`CallNotifier::finish`), so they are on the wire before it.
 //!
 //! Those messages carry no SSE event id: a client that reconnects with `Last-Event-ID` is not
 //! sent them again. Without a session ([stateless](super::McpServer::stateless) serving,
@@ -63,11 +63,15 @@ pub(super) fn open(
     Some(queued)
 }
 
-/// A request's response stream: what its queue holds first, then rmcp's stream. It ends
-/// with rmcp's (after the response), whatever is queued later.
+/// A request's response stream: rmcp's messages in their order (the priming event, the
+/// server's requests), but its response, the last, only once what was queued is sent.
 pub(super) struct ReportsFirst<S> {
     queued: Option<mpsc::UnboundedReceiver<ServerJsonRpcMessage>>,
     inner: Pin<Box<S>>,
+    /// rmcp's response, held until the queue is drained.
+    answer: Option<ServerSseMessage>,
+    /// Whether rmcp's stream has ended.
+    ended: bool,
 }
 
 impl<S> ReportsFirst<S> {
@@ -78,8 +82,18 @@ impl<S> ReportsFirst<S> {
         ReportsFirst {
             queued,
             inner: Box::pin(inner),
+            answer: None,
+            ended: false,
         }
     }
+}
+
+/// Whether `message` answers the request: the stream's last.
+fn answers(message: &ServerSseMessage) -> bool {
+    matches!(
+        message.message.as_deref(),
+        Some(ServerJsonRpcMessage::Response(_) | ServerJsonRpcMessage::Error(_))
+    )
 }
 
 impl<S: Stream<Item = ServerSseMessage>> Stream for ReportsFirst<S> {
@@ -87,6 +101,14 @@ impl<S: Stream<Item = ServerSseMessage>> Stream for ReportsFirst<S> {
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = self.get_mut();
+        if this.answer.is_none() && !this.ended {
+            match this.inner.as_mut().poll_next(cx) {
+                Poll::Ready(Some(message)) if answers(&message) => this.answer = Some(message),
+                Poll::Ready(Some(message)) => return Poll::Ready(Some(message)),
+                Poll::Ready(None) => this.ended = true,
+                Poll::Pending => {}
+            }
+        }
         if let Some(queued) = &mut this.queued {
             match queued.poll_recv(cx) {
                 Poll::Ready(Some(message)) => {
@@ -97,7 +119,13 @@ impl<S: Stream<Item = ServerSseMessage>> Stream for ReportsFirst<S> {
                 Poll::Pending => {}
             }
         }
-        this.inner.as_mut().poll_next(cx)
+        if this.answer.is_some() || this.ended {
+            // The call queued its reports before it answered, so the queue is drained: what
+            // it would get later (nothing, as the call's notifier discards it) is not sent.
+            this.queued = None;
+            return Poll::Ready(this.answer.take());
+        }
+        Poll::Pending
     }
 }
 
@@ -120,30 +148,40 @@ mod tests {
     }
 
     fn method(message: &ServerSseMessage) -> String {
-        let wire = serde_json::to_value(message.message.as_deref().unwrap()).unwrap();
+        let Some(message) = message.message.as_deref() else {
+            return "priming".to_owned();
+        };
+        let wire = serde_json::to_value(message).unwrap();
         match wire.get("method") {
             Some(method) => method.as_str().unwrap().to_owned(),
             None => "response".to_owned(),
         }
     }
 
-    /// What was queued comes before the response rmcp's stream holds, and the stream ends
-    /// with rmcp's even while an end of the queue lives on.
+    /// What was queued comes after rmcp's priming event and before its response, and the
+    /// stream ends with rmcp's even while an end of the queue lives on.
     #[tokio::test]
     async fn what_is_queued_comes_before_the_response_and_the_stream_ends_with_rmcps() {
         let (queue, queued) = mpsc::unbounded_channel();
         let queue = RequestStream(queue);
         let response =
             ServerJsonRpcMessage::response(ServerResult::empty(()), RequestId::Number(1));
-        let inner = futures_util::stream::iter([ServerSseMessage::from_message(response)]);
+        let priming = ServerSseMessage::priming("0", std::time::Duration::from_secs(1));
+        let inner = futures_util::stream::iter([priming, ServerSseMessage::from_message(response)]);
         assert!(queue.send(log("one")));
         assert!(queue.send(log("two")));
         let stream = ReportsFirst::new(Some(queued), inner);
         let seen: Vec<String> = stream.map(|message| method(&message)).collect().await;
         assert_eq!(
             seen,
-            ["notifications/message", "notifications/message", "response"]
+            [
+                "priming",
+                "notifications/message",
+                "notifications/message",
+                "response"
+            ]
         );
-        drop(queue);
+        // The stream has let go of the queue.
+        assert!(!queue.send(log("late")));
     }
 }

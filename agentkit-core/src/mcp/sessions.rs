@@ -1,4 +1,5 @@
-//! [`Sessions`]: rmcp's in-memory sessions, capped in number and closed when idle.
+//! [`Sessions`]: rmcp's in-memory sessions, capped in number and closed when idle, each
+//! call's response stream carrying its reports (`request_stream`).
 //!
 //! rmcp's `LocalSessionManager` ends an idle session's worker but keeps its handle in its map
 //! until a client sends `DELETE`, so a flood of `initialize` requests holds memory for good,

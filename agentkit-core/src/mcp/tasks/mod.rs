@@ -101,9 +101,10 @@ impl McpServer {
     /// `tasks/update`. A tool that ends on that round completes its task at once.
     ///
     /// Without this, a task's tool asks through the task from the start, and a client of
-    /// 2025-11-25 gets its task at once either way (it has no rounds). A tool that blocks (a
-    /// [`blocking`](crate::ToolSpecBuilder::blocking) one) waits on its thread from the
-    /// start, so it becomes a task at once and asks through the task.
+    /// 2025-11-25 gets its task at once either way (it has no rounds). A
+    /// [`blocking`](crate::ToolSpecBuilder::blocking) tool runs on a thread of its own, apart
+    /// from the round, which cannot tell its work from its waiting for an answer: it may
+    /// become a task before it asks, and then asks through the task.
     ///
     /// ```
     /// # use std::sync::Arc;

@@ -2,7 +2,7 @@
 // makes the given calls, and prints one JSON document on stdout:
 //   {"server": {...}, "tools": [...],
 //    "calls": [{"result": {...}, "progress"?: [...]} | {"error": {"code", "message"}}],
-//    "progressNotifications": [...], "errors": [...]}
+//    "progressNotifications": [...], "wire": [...], "errors": [...]}
 // so that the Rust tests assert on what the official client saw.
 //
 // Usage:
@@ -14,7 +14,9 @@
 // A call with "progress": true asks for progress (the SDK's `onprogress`, which sends a
 // `progressToken`); its entry lists the `params` of each notification the SDK handed to it, in
 // order. "progressNotifications" lists every `notifications/progress` that reached the client,
-// asked for or not, in arrival order; "errors" what the SDK reported (such as a progress
+// asked for or not, in arrival order; "wire" every log message (`notifications/message`) and
+// every call's result, in arrival order, on whichever stream they came ("log: <data>",
+// "result: <first text>"); "errors" what the SDK reported (such as a progress
 // notification for a token it does not know, one arriving after its call's result).
 //
 // A {"pause": true} step is no call: the client prints "paused" on stderr and waits for a line
@@ -45,12 +47,20 @@ const client = new Client({ name: "agentkit-tests", version: "0.0.0" });
 const errors = [];
 client.onerror = (error) => errors.push(String(error?.message ?? error));
 await client.connect(transport, options);
-// Every progress notification on the wire, before the SDK routes it to a call.
+// Every progress notification on the wire, before the SDK routes it to a call; every log
+// message and call result, in the order they arrived.
 const progressNotifications = [];
+const wire = [];
 const deliver = transport.onmessage;
 transport.onmessage = (message, extra) => {
   if (message?.method === "notifications/progress") {
     progressNotifications.push(message.params);
+  }
+  if (message?.method === "notifications/message") {
+    wire.push(`log: ${message.params?.data}`);
+  }
+  if (Array.isArray(message?.result?.content)) {
+    wire.push(`result: ${message.result.content[0]?.text}`);
   }
   deliver?.(message, extra);
 };
@@ -81,6 +91,7 @@ console.log(
     tools,
     calls: results,
     progressNotifications,
+    wire,
     errors,
   }),
 );

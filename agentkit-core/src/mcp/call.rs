@@ -19,22 +19,28 @@ use super::input::{InputSession, Retry, Round};
 use super::peer::PeerSession;
 use super::progress::{CallNotifier, LogThreshold, our_level};
 use super::raw::RawArguments;
+use super::request_stream::RequestStream;
 use super::server::McpServer;
 use super::tasks::TaskClient;
 use crate::JsonObject;
 use crate::approval::Approval;
 use crate::call::{ToolArguments, ToolCall};
 use crate::error::{Error, ErrorKind, UnknownToolError};
+use crate::executor::CallReporter;
 use crate::principal::Principal;
 use crate::result::ToolResult;
 use crate::session::ClientSession;
 use crate::tool::ToolSpec;
 
 impl McpServer {
+    /// Serves the call `request`: plainly, or, when `then_task` (see
+    /// [`with_input_before_task`](Self::with_input_before_task)), in rounds that end in a
+    /// task for a client of 2026-07-28.
     pub(super) async fn call(
         &self,
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
+        then_task: bool,
     ) -> Result<CallToolResponse, ErrorData> {
         // A client of 2026-07-28 is not sent requests while the call runs: the call answers
         // with what the tool asks, and the client calls again with the answers.
@@ -64,15 +70,32 @@ impl McpServer {
         let (result, deferred_id) = match (&self.deferred, resume) {
             (Some(_), Some(id)) => self.resume(&call, &id, principal.as_ref()).await?,
             _ => {
+                let name = call.name().to_owned();
                 let retry = rounds.as_ref().map(|(arguments, responses, state)| Retry {
-                    tool: call.name(),
+                    tool: &name,
                     arguments,
                     responses: responses.clone(),
                     state: state.clone(),
                 });
-                match self.run(&call, &context, principal.clone(), retry).await? {
-                    Round::Done(result) => (result, None),
-                    Round::InputRequired(input) => return Ok(input.into()),
+                match (then_task, retry) {
+                    (true, Some(retry)) => {
+                        return self
+                            .rounds_then_task(call, &context, principal, retry)
+                            .await;
+                    }
+                    (_, retry) => {
+                        match self.run(&call, &context, principal.clone(), retry).await? {
+                            Round::Done(result) => (result, None),
+                            Round::InputRequired(input) => return Ok(input.into()),
+                            // A round driven to its end or its questions does not become a task.
+                            Round::Working => {
+                                return Err(ErrorData::internal_error(
+                                    "the call stopped without an answer",
+                                    None,
+                                ));
+                            }
+                        }
+                    }
                 }
             }
         };
@@ -128,7 +151,10 @@ impl McpServer {
 
     /// When a call served for `context` ends: the client cancels it, the timeout passes, or
     /// the server shuts down past its grace period.
-    fn deadline(&self, context: &RequestContext<RoleServer>) -> impl Future<Output = ()> + Send {
+    pub(super) fn deadline(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> impl Future<Output = ()> + Send + use<> {
         let cancelled = context.ct.clone();
         let shutdown = self.calls.as_ref().map(|calls| calls.cancel.clone());
         let timeout = self.timeout;
@@ -164,8 +190,13 @@ impl McpServer {
         // Progress goes to the client only when it asked, with a token for the call; log
         // messages at or above the level it set.
         let token = context.meta.get_progress_token();
-        let (notifier, reporter) =
-            CallNotifier::start(context.peer.clone(), token, Arc::clone(&self.log_threshold));
+        let stream = context.extensions.get::<RequestStream>().cloned();
+        let (notifier, reporter) = CallNotifier::start(
+            context.peer.clone(),
+            stream,
+            token,
+            Arc::clone(&self.log_threshold),
+        );
         // A task's client is asked through the task (see `tasks::input`).
         let client: Arc<dyn ClientSession> = match context.extensions.get::<TaskClient>() {
             Some(task) => task.session(principal),
@@ -193,13 +224,34 @@ impl McpServer {
         };
         let _in_flight = self.calls.as_ref().map(CallsInFlight::enter);
         let deadline = self.deadline(context);
+        let (notifier, reporter, session) = self.open_round(context, &mut retry, principal)?;
+        let client: Arc<dyn ClientSession> = session.clone();
+        let running = self
+            .executor
+            .dispatch_served(call, deadline, Some(reporter), Some(client));
+        let mut running = Box::pin(running);
+        let round = session
+            .drive(running.as_mut(), &self.input_state, &retry, false)
+            .await;
+        drop(running);
+        notifier.finish().await;
+        round
+    }
+
+    /// What a round of `retry` for the client of `context` reports through, and the
+    /// session that answers its tool's questions; refused when its state is not valid.
+    pub(super) fn open_round(
+        &self,
+        context: &RequestContext<RoleServer>,
+        retry: &mut Retry<'_>,
+        principal: Option<Principal>,
+    ) -> Result<(CallNotifier, CallReporter, Arc<InputSession>), ErrorData> {
         let token = context.meta.get_progress_token();
         // A client of 2026-07-28 sets the level in each request, and gets no message
         // without.
         let threshold = Arc::new(LogThreshold::of_request(
             context.meta.log_level().map(|level| our_level(&level)),
         ));
-        let (notifier, reporter) = CallNotifier::start(context.peer.clone(), token, threshold);
         // What the request declares (its `_meta`), else what the session's client did (a
         // transport that skipped the handshake's per-request metadata).
         let declared = context.client_capabilities().or_else(|| {
@@ -210,17 +262,14 @@ impl McpServer {
         });
         let session = Arc::new(InputSession::open(
             &self.input_state,
-            &mut retry,
+            retry,
             declared.as_ref(),
             principal,
         )?);
-        let client: Arc<dyn ClientSession> = session.clone();
-        let running = self
-            .executor
-            .dispatch_served(call, deadline, Some(reporter), Some(client));
-        let round = session.drive(running, &self.input_state, &retry).await;
-        notifier.finish().await;
-        round
+        let stream = context.extensions.get::<RequestStream>().cloned();
+        let (notifier, reporter) =
+            CallNotifier::start(context.peer.clone(), stream, token, threshold);
+        Ok((notifier, reporter, session))
     }
 
     /// Resumes the deferred call `id` for `call`'s client: runs or ends it by its decision, or

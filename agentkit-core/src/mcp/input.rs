@@ -12,13 +12,19 @@
 //! The tool code is the same as for a client of 2025-11-25, which is sent each request
 //! while the call runs.
 //!
+//! A call that becomes a task once its rounds are done (see `tasks::compose`) is driven the
+//! same way, but at the first moment its tool waits on anything but an unanswered question
+//! (or when it ends), the round stops and the call goes on as a task: the session is then
+//! handed the task's client, which the questions asked from then on go to.
+//!
 //! rmcp marks sampling and roots deprecated (SEP-2577); clients still ask for them, and they
 //! are served.
 #![allow(deprecated)]
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::future::{Future, poll_fn};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Poll, Waker};
 
 use rmcp::ErrorData;
@@ -28,6 +34,7 @@ use rmcp::model::{
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::input_state::{Answered, Carried, Question, StateKey, binding, digest};
@@ -46,6 +53,9 @@ pub(super) enum Round {
     Done(ToolResult),
     /// The tool asked what the client has not answered yet.
     InputRequired(InputRequiredResult),
+    /// The tool waits on something else, with every question it asked answered: the call
+    /// goes on as a task (only when the round was driven to become one).
+    Working,
 }
 
 /// The call a round runs, as the state binds it.
@@ -70,7 +80,27 @@ pub(super) struct InputSession {
     /// Ended when the round stops: the questions left unanswered fail then, for a tool
     /// blocking on one in a thread of its own.
     stopped: CancellationToken,
+    /// The client of the task the call became, once it is one: what the tool asks from then
+    /// on goes to it.
+    task: watch::Sender<Option<Arc<dyn ClientSession>>>,
     round: Mutex<Asking>,
+}
+
+/// What became of a question the tool asked.
+enum Asked {
+    /// Answered by the client, under this key.
+    Answered(String, Value),
+    /// Kept for the round's result.
+    Waiting,
+    /// The call is a task now: the question is the task's.
+    Handed,
+}
+
+/// Why the round stopped polling the call.
+enum Stop {
+    Ended(ToolResult),
+    Asked,
+    Working,
 }
 
 /// What the tool has asked in this round.
@@ -89,6 +119,8 @@ struct Asking {
     refused: BTreeSet<&'static str>,
     /// The task polling the round, to wake when a tool in a thread of its own asks.
     waker: Option<Waker>,
+    /// Whether the call has become a task: its questions are the task's from then on.
+    handed: bool,
 }
 
 impl InputSession {
@@ -143,6 +175,7 @@ impl InputSession {
             asked_before,
             responses: retry.responses.take().unwrap_or_default(),
             stopped: CancellationToken::new(),
+            task: watch::Sender::new(None),
             round: Mutex::default(),
         })
     }
@@ -152,31 +185,50 @@ impl InputSession {
     }
 
     /// Runs `call` (a round of the call through the executor, with this session as its
-    /// client) until it ends or waits on a question unanswered; then seals what the next
-    /// round needs for `retry`.
-    pub(super) async fn drive(
+    /// client) until it ends or waits on a question unanswered, or, when `to_task`, waits on
+    /// anything else (`Round::Working`: the caller goes on polling it, as a task, and
+    /// [hands](Self::hand_to) the session the task's client); then seals what the next round
+    /// needs for `retry`. Unless the call is `Working`, the caller drops it.
+    pub(super) async fn drive<F: Future<Output = ToolResult> + ?Sized>(
         &self,
-        call: impl Future<Output = ToolResult>,
+        mut call: Pin<&mut F>,
         key: &StateKey,
         retry: &Retry<'_>,
+        to_task: bool,
     ) -> Result<Round, ErrorData> {
-        let mut call = Box::pin(call);
-        let ended = poll_fn(|cx| {
+        let stop = poll_fn(|cx| {
             // Set before the poll: a tool in a thread of its own may ask during it.
             self.round().waker = Some(cx.waker().clone());
             match call.as_mut().poll(cx) {
-                Poll::Ready(result) => Poll::Ready(Some(result)),
-                Poll::Pending if !self.round().waiting.is_empty() => Poll::Ready(None),
-                Poll::Pending => Poll::Pending,
+                Poll::Ready(result) => Poll::Ready(Stop::Ended(result)),
+                Poll::Pending => {
+                    let mut round = self.round();
+                    if !round.waiting.is_empty() {
+                        Poll::Ready(Stop::Asked)
+                    } else if to_task {
+                        // Under the lock that questions take: one asked from now on is the
+                        // task's, none is left behind in the round.
+                        round.handed = true;
+                        Poll::Ready(Stop::Working)
+                    } else {
+                        Poll::Pending
+                    }
+                }
             }
         })
         .await;
-        self.stopped.cancel();
-        drop(call);
         let mut round = self.round();
         if let Some(invalid) = round.invalid.take() {
+            self.stopped.cancel();
             return Err(ErrorData::invalid_params(invalid, None));
         }
+        let ended = match stop {
+            Stop::Working => return Ok(Round::Working),
+            Stop::Ended(result) => Some(result),
+            Stop::Asked => None,
+        };
+        // The questions left unanswered fail now, for a tool blocking on one.
+        self.stopped.cancel();
         match ended {
             Some(result) if !result.is_success() && !round.refused.is_empty() => {
                 // The tool failed after asking for what the client did not declare: MCP
@@ -219,15 +271,27 @@ impl InputSession {
         }
     }
 
-    /// The tool asks `params` of `method`: the answer, when the client has given one, or
-    /// `None`, the question kept for the round's result.
+    /// Fails the questions the tool waits on: the call stops.
+    pub(super) fn stop(&self) {
+        self.stopped.cancel();
+    }
+
+    /// Hands the session `client`, the client of the task the call became: the questions
+    /// asked from now on (and any asked since the round stopped) go to it.
+    pub(super) fn hand_to(&self, client: Arc<dyn ClientSession>) {
+        self.task.send_replace(Some(client));
+    }
+
+    /// The tool asks `params` of `method`: the answer, when the client has given one;
+    /// else the question kept for the round's result, or, once the call is a task, the
+    /// task's.
     fn ask(
         &self,
         method: &'static str,
         kind: &'static str,
         key: Option<&str>,
         params: Value,
-    ) -> Result<Option<(String, Value)>, ClientError> {
+    ) -> Result<Asked, ClientError> {
         let request = json!({"method": method, "params": params});
         // The request as the client will get it: one rmcp cannot carry fails now.
         let typed: InputRequest = serde_json::from_value(request.clone())
@@ -256,14 +320,15 @@ impl InputSession {
                     digest,
                     response: response.clone(),
                 });
-                Ok(Some((key, response)))
+                Ok(Asked::Answered(key, response))
             }
+            None if round.handed => Ok(Asked::Handed),
             None => {
                 round.waiting.push((Question { key, digest }, typed));
                 if let Some(waker) = &round.waker {
                     waker.wake_by_ref();
                 }
-                Ok(None)
+                Ok(Asked::Waiting)
             }
         }
     }
@@ -280,6 +345,28 @@ impl InputSession {
             let message = format!("the input response `{}` is not {what}: {e}", clip(key));
             self.round().invalid.get_or_insert(message.clone());
             ClientError::Invalid(message)
+        })
+    }
+
+    /// A question for the task the call became, asked of its client by `ask` once the
+    /// session has it; failed when the call stops first.
+    fn handed<T: Send + 'static>(
+        &self,
+        ask: impl FnOnce(&dyn ClientSession) -> Answer<T> + Send + 'static,
+    ) -> Answer<T> {
+        let mut task = self.task.subscribe();
+        let stopped = self.stopped.clone();
+        Box::pin(async move {
+            let client = tokio::select! {
+                client = task.wait_for(Option::is_some) => client.ok().and_then(|c| c.clone()),
+                () = stopped.cancelled() => None,
+            };
+            match client {
+                Some(client) => ask(&*client).await,
+                None => Err(ClientError::Failed(
+                    "the call stopped before it became a task".into(),
+                )),
+            }
         })
     }
 
@@ -334,13 +421,14 @@ impl ClientSession for InputSession {
     fn elicit(&self, request: ElicitationRequest) -> Answer<Elicitation> {
         let params = elicit_params(&request);
         match self.ask("elicitation/create", "elicitation", request.key(), params) {
-            Ok(Some((key, response))) => {
+            Ok(Asked::Answered(key, response)) => {
                 let answer = self
                     .read::<ElicitResult>(&key, "an elicitation result", response)
                     .map(elicitation);
                 Box::pin(std::future::ready(answer))
             }
-            Ok(None) => self.unanswered(),
+            Ok(Asked::Handed) => self.handed(move |client| client.elicit(request)),
+            Ok(Asked::Waiting) => self.unanswered(),
             Err(error) => Box::pin(std::future::ready(Err(error))),
         }
     }
@@ -348,26 +436,28 @@ impl ClientSession for InputSession {
     fn sample(&self, request: SamplingRequest) -> Answer<Sampled> {
         let params = sample_params(&request);
         match self.ask("sampling/createMessage", "sampling", request.key(), params) {
-            Ok(Some((key, response))) => {
+            Ok(Asked::Answered(key, response)) => {
                 let answer = self
                     .read::<CreateMessageResult>(&key, "a sampling result", response)
                     .map(sampled);
                 Box::pin(std::future::ready(answer))
             }
-            Ok(None) => self.unanswered(),
+            Ok(Asked::Handed) => self.handed(move |client| client.sample(request)),
+            Ok(Asked::Waiting) => self.unanswered(),
             Err(error) => Box::pin(std::future::ready(Err(error))),
         }
     }
 
     fn list_roots(&self) -> Answer<Vec<Root>> {
         match self.ask("roots/list", "roots", None, json!({})) {
-            Ok(Some((key, response))) => {
+            Ok(Asked::Answered(key, response)) => {
                 let answer = self
                     .read::<ListRootsResult>(&key, "a roots result", response)
                     .map(roots);
                 Box::pin(std::future::ready(answer))
             }
-            Ok(None) => self.unanswered(),
+            Ok(Asked::Handed) => self.handed(|client| client.list_roots()),
+            Ok(Asked::Waiting) => self.unanswered(),
             Err(error) => Box::pin(std::future::ready(Err(error))),
         }
     }

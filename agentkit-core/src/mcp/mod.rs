@@ -128,8 +128,8 @@
 //! that asks must ask the same questions for the same arguments, as it runs once a round.
 //! `McpClient` speaks 2026-07-28 to servers that do, 2025-11-25 to the others. The official
 //! conformance suite (0.2.0-alpha.12, pinned) passes every scenario both revisions require, of
-//! server and client (`tests/mcp-peers/conformance-baseline-*.yml` list the unscored
-//! exceptions).
+//! server and client, and every server scenario it runs beside them, the tasks extension's
+//! included (`tests/mcp/tests/conformance.rs` lists the client's unscored exceptions).
 //!
 //! # Logs
 //!
@@ -163,6 +163,7 @@ mod origins;
 mod peer;
 mod progress;
 mod raw;
+mod request_stream;
 mod serve;
 mod server;
 mod service;

@@ -1,6 +1,7 @@
 //! What a served call reports while it runs: its progress and log messages become
 //! `notifications/progress` and `notifications/message` to the client, in order, before the
-//! call's result.
+//! call's result (over a 2025-11-25 HTTP session, on the call's own response stream: see
+//! `request_stream`).
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -9,12 +10,13 @@ use rmcp::RoleServer;
 #[allow(deprecated)]
 // MCP's logging, which the 2026-07-28 revision deprecates, is still served.
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
-use rmcp::model::{ProgressNotificationParam, ProgressToken};
+use rmcp::model::{Notification, ProgressNotificationParam, ProgressToken, ServerNotification};
 use rmcp::service::Peer;
 use serde_json::Value;
 use tokio::runtime::Handle;
 use tokio::sync::{mpsc, oneshot};
 
+use super::request_stream::RequestStream;
 use crate::context::{Progress, Report};
 use crate::executor::CallReporter;
 use crate::session::{LogLevel, LogMessage};
@@ -74,10 +76,12 @@ enum Queued {
 }
 
 impl CallNotifier {
-    /// The notifier of a call whose reports go to `peer`, and the reporter to hand the
-    /// executor. Must be called on the tokio runtime the reports are to be sent from.
+    /// The notifier of a call whose reports go to `peer`, on the call's own response stream
+    /// when it has one (`stream`), and the reporter to hand the executor. Must be called on
+    /// the tokio runtime the reports are to be sent from.
     pub(super) fn start(
         peer: Peer<RoleServer>,
+        stream: Option<RequestStream>,
         token: Option<ProgressToken>,
         threshold: Arc<LogThreshold>,
     ) -> (Self, CallReporter) {
@@ -96,7 +100,13 @@ impl CallNotifier {
                 }
                 Report::Log(_) => return,
             };
-            let sender = shared.get_or_init(|| Some(drain(&runtime, peer.clone())));
+            let sender = shared.get_or_init(|| {
+                let outlet = match &stream {
+                    Some(stream) => Outlet::Stream(stream.clone()),
+                    None => Outlet::Peer(peer.clone()),
+                };
+                Some(drain(&runtime, outlet))
+            });
             if let Some(sender) = sender {
                 let _ = sender.send(queued);
             }
@@ -121,20 +131,45 @@ impl CallNotifier {
     }
 }
 
-/// Starts the task that sends a call's queued reports to `peer`, and returns its queue.
-fn drain(runtime: &Handle, peer: Peer<RoleServer>) -> mpsc::UnboundedSender<Queued> {
+/// Where a call's reports go.
+enum Outlet {
+    /// The session, which routes them (progress to the request's stream, by its token).
+    Peer(Peer<RoleServer>),
+    /// The call's own response stream.
+    Stream(RequestStream),
+}
+
+impl Outlet {
+    async fn send(&self, notification: ServerNotification) {
+        // A client that went away does not hear the rest; the call's result goes nowhere
+        // either.
+        match self {
+            Outlet::Peer(peer) => {
+                let _ = peer.send_notification(notification).await;
+            }
+            Outlet::Stream(stream) => {
+                stream.send(notification);
+            }
+        }
+    }
+}
+
+/// Starts the task that sends a call's queued reports to `outlet`, and returns its queue.
+fn drain(runtime: &Handle, outlet: Outlet) -> mpsc::UnboundedSender<Queued> {
     let (queue, mut queued) = mpsc::unbounded_channel();
     runtime.spawn(async move {
         while let Some(item) = queued.recv().await {
-            // A client that went away does not hear the rest; the call's result goes
-            // nowhere either.
             match item {
                 Queued::Progress(param) => {
-                    let _ = peer.notify_progress(param).await;
+                    let progress =
+                        ServerNotification::ProgressNotification(Notification::new(param));
+                    outlet.send(progress).await;
                 }
                 Queued::Log(param) => {
                     #[allow(deprecated)]
-                    let _ = peer.notify_logging_message(param).await;
+                    let log =
+                        ServerNotification::LoggingMessageNotification(Notification::new(param));
+                    outlet.send(log).await;
                 }
                 Queued::Finish(done) => {
                     let _ = done.send(());

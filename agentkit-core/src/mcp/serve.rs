@@ -247,7 +247,8 @@ impl McpServer {
     /// rounds whose state the client carries: give the replicas one
     /// [state key](Self::with_request_state_key) (see
     /// [Asking the client](McpServer#asking-the-client)); it cannot ask a client of an
-    /// earlier revision, nor log to it.
+    /// earlier revision. Its log messages reach such a client all the same (`info` and
+    /// above), before the call's result: that response is then an SSE stream, not JSON.
     #[must_use]
     pub fn stateless(mut self) -> Self {
         self.http.stateless = true;

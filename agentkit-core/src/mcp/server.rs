@@ -28,7 +28,7 @@ use super::input_state::StateKey;
 use super::options::HttpOptions;
 use super::progress::{LogThreshold, our_level};
 use super::raw::PendingArguments;
-use super::tasks::Tasks;
+use super::tasks::{Dispatch, Tasks};
 use crate::executor::ToolExecutor;
 use crate::principal::Principal;
 use crate::tool::ToolSpec;
@@ -52,6 +52,12 @@ use crate::tool::ToolSpec;
 ///   `notifications/progress` (progress, total, message), in order and before the result;
 ///   the message is the one observers get, bounded and free of the call's secrets. Reports
 ///   never make the tool wait on the connection. A client that did not ask gets none.
+/// - Every [`log`](crate::ToolContext::log) of the tool at or above the client's level is
+///   sent to it as a `notifications/message`, in order with the progress and before the
+///   result. Over HTTP they ride the call's own response stream (a 2025-11-25 session's
+///   `POST`, where rmcp alone would send log messages on the session's `GET` stream, which
+///   may deliver them after the result); a [task](Self::with_task_support)'s go to the
+///   session, the request having been answered with the task.
 /// - Resources, prompts and argument completion are the application's: give the server your
 ///   handlers, written in rmcp's types ([`with_resources`](Self::with_resources),
 ///   [`with_prompts`](Self::with_prompts), [`with_completions`](Self::with_completions)),
@@ -144,7 +150,9 @@ use crate::tool::ToolSpec;
 /// call has ended, its result (inlined: there is no `tasks/result` in this revision), answers
 /// what the tool asks its user or model with `tasks/update` (the task is `input_required`
 /// meanwhile), and ends it with `tasks/cancel`. A task is its principal's alone. Status
-/// notifications (`notifications/tasks`) are not sent: clients poll.
+/// notifications (`notifications/tasks`) are not sent: clients poll. A tool can gather what
+/// it asks in input-required rounds first, and become a task only once answered
+/// ([`with_input_before_task`](Self::with_input_before_task)).
 ///
 /// ```no_run
 /// use std::sync::Arc;
@@ -413,12 +421,14 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if let Some(task) = self.call_as_task(&request, &context)? {
-            return Ok(task);
-        }
+        let then_task = match self.call_as_task(&request, &context)? {
+            Dispatch::Task(task) => return Ok(task),
+            Dispatch::RoundsThenTask => true,
+            Dispatch::Plain => false,
+        };
         // Boxed: a served call is a future of some kilobytes (the executor's call inside),
         // which rmcp would otherwise move, whole, into its request task and out again.
-        Box::pin(self.call(request, context)).await
+        Box::pin(self.call(request, context, then_task)).await
     }
 
     #[allow(deprecated)] // MCP's logging, which the 2026-07-28 revision deprecates.

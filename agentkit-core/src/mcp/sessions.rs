@@ -1,4 +1,5 @@
-//! [`Sessions`]: rmcp's in-memory sessions, capped in number and closed when idle.
+//! [`Sessions`]: rmcp's in-memory sessions, capped in number and closed when idle, each
+//! call's response stream carrying its reports (`request_stream`).
 //!
 //! rmcp's `LocalSessionManager` ends an idle session's worker but keeps its handle in its map
 //! until a client sends `DELETE`, so a flood of `initialize` requests holds memory for good,
@@ -24,6 +25,8 @@ use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError, LocalSessionWorker,
 };
 use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId};
+
+use super::request_stream::{self, ReportsFirst};
 
 /// The most sessions the maps are made for up front; past it they grow as needed.
 const PREALLOCATED_MAX: usize = 16_384;
@@ -240,10 +243,14 @@ impl SessionManager for Sessions {
     async fn create_stream(
         &self,
         id: &SessionId,
-        message: ClientJsonRpcMessage,
+        mut message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         self.touch(id);
-        Ok(self.shared.inner.create_stream(id, message).await?)
+        // The request's reports ride its own stream, before its response (rmcp sends log
+        // messages to the standalone one): see `request_stream`.
+        let queued = request_stream::open(&mut message);
+        let stream = self.shared.inner.create_stream(id, message).await?;
+        Ok(ReportsFirst::new(queued, stream))
     }
 
     async fn accept_message(

@@ -539,7 +539,8 @@ async fn main() -> Result<(), BoxError> {
         .with_timeout(Duration::from_secs(30))
         .with_resources(Arc::clone(&fixtures))
         .with_prompts(Arc::clone(&fixtures))
-        .with_completions(fixtures);
+        .with_completions(fixtures)
+        .with_input_before_task(tasks::INPUT_BEFORE_TASK);
 
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {

@@ -1,8 +1,9 @@
 //! The tools of the suite's `tasks-*` scenarios (MCP 2026-07-28's `io.modelcontextprotocol/tasks`
 //! extension, SEP-2663): a tool that never runs as a task, and tools that do, which take a
-//! while, fail, panic or ask the user. Each says so in its declaration
-//! (`#[tool(task_support = "optional")]`); `McpServer` does the rest, and the tools are written
-//! as any other.
+//! while, fail, panic or ask the user, one of them in input-required rounds before it becomes
+//! a task. Each says so in its declaration (`#[tool(task_support = "optional")]`, and
+//! [`McpServer::with_input_before_task`](agentkit_core::mcp::McpServer::with_input_before_task)
+//! for the last); `McpServer` does the rest, and the tools are written as any other.
 
 use std::time::Duration;
 
@@ -118,6 +119,43 @@ impl ToolHandler for MultiInput {
     }
 }
 
+/// The tool that asks in input-required rounds before it becomes a task.
+pub(crate) const INPUT_BEFORE_TASK: &str = "test_tool_with_task";
+
+/// Asks the user's name, then works a moment and greets them: only as a task. For a client
+/// of 2026-07-28, the question comes in an input-required round and the call becomes its
+/// task once answered (the suite's `tasks-mrtr-composition`), the name in its result; served
+/// with [`INPUT_BEFORE_TASK`].
+#[tool(
+    name = "test_tool_with_task",
+    input = [],
+    output = String,
+    task_support = "required"
+)]
+struct GreetAsTask;
+
+impl ToolHandler for GreetAsTask {
+    async fn run(&self, _: GreetAsTaskInput, ctx: &ToolContext<'_>) -> Result<String, BoxError> {
+        let form = json!({
+            "type": "object",
+            "properties": {"name": {"type": "string", "description": "Your name"}},
+            "required": ["name"],
+        });
+        let question = ElicitationRequest::new("What is your name?", form).with_key("user_name");
+        let name = match ctx.elicit(question).await? {
+            Elicitation::Accept(content) => content
+                .get("name")
+                .and_then(|name| name.as_str())
+                .unwrap_or("stranger")
+                .to_owned(),
+            _ => "stranger".to_owned(),
+        };
+        // The work the task is for: the call is a task from here.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        Ok(format!("Hello, {name}!"))
+    }
+}
+
 /// A yes-or-no question.
 fn confirmation(message: &str) -> ElicitationRequest {
     let form = json!({
@@ -147,5 +185,6 @@ pub(crate) fn register(registry: &mut ToolRegistry) -> Result<(), BoxError> {
     registry.register(ProtocolErrorJob)?;
     registry.register(ConfirmDelete)?;
     registry.register(MultiInput)?;
+    registry.register(GreetAsTask)?;
     Ok(())
 }

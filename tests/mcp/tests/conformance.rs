@@ -58,7 +58,7 @@ const REVISIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
 /// run on), resources, prompts, completion and caching hints through its seam, the stateless
 /// core and its headers, input-required results, and tasks. Each must run at one revision at
 /// least, pass wherever it runs, and be in no baseline.
-const SERVED_SCENARIOS: [&str; 61] = [
+const SERVED_SCENARIOS: [&str; 62] = [
     "server-initialize",
     "server-session-lifecycle",
     "ping",
@@ -120,6 +120,7 @@ const SERVED_SCENARIOS: [&str; 61] = [
     "tasks-dispatch-and-envelope",
     "tasks-status-notifications",
     "tasks-required-task-error",
+    "tasks-mrtr-composition",
 ];
 
 /// The server scenarios a skipped check fails: `json-schema-2020-12` skips the SEP-2106

@@ -24,6 +24,7 @@ mod mcp_oauth;
 mod mcp_progress;
 mod mcp_replicas;
 mod mcp_resources_prompts;
+mod mcp_rounds_then_task;
 mod mcp_server;
 mod mcp_session_memory;
 mod mcp_structured_output;

@@ -1,7 +1,8 @@
 //! Progress and approval over MCP, as the official MCP TypeScript SDK client sees them: a tool's
 //! progress reports reach the client that asked for them as `notifications/progress`, every
 //! one, in order, before the result, with the message bounded and free of the call's secrets;
-//! a client that did not ask gets none. A call awaiting approval is not an error.
+//! a client that did not ask gets none. A call's log messages reach the client before its
+//! result too. A call awaiting approval is not an error.
 //!
 //! The server runs in this process over streamable HTTP on loopback, so that the test sees
 //! both ends: what the tool reported (the executor's events) and what the client received.
@@ -12,8 +13,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use agentkit_core::mcp::McpServer;
 use agentkit_core::{
-    BoxError, InMemoryCredentials, JsonObject, Param, ParamType, Progress, Tool, ToolContext,
-    ToolEvent, ToolExecutor, ToolOutput, ToolRegistry, ToolSchema, ToolSpec,
+    BoxError, InMemoryCredentials, JsonObject, LogLevel, Param, ParamType, Progress, Tool,
+    ToolContext, ToolEvent, ToolExecutor, ToolOutput, ToolRegistry, ToolSchema, ToolSpec,
 };
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
@@ -225,6 +226,80 @@ async fn a_call_awaiting_approval_is_not_an_error() {
             "tool.execution.deferred deploy_typed",
         ]
     );
+}
+
+/// Logs `LOGS` messages, each naming its call (the argument `n`), then answers `done <n>`.
+struct Chatty(ToolSpec);
+
+const LOGS: usize = 5;
+
+impl Tool for Chatty {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+
+    async fn execute(
+        &self,
+        inputs: &JsonObject,
+        ctx: &ToolContext<'_>,
+    ) -> Result<ToolOutput, BoxError> {
+        let n = &inputs["n"];
+        for k in 0..LOGS {
+            ctx.log(LogLevel::Info, format!("call {n} message {k}"));
+        }
+        Ok(format!("done {n}").into())
+    }
+}
+
+/// Over a 2025-11-25 session on streamable HTTP, rmcp sends log messages to the session's
+/// standalone stream (the client's `GET`), which nothing orders with the call's `POST`; the
+/// server sends them on the call's own stream, before its result. Without a session
+/// (stateless), the response is then an SSE stream, the messages before the result. Many
+/// calls, each with its messages: a message that overtook its result on another stream would
+/// show in one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_log_message_of_a_call_reaches_the_client_before_its_result() {
+    const CALLS: usize = 40;
+    let Some(peers) = peers() else { return };
+    for stateless in [false, true] {
+        let mut registry = ToolRegistry::new();
+        let schema =
+            json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
+        let spec = ToolSpec::builder("chatty")
+            .input_json_schema(schema)
+            .build()
+            .expect("spec");
+        registry.register(Chatty(spec)).expect("registers");
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
+        let url = format!("http://{}/mcp", listener.local_addr().expect("an address"));
+        let mut server = McpServer::new(Arc::new(ToolExecutor::new(registry)));
+        if stateless {
+            server = server.stateless();
+        }
+        let server = tokio::spawn(server.serve_http(listener));
+        let calls: Vec<Value> = (0..CALLS)
+            .map(|n| json!({"name": "chatty", "arguments": {"n": n}}))
+            .collect();
+        let seen = official_client(&peers, &Value::from(calls), &["http", &url]).await;
+        server.abort();
+
+        assert_eq!(seen["errors"], json!([]), "stateless: {stateless}: {seen}");
+        let wire: Vec<&str> = seen["wire"]
+            .as_array()
+            .expect("the wire")
+            .iter()
+            .map(|entry| entry.as_str().expect("an entry"))
+            .collect();
+        // Each call's messages, in order, then its result, the calls one after the other.
+        let expected: Vec<String> = (0..CALLS)
+            .flat_map(|n| {
+                (0..LOGS)
+                    .map(move |k| format!("log: call {n} message {k}"))
+                    .chain([format!("result: done {n}")])
+            })
+            .collect();
+        assert_eq!(wire, expected, "stateless: {stateless}");
+    }
 }
 
 /// A tool that asks the model to correct its call.

@@ -5,6 +5,7 @@
 //! status and, once it ends, its result, answers what the tool asks with `tasks/update`, or
 //! ends it early with `tasks/cancel`.
 
+mod compose;
 mod input;
 mod store;
 
@@ -15,8 +16,8 @@ use rmcp::ErrorData;
 use rmcp::RoleServer;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities,
-    CreateTaskResult, GetTaskParams, GetTaskResult, JsonObject, ServerCapabilities,
-    TASKS_EXTENSION_ID, TaskPayload, UpdateTaskParams,
+    CreateTaskResult, GetTaskParams, GetTaskResult, JsonObject, ProtocolVersion,
+    ServerCapabilities, TASKS_EXTENSION_ID, TaskPayload, UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::task_manager::current_timestamp;
@@ -28,6 +29,7 @@ pub use store::{DEFAULT_MAX_TASKS, DEFAULT_TASK_TTL};
 
 use super::convert::into_call_tool_result;
 use super::deferred::{DEFERRED_META, RESUME_META, new_id};
+use super::request_stream::RequestStream;
 use super::server::McpServer;
 use crate::call::ToolCall;
 use crate::error::ErrorKind;
@@ -85,6 +87,43 @@ impl McpServer {
         self
     }
 
+    /// Has the tool called `name`, which runs as a task ([`with_task_support`](Self::with_task_support)
+    /// or its spec), gather what it asks the client in input-required rounds first, and
+    /// become a task only once it has the answers: the composition of MCP 2026-07-28's
+    /// input-required results (SEP-2322) with the tasks extension (SEP-2663).
+    ///
+    /// A call of it from a client of 2026-07-28 that declared the extension is answered
+    /// with an `InputRequiredResult` while the tool asks what the client has not answered
+    /// (each round as for a plain call, with its sealed `requestState`); on the round where
+    /// the tool first waits on anything else, or ends, the answer is its task (`resultType:
+    /// "task"`, no `requestState`), and the call goes on in the background, the answers
+    /// gathered so far in hand. A question the tool asks after that waits in the task, for
+    /// `tasks/update`. A tool that ends on that round completes its task at once.
+    ///
+    /// Without this, a task's tool asks through the task from the start, and a client of
+    /// 2025-11-25 gets its task at once either way (it has no rounds). A
+    /// [`blocking`](crate::ToolSpecBuilder::blocking) tool runs on a thread of its own, apart
+    /// from the round, which cannot tell its work from its waiting for an answer: it may
+    /// become a task before it asks, and then asks through the task.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// use agentkit_core::TaskSupport;
+    /// use agentkit_core::mcp::McpServer;
+    /// # use agentkit_core::{ToolExecutor, ToolRegistry};
+    /// # let executor = Arc::new(ToolExecutor::new(ToolRegistry::new()));
+    /// let server = McpServer::new(executor)
+    ///     .with_task_support("render_video", TaskSupport::Optional)
+    ///     .with_input_before_task("render_video");
+    /// ```
+    #[must_use]
+    pub fn with_input_before_task(mut self, name: impl Into<String>) -> Self {
+        let mut tasks = (*self.tasks).clone();
+        tasks.input_first.insert(name.into());
+        self.tasks = Arc::new(tasks);
+        self
+    }
+
     /// Sets how many tasks may run at once (default [`DEFAULT_MAX_TASKS`]); a call that would
     /// make one more is refused with -32000. As many ended tasks are kept, the oldest dropped
     /// first.
@@ -116,27 +155,27 @@ impl McpServer {
         }
     }
 
-    /// Answers `request` with a task, when its tool runs as one for this client; `None` when
-    /// it is to be called plainly.
+    /// How `request` is served for this client: answered with a task at once, when its
+    /// tool runs as one; in rounds that end in a task; or plainly.
     pub(super) fn call_as_task(
         &self,
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
-    ) -> Result<Option<CallToolResponse>, ErrorData> {
+    ) -> Result<Dispatch, ErrorData> {
         let support = self.tasks.support(&request.name);
         if support == TaskSupport::Forbidden {
-            return Ok(None);
+            return Ok(Dispatch::Plain);
         }
         if self.deferred.is_some() && context.meta.get(RESUME_META).is_some() {
             // Resuming a deferred call, decided already: a plain call.
-            return Ok(None);
+            return Ok(Dispatch::Plain);
         }
         let principal = principal(context);
         if self.executor.registry().lookup(&request.name).is_none()
             || !self.may_use(principal.as_ref(), &request.name)
         {
             // The plain call answers that the tool is unknown.
-            return Ok(None);
+            return Ok(Dispatch::Plain);
         }
         let declared = context
             .client_capabilities()
@@ -148,7 +187,13 @@ impl McpServer {
                     ClientCapabilities::builder().enable_tasks().build(),
                 ));
             }
-            (false, _) => return Ok(None),
+            (false, _) => return Ok(Dispatch::Plain),
+        }
+        let by_rounds = context
+            .protocol_version()
+            .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
+        if by_rounds && self.tasks.input_first(&request.name) {
+            return Ok(Dispatch::RoundsThenTask);
         }
         let owner = principal.as_ref().map(|p| p.subject().to_owned());
         let (task, cancel) = self.tasks.create(owner.clone())?;
@@ -157,9 +202,11 @@ impl McpServer {
             request.name.clone(),
             self.arguments_as_written(context, request.arguments.clone()),
         );
-        // The call outlives the request: its deadline is the task's own cancellation.
+        // The call outlives the request: its deadline is the task's own cancellation, and its
+        // reports go to the session (the request's stream ends with the task's creation).
         let mut context = context.clone();
         context.ct = cancel.clone();
+        context.extensions.remove::<RequestStream>();
         let id = task.task_id.clone();
         // What the tool asks the client waits in the task for `tasks/update`.
         let client = TaskClient::new(Arc::clone(&self.tasks), id.clone(), &context);
@@ -171,7 +218,9 @@ impl McpServer {
             let payload = server.payload(call.name(), result, cancelled, owner.as_deref());
             server.tasks.end(&id, payload);
         });
-        Ok(Some(CallToolResponse::Task(CreateTaskResult::new(task))))
+        Ok(Dispatch::Task(CallToolResponse::Task(
+            CreateTaskResult::new(task),
+        )))
     }
 
     /// How a task whose call ended with `result` ends: cancelled when the client cancelled
@@ -279,6 +328,16 @@ impl McpServer {
             }
         })
     }
+}
+
+/// How a `tools/call` is served.
+pub(super) enum Dispatch {
+    /// Answered with its task, the call running in the background.
+    Task(CallToolResponse),
+    /// In input-required rounds, then as a task (see `compose`).
+    RoundsThenTask,
+    /// As a plain call.
+    Plain,
 }
 
 /// Who a request was made for, when the server authenticated it.

@@ -1,7 +1,7 @@
 //! The tasks of a server: which tools may run as tasks, the limits, and the tasks
 //! themselves (running, asking the client, or ended and kept for a while), each its owner's.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -29,6 +29,9 @@ const POLL_INTERVAL: Duration = Duration::from_secs(1);
 #[derive(Clone)]
 pub(crate) struct Tasks {
     pub(crate) support: HashMap<String, TaskSupport>,
+    /// The tools that gather their input in rounds before they become tasks (see
+    /// `McpServer::with_input_before_task`).
+    pub(crate) input_first: HashSet<String>,
     pub(crate) max_live: usize,
     pub(crate) ttl: Duration,
     store: Arc<Mutex<Store>>,
@@ -38,6 +41,7 @@ impl Default for Tasks {
     fn default() -> Self {
         Tasks {
             support: HashMap::new(),
+            input_first: HashSet::new(),
             max_live: DEFAULT_MAX_TASKS,
             ttl: DEFAULT_TASK_TTL,
             store: Arc::default(),
@@ -102,10 +106,25 @@ impl Tasks {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// Whether the tool called `name` gathers its input in rounds before it becomes a task.
+    pub(crate) fn input_first(&self, name: &str) -> bool {
+        self.input_first.contains(name)
+    }
+
     /// Makes a task for `owner`, when there is room for one.
     pub(crate) fn create(
         &self,
         owner: Option<String>,
+    ) -> Result<(Task, CancellationToken), ErrorData> {
+        self.create_with(owner, CancellationToken::new())
+    }
+
+    /// Makes a task for `owner`, when there is room for one, ended by `cancel`
+    /// (`tasks/cancel` cancels it): the deadline of a call already running.
+    pub(crate) fn create_with(
+        &self,
+        owner: Option<String>,
+        cancel: CancellationToken,
     ) -> Result<(Task, CancellationToken), ErrorData> {
         let mut store = self.lock();
         store.sweep(self.ttl, self.max_live);
@@ -124,7 +143,6 @@ impl Tasks {
         let task = Task::new(new_id(), TaskStatus::Working, now.clone(), now)
             .with_ttl_ms(millis(self.ttl))
             .with_poll_interval_ms(millis(POLL_INTERVAL));
-        let cancel = CancellationToken::new();
         store.tasks.insert(
             task.task_id.clone(),
             Entry {

@@ -33,7 +33,8 @@ impl Connection {
     /// Sends `tools/call` and waits for its result. A result that asks for input first
     /// (`input_required`, SEP-2322) is answered (see [`fulfill`]) and the call sent again, as
     /// a new request with the answers and the server's `requestState` as it was, up to
-    /// [`DEFAULT_MRTR_MAX_ROUNDS`] times.
+    /// [`DEFAULT_MRTR_MAX_ROUNDS`] times. A call the server runs as a task is waited for until
+    /// the task ends (see `task_call`).
     pub(super) async fn call_tool(
         &self,
         mut params: CallToolRequestParams,
@@ -54,6 +55,11 @@ impl Connection {
                 ServerResult::CallToolResult(result) => return Ok(result),
                 // A result with nothing in it.
                 ServerResult::EmptyResult(_) => return Ok(CallToolResult::default()),
+                // The server runs the call as a task (SEP-2663): its result comes when the
+                // task ends.
+                ServerResult::CreateTaskResult(created) => {
+                    return self.await_task(created.task).await;
+                }
                 ServerResult::InputRequiredResult(asked) => {
                     let requests = asked.input_requests.unwrap_or_default();
                     if requests.is_empty() && asked.request_state.is_none() {

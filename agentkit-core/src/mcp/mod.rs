@@ -167,6 +167,7 @@ mod serve;
 mod server;
 mod service;
 mod sessions;
+mod task_call;
 mod tasks;
 
 pub use auth::{Authenticate, BearerAuth, BearerAuthLayer, ProtectedResource, Unauthorized};

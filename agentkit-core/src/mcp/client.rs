@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::connect::McpClientBuilder;
 use super::connection::Connection;
 use super::convert::{TAGS_META_KEY, result_output, result_text};
-use super::elicit::Elicit;
+use super::elicit::{Answers, UnansweredInput};
 use super::error::{McpError, McpErrorKind};
 use super::forward::Routes;
 use super::import::{McpImport, McpToolList, Refusal, RefusedTool};
@@ -49,10 +49,13 @@ const SERVER_TAG: &str = "mcp_server";
 ///   and `Mcp-Param-*` headers (the arguments a tool's schema marks with `x-mcp-header`). A
 ///   call whose result asks for input first (`input_required`) is answered and sent again:
 ///   an elicitation by the application's handler ([`McpClientBuilder::on_elicitation`]),
-///   declined without one.
+///   declined without one; a sampling request by its sampling handler
+///   ([`McpClientBuilder::on_sampling`]), failing the call without one
+///   ([`McpErrorKind::Input`]). A call the server runs as a task (SEP-2663) is waited for,
+///   polling `tasks/get` (see [`McpTool`]).
 /// - A server that answers `server/discover` with an error, or with a result of another kind,
 ///   gets the `initialize` handshake at 2025-11-25 and a session; its `elicitation/create`
-///   requests go to the same handler.
+///   and `sampling/createMessage` requests go to the same handlers.
 ///
 /// [`McpClientBuilder`] says more; [`McpClient::builder`] makes one.
 ///
@@ -148,7 +151,8 @@ impl fmt::Debug for McpClient {
 }
 
 impl McpClient {
-    /// How to connect with more than tools: a [`McpClientBuilder`] (an elicitation handler).
+    /// How to connect with more than tools: a [`McpClientBuilder`] (elicitation and sampling
+    /// handlers).
     pub fn builder() -> McpClientBuilder {
         McpClientBuilder::default()
     }
@@ -192,9 +196,9 @@ impl McpClient {
     pub(super) fn connected<H: ClientHandler>(
         connection: RunningService<RoleClient, H>,
         routes: Arc<Routes>,
-        elicit: Option<Elicit>,
+        answers: Answers,
     ) -> Self {
-        McpClient::with_routes(connection, Some(routes), elicit)
+        McpClient::with_routes(connection, Some(routes), answers)
     }
 
     /// Wraps a connection made with rmcp directly (any transport rmcp supports, any client
@@ -203,19 +207,19 @@ impl McpClient {
     /// [`connect_http`](Self::connect_http), its progress and log messages do not reach the
     /// calls' observers.
     pub fn from_connection<H: ClientHandler>(connection: RunningService<RoleClient, H>) -> Self {
-        McpClient::with_routes(connection, None, None)
+        McpClient::with_routes(connection, None, Answers::default())
     }
 
     fn with_routes<H: ClientHandler>(
         connection: RunningService<RoleClient, H>,
         routes: Option<Arc<Routes>>,
-        elicit: Option<Elicit>,
+        answers: Answers,
     ) -> Self {
         McpClient {
             connection: Arc::new(Connection {
                 peer: (*connection).clone(),
                 routes,
-                elicit,
+                answers,
                 _service: Box::new(connection),
             }),
         }
@@ -247,6 +251,16 @@ impl McpClient {
     /// transport drops a tool whose `x-mcp-header` annotations are invalid (SEP-2243) before
     /// the listing reaches the client (it logs a warning): such a tool is neither imported nor
     /// listed as refused.
+    ///
+    /// The listing honours the server's caching hints (MCP 2026-07-28, SEP-2549, through
+    /// rmcp's client cache): a list the server says is fresh for a while (`ttlMs`, honoured up
+    /// to 24 hours) is reused within that time, by `tools` and
+    /// [`register_tools`](Self::register_tools) alike, rather than asked for again; a list
+    /// that is stale at once (`ttlMs: 0`, what [`CacheHints::NONE`](super::CacheHints::NONE)
+    /// sends), or that has no hints (a server of 2025-11-25), is asked for each time. A
+    /// `private` list is kept for this client alone, which is what each `McpClient` is. A
+    /// `notifications/tools/list_changed` from the server drops the kept list; when asking
+    /// again fails, the last list the server sent is used, as SEP-2549 allows.
     ///
     /// Fails with [`McpErrorKind::Request`] when the listing itself fails.
     pub async fn tools(&self, prefix: Option<&str>) -> Result<McpToolList, McpError> {
@@ -363,6 +377,18 @@ impl McpClient {
 /// guessing. The executor handles it as any model message: cut, escaped, and scrubbed of the
 /// call's secrets. A request that fails (the connection, a protocol error) is an error for
 /// operators only: the model is told that the tool failed.
+///
+/// A call the server runs as a task (MCP 2026-07-28's `io.modelcontextprotocol/tasks`
+/// extension, SEP-2663, which the client declares) is one call to the executor all the same:
+/// the server answers at once with a task, and the client polls `tasks/get` at the interval
+/// the server asks (`pollIntervalMs`, kept between 10 ms and 30 s; 500 ms when it names none)
+/// until the task ends, answering what the task asks meanwhile with the builder's handlers
+/// (`tasks/update`). A completed task's result is read as above; a task that fails, or that
+/// the server cancels, fails the call (for operators, with the server's message). When the
+/// executor gives up on the call (its deadline, a cancelled turn), the client cancels the
+/// task (`tasks/cancel`), which ends the server's work too. Progress and log messages sent
+/// while a task runs, after its first answer, do not reach the call's observers (MCP does
+/// not tie them to the task's polls).
 ///
 /// The server's progress notifications for a call (`notifications/progress` for its request's
 /// progress token) and its log messages while the call runs (`notifications/message`) reach
@@ -497,11 +523,15 @@ impl Tool for McpTool {
     ) -> Result<ToolOutput, BoxError> {
         let request =
             CallToolRequestParams::new(self.remote_name.clone()).with_arguments(inputs.clone());
-        let result = self
-            .connection
-            .call_tool(request, ctx)
-            .await
-            .map_err(|e| McpError::new(McpErrorKind::Request, e))?;
+        let result = self.connection.call_tool(request, ctx).await.map_err(|e| {
+            // Input the server asked for and the client could not give is its own kind.
+            let kind = if e.is::<UnansweredInput>() {
+                McpErrorKind::Input
+            } else {
+                McpErrorKind::Request
+            };
+            McpError::new(kind, e)
+        })?;
         if result.is_error == Some(true) {
             let text = result_text(&result);
             // Written for the model by the server (see the type's docs).

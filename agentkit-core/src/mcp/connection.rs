@@ -11,7 +11,7 @@ use rmcp::model::{
 };
 use rmcp::service::{Peer, PeerRequestOptions, ServiceError};
 
-use super::elicit::{Elicit, fulfill};
+use super::elicit::{Answers, fulfill};
 use super::forward::Routes;
 use crate::context::ToolContext;
 use crate::error::BoxError;
@@ -22,9 +22,10 @@ pub(super) struct Connection {
     /// Where the server's progress and log messages go; `None` when the connection's handler
     /// is the caller's ([`McpClient::from_connection`]).
     pub(super) routes: Option<Arc<Routes>>,
-    /// How the application answers an elicitation the server asks for in an `input_required`
-    /// result; `None`: declined.
-    pub(super) elicit: Option<Elicit>,
+    /// How the application answers what the server asks in an `input_required` result or a
+    /// task waiting for input: an elicitation (declined without a handler), a sampling request
+    /// (the call fails without a handler).
+    pub(super) answers: Answers,
     /// The running service (an rmcp `RunningService`): dropping it closes the connection.
     pub(super) _service: Box<dyn Any + Send + Sync>,
 }
@@ -65,7 +66,7 @@ impl Connection {
                     if requests.is_empty() && asked.request_state.is_none() {
                         return Err(ServiceError::UnexpectedResponse.into());
                     }
-                    let answers = fulfill(self.elicit.as_ref(), requests).await?;
+                    let answers = fulfill(&self.answers, requests).await?;
                     params.input_responses = (!answers.is_empty()).then_some(answers);
                     params.request_state = asked.request_state;
                 }

@@ -17,7 +17,9 @@
 //!   executor validates, times, observes and records them like any other tool; the server's
 //!   progress and log messages during a call reach the executor's observers. It speaks
 //!   revision 2026-07-28 (`server/discover`, no session) with a server that does, 2025-11-25
-//!   with one that does not; [`McpClient::builder`] adds an elicitation handler.
+//!   with one that does not; it reuses a tool list within the time the server's caching
+//!   hints give it ([`McpClient::tools`]), and waits for a call the server runs as a task
+//!   (SEP-2663, [`McpTool`]); [`McpClient::builder`] adds elicitation and sampling handlers.
 //! - [`to_mcp_tool`], [`to_call_tool_result`] and [`schema_from_json_schema`] are the
 //!   conversions both sides use, for those who drive rmcp themselves.
 //!

@@ -135,7 +135,7 @@ impl Connection {
             return Ok(());
         }
         let keys: Vec<String> = asked.keys().cloned().collect();
-        let answers = fulfill(self.elicit.as_ref(), asked).await?;
+        let answers = fulfill(&self.answers, asked).await?;
         self.peer
             .update_task(UpdateTaskParams::new(id, answers))
             .await?;

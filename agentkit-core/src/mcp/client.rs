@@ -15,6 +15,7 @@ use super::elicit::{Answers, UnansweredInput};
 use super::error::{McpError, McpErrorKind};
 use super::forward::Routes;
 use super::import::{McpImport, McpToolList, Refusal, RefusedTool};
+use super::legacy_tasks::LegacyTasks;
 use crate::content::ToolOutput;
 use crate::context::ToolContext;
 use crate::error::BoxError;
@@ -23,7 +24,7 @@ use crate::registry::ToolRegistry;
 use crate::rules::Problem;
 use crate::schema::JsonObject;
 use crate::schema::{SemanticError, SemanticProblem};
-use crate::tool::{Tool, ToolSpec, ToolSpecBuilder};
+use crate::tool::{TaskSupport, Tool, ToolSpec, ToolSpecBuilder};
 
 /// The tag naming the server a tool comes from.
 const SERVER_TAG: &str = "mcp_server";
@@ -55,7 +56,10 @@ const SERVER_TAG: &str = "mcp_server";
 ///   polling `tasks/get` (see [`McpTool`]).
 /// - A server that answers `server/discover` with an error, or with a result of another kind,
 ///   gets the `initialize` handshake at 2025-11-25 and a session; its `elicitation/create`
-///   and `sampling/createMessage` requests go to the same handlers.
+///   and `sampling/createMessage` requests go to the same handlers. Over stdio, a tool it
+///   lists as running only as a task (`execution.taskSupport: "required"`, that revision's
+///   tasks, SEP-1686) is called as one, or refused at import when the server does not
+///   declare tasks for `tools/call` (see [`McpClient::tools`] and [`McpTool`]).
 ///
 /// [`McpClientBuilder`] says more; [`McpClient::builder`] makes one.
 ///
@@ -158,8 +162,10 @@ impl McpClient {
     }
 
     /// Starts `command` as a child process and connects to the MCP server it runs, over its
-    /// stdin and stdout; its stderr is inherited. The process is ended when the connection
-    /// closes.
+    /// stdin and stdout; its stderr is as `command` sets it (inherited by default). The
+    /// process is killed when the connection closes (its stdin closed first). The client
+    /// reads the server's stdout itself too, before rmcp does, for what a 2025-11-25 server
+    /// says of tasks that rmcp's types leave out (see [`tools`](Self::tools)).
     pub async fn connect_stdio(command: tokio::process::Command) -> Result<Self, McpError> {
         McpClient::builder().connect_stdio(command).await
     }
@@ -197,8 +203,9 @@ impl McpClient {
         connection: RunningService<RoleClient, H>,
         routes: Arc<Routes>,
         answers: Answers,
+        legacy: Option<Arc<LegacyTasks>>,
     ) -> Self {
-        McpClient::with_routes(connection, Some(routes), answers)
+        McpClient::with_routes(connection, Some(routes), answers, legacy)
     }
 
     /// Wraps a connection made with rmcp directly (any transport rmcp supports, any client
@@ -207,19 +214,21 @@ impl McpClient {
     /// [`connect_http`](Self::connect_http), its progress and log messages do not reach the
     /// calls' observers.
     pub fn from_connection<H: ClientHandler>(connection: RunningService<RoleClient, H>) -> Self {
-        McpClient::with_routes(connection, None, Answers::default())
+        McpClient::with_routes(connection, None, Answers::default(), None)
     }
 
     fn with_routes<H: ClientHandler>(
         connection: RunningService<RoleClient, H>,
         routes: Option<Arc<Routes>>,
         answers: Answers,
+        legacy: Option<Arc<LegacyTasks>>,
     ) -> Self {
         McpClient {
             connection: Arc::new(Connection {
                 peer: (*connection).clone(),
                 routes,
                 answers,
+                legacy,
                 _service: Box::new(connection),
             }),
         }
@@ -252,6 +261,14 @@ impl McpClient {
     /// the listing reaches the client (it logs a warning): such a tool is neither imported nor
     /// listed as refused.
     ///
+    /// A tool that runs only as a task is imported when the client can call it as one: at
+    /// 2026-07-28 always (the client declares the tasks extension, SEP-2663); at 2025-11-25
+    /// (SEP-1686, which rmcp's types do not model), over stdio, when the server declares tasks
+    /// for `tools/call` (`capabilities.tasks.requests.tools.call`), and refused otherwise
+    /// ([`Refusal::TaskRequired`]), rather than registered to fail when called. Over
+    /// streamable HTTP at 2025-11-25 the client cannot see a tool's `execution`: such a tool is
+    /// imported as any other, and its calls fail on the server.
+    ///
     /// The listing honours the server's caching hints (MCP 2026-07-28, SEP-2549, through
     /// rmcp's client cache): a list the server says is fresh for a while (`ttlMs`, honoured up
     /// to 24 hours) is reused within that time, by `tools` and
@@ -271,12 +288,31 @@ impl McpClient {
             .await
             .map_err(|e| McpError::new(McpErrorKind::Request, e))?;
         let server = self.server_name();
+        // What a 2025-11-25 server said of tasks, where the client could read it.
+        let legacy = self
+            .connection
+            .legacy
+            .as_ref()
+            .filter(|_| self.protocol_version().as_deref() < Some("2026-07-28"));
         let mut tools = Vec::with_capacity(listed.len());
         let mut refused = Vec::new();
         for info in listed {
             let name = info.name.to_string();
+            let legacy_task = match legacy {
+                Some(legacy) if legacy.support(&name) == TaskSupport::Required => {
+                    if !legacy.tools_call() {
+                        refused.push(RefusedTool::new(name, Refusal::TaskRequired));
+                        continue;
+                    }
+                    true
+                }
+                _ => false,
+            };
             match McpTool::new(self, info, prefix, server.as_deref()) {
-                Ok(tool) => tools.push(tool),
+                Ok(mut tool) => {
+                    tool.legacy_task = legacy_task;
+                    tools.push(tool);
+                }
                 Err(error) => refused.push(RefusedTool::new(name, Refusal::Invalid(error))),
             }
         }
@@ -390,6 +426,15 @@ impl McpClient {
 /// while a task runs, after its first answer, do not reach the call's observers (MCP does
 /// not tie them to the task's polls).
 ///
+/// A tool a 2025-11-25 server lists as running only as a task (`execution.taskSupport:
+/// "required"`, SEP-1686; see [`McpClient::tools`]) is called as one: `tools/call` with a
+/// `task`, `tasks/get` polled at the server's `pollInterval` until the task needs input or
+/// ends, then `tasks/result`, while which the server sends what the task asks (an
+/// elicitation) as requests of its own, answered by the builder's handlers; a call the
+/// executor gives up on sends `tasks/cancel`. The reference server's
+/// `simulate-research-query` is such a tool. Its progress and log messages do not reach the
+/// call's observers.
+///
 /// The server's progress notifications for a call (`notifications/progress` for its request's
 /// progress token) and its log messages while the call runs (`notifications/message`) reach
 /// the call's [`ToolContext`], as if the tool had reported them: the executor's observers see
@@ -406,6 +451,9 @@ pub struct McpTool {
     spec: ToolSpec,
     remote_name: String,
     connection: Arc<Connection>,
+    /// Called as a task of 2025-11-25 (the server lists it as needing one): see
+    /// `legacy_tasks`.
+    legacy_task: bool,
 }
 
 impl fmt::Debug for McpTool {
@@ -479,6 +527,7 @@ impl McpTool {
             spec,
             remote_name: info.name.into_owned(),
             connection: Arc::clone(&client.connection),
+            legacy_task: false,
         })
     }
 
@@ -523,7 +572,12 @@ impl Tool for McpTool {
     ) -> Result<ToolOutput, BoxError> {
         let request =
             CallToolRequestParams::new(self.remote_name.clone()).with_arguments(inputs.clone());
-        let result = self.connection.call_tool(request, ctx).await.map_err(|e| {
+        let called = if self.legacy_task {
+            self.connection.call_legacy_task(request).await
+        } else {
+            self.connection.call_tool(request, ctx).await
+        };
+        let result = called.map_err(|e| {
             // Input the server asked for and the client could not give is its own kind.
             let kind = if e.is::<UnansweredInput>() {
                 McpErrorKind::Input

@@ -10,12 +10,13 @@ use rmcp::RoleClient;
 use rmcp::model::{CreateMessageRequestParams, CreateMessageResult};
 use rmcp::model::{ElicitRequestParams, ElicitResult};
 use rmcp::service::{ClientInitializeError, ClientLifecycleMode, ClientServiceExt};
-use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::{IntoTransport, StreamableHttpClientTransport};
 
 use super::client::McpClient;
 use super::elicit::{Answers, Handler};
 use super::error::{McpError, McpErrorKind};
 use super::forward::{Routes, client_config, lifecycle, routed};
+use super::legacy_tasks::{self, LegacyTasks};
 
 /// How an [`McpClient`] connects: [`McpClient::builder`], then one of the `connect_*`
 /// methods, as on [`McpClient`].
@@ -150,16 +151,20 @@ impl McpClientBuilder {
         self,
         command: tokio::process::Command,
     ) -> Result<McpClient, McpError> {
-        let transport =
-            TokioChildProcess::new(command).map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
-        self.connect(transport, None::<fn() -> TokioChildProcess>)
+        // Started here rather than by rmcp (`TokioChildProcess`), to read what a 2025-11-25
+        // server says of tasks off its stdout (see `legacy_tasks`); killed with the
+        // connection, as rmcp's would be.
+        let legacy = Arc::new(LegacyTasks::default());
+        let transport = legacy_tasks::spawn(command, Arc::clone(&legacy))
+            .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
+        self.connect(transport, None::<fn() -> _>, Some(legacy))
             .await
     }
 
     /// [`McpClient::connect_http`], with this builder's handlers.
     pub async fn connect_http(self, url: &str) -> Result<McpClient, McpError> {
         let again = || StreamableHttpClientTransport::from_uri(url);
-        self.connect(again(), Some(again)).await
+        self.connect(again(), Some(again), None).await
     }
 
     /// [`McpClient::connect_http_with_oauth`], with this builder's handlers. Feature
@@ -179,7 +184,7 @@ impl McpClientBuilder {
             let config = StreamableHttpClientTransportConfig::with_uri(url);
             StreamableHttpClientTransport::with_client(client.clone(), config)
         };
-        self.connect(again(), Some(again))
+        self.connect(again(), Some(again), None)
             .await
             .map_err(|error| match client.take_failure() {
                 Some(failure) => McpError::new(McpErrorKind::Connect, failure),
@@ -197,16 +202,19 @@ impl McpClientBuilder {
         T: IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        self.connect(transport, None::<fn() -> T>).await
+        self.connect(transport, None::<fn() -> T>, None).await
     }
 
     /// Connects over `transport`, routing the server's progress and log messages to the calls
     /// they concern; with `again` making another transport to the same server for the
-    /// handshake, when the server answered `server/discover` with a result of another kind.
+    /// handshake, when the server answered `server/discover` with a result of another kind;
+    /// with `legacy` holding what a 2025-11-25 server says of tasks, where the transport reads
+    /// it.
     async fn connect<T, E, A>(
         self,
         transport: T,
         again: Option<impl FnOnce() -> T>,
+        legacy: Option<Arc<LegacyTasks>>,
     ) -> Result<McpClient, McpError>
     where
         T: IntoTransport<RoleClient, E, A>,
@@ -231,6 +239,11 @@ impl McpClientBuilder {
                 .map_err(|e| McpError::new(McpErrorKind::Connect, e))?,
             (Err(error), _) => return Err(McpError::new(McpErrorKind::Connect, error)),
         };
-        Ok(McpClient::connected(connection, routes, self.answers))
+        Ok(McpClient::connected(
+            connection,
+            routes,
+            self.answers,
+            legacy,
+        ))
     }
 }

@@ -13,6 +13,7 @@ use rmcp::service::{Peer, PeerRequestOptions, ServiceError};
 
 use super::elicit::{Answers, fulfill};
 use super::forward::Routes;
+use super::legacy_tasks::LegacyTasks;
 use crate::context::ToolContext;
 use crate::error::BoxError;
 
@@ -26,6 +27,9 @@ pub(super) struct Connection {
     /// task waiting for input: an elicitation (declined without a handler), a sampling request
     /// (the call fails without a handler).
     pub(super) answers: Answers,
+    /// What a 2025-11-25 server said of tasks, read off its stream (over stdio only): see
+    /// `legacy_tasks`.
+    pub(super) legacy: Option<Arc<LegacyTasks>>,
     /// The running service (an rmcp `RunningService`): dropping it closes the connection.
     pub(super) _service: Box<dyn Any + Send + Sync>,
 }

@@ -19,7 +19,9 @@
 //!   revision 2026-07-28 (`server/discover`, no session) with a server that does, 2025-11-25
 //!   with one that does not; it reuses a tool list within the time the server's caching
 //!   hints give it ([`McpClient::tools`]), and waits for a call the server runs as a task
-//!   (SEP-2663, [`McpTool`]); [`McpClient::builder`] adds elicitation and sampling handlers.
+//!   (SEP-2663 at 2026-07-28, and over stdio SEP-1686 at 2025-11-25, see [`McpTool`]; a tool
+//!   it cannot call is refused at import, [`Refusal::TaskRequired`]); [`McpClient::builder`]
+//!   adds elicitation and sampling handlers.
 //! - [`to_mcp_tool`], [`to_call_tool_result`] and [`schema_from_json_schema`] are the
 //!   conversions both sides use, for those who drive rmcp themselves.
 //!
@@ -158,6 +160,7 @@ mod import;
 mod inflight;
 mod input;
 mod input_state;
+mod legacy_tasks;
 #[cfg(feature = "mcp-oauth")]
 mod oauth;
 mod options;

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use rmcp::RoleClient;
 use rmcp::model::{
-    CallToolResult, CancelTaskParams, GetTaskParams, InputRequests, JsonObject, Task, TaskPayload,
-    UpdateTaskParams,
+    CallToolResult, CancelTaskParams, ClientRequest, CustomRequest, GetTaskParams, InputRequests,
+    JsonObject, Task, TaskPayload, UpdateTaskParams,
 };
 use rmcp::service::Peer;
 use serde_json::Value;
@@ -58,6 +58,17 @@ impl fmt::Display for TaskEnded {
 
 impl std::error::Error for TaskEnded {}
 
+impl TaskEnded {
+    /// Task `id` ended `how`, with the server's `message` (cut to [`MAX_TEXT`] bytes).
+    pub(super) fn new(id: &str, how: &'static str, message: Option<&str>) -> Self {
+        TaskEnded {
+            id: id.to_owned(),
+            how,
+            message: message.map(bounded),
+        }
+    }
+}
+
 /// `text` cut to at most [`MAX_TEXT`] bytes, on a character boundary.
 fn bounded(text: &str) -> String {
     let mut end = text.len().min(MAX_TEXT);
@@ -69,7 +80,7 @@ fn bounded(text: &str) -> String {
 
 /// The wait before the next `tasks/get`: the server's `pollIntervalMs` (the latest it gave),
 /// within [`MIN_POLL`] and [`MAX_POLL`].
-fn poll_interval(millis: Option<u64>) -> Duration {
+pub(super) fn poll_interval(millis: Option<u64>) -> Duration {
     millis
         .map_or(DEFAULT_POLL, Duration::from_millis)
         .clamp(MIN_POLL, MAX_POLL)
@@ -80,10 +91,7 @@ impl Connection {
     /// result (see the module docs).
     pub(super) async fn await_task(&self, task: Task) -> Result<CallToolResult, BoxError> {
         let id = task.task_id;
-        let mut cancel = CancelOnDrop {
-            peer: &self.peer,
-            id: Some(id.clone()),
-        };
+        let mut cancel = CancelOnDrop::new(&self.peer, id.clone(), false);
         let mut millis = task.poll_interval_ms;
         // The keys of the questions answered: a server may list them until it has read the
         // answers (`tasks/update` is acknowledged before it takes effect).
@@ -93,26 +101,21 @@ impl Connection {
             let got = self.peer.get_task(GetTaskParams::new(id.clone())).await?;
             let detailed = got.task;
             millis = detailed.task.poll_interval_ms.or(millis);
-            let status = detailed.task.status_message.as_deref().map(bounded);
-            let ended = |how, message| TaskEnded {
-                id: id.clone(),
-                how,
-                message,
-            };
+            let status = detailed.task.status_message.as_deref();
             match detailed.payload {
                 TaskPayload::Completed { result } => {
-                    cancel.id = None;
+                    cancel.clear();
                     return Ok(read_result(result)?);
                 }
                 TaskPayload::Failed { error } => {
-                    cancel.id = None;
+                    cancel.clear();
                     // The JSON-RPC error's message, else the task's status message.
-                    let message = error.get("message").and_then(Value::as_str).map(bounded);
-                    return Err(ended("failed", message.or(status)).into());
+                    let message = error.get("message").and_then(Value::as_str);
+                    return Err(TaskEnded::new(&id, "failed", message.or(status)).into());
                 }
                 TaskPayload::Cancelled => {
-                    cancel.id = None;
-                    return Err(ended("was cancelled by the server", status).into());
+                    cancel.clear();
+                    return Err(TaskEnded::new(&id, "was cancelled by the server", status).into());
                 }
                 TaskPayload::InputRequired { input_requests } => {
                     self.answer(&id, input_requests, &mut answered).await?;
@@ -145,10 +148,27 @@ impl Connection {
 }
 
 /// Cancels task `id` on the server when dropped before it is cleared: the call was dropped
-/// before its task ended.
-struct CancelOnDrop<'a> {
+/// before its task ended. With `tasks/cancel` as rmcp sends it (SEP-2663), or as a raw
+/// request for a task of 2025-11-25 (`legacy`, see `legacy_tasks`).
+pub(super) struct CancelOnDrop<'a> {
     peer: &'a Peer<RoleClient>,
     id: Option<String>,
+    legacy: bool,
+}
+
+impl<'a> CancelOnDrop<'a> {
+    pub(super) fn new(peer: &'a Peer<RoleClient>, id: String, legacy: bool) -> Self {
+        CancelOnDrop {
+            peer,
+            id: Some(id),
+            legacy,
+        }
+    }
+
+    /// The task ended: nothing to cancel.
+    pub(super) fn clear(&mut self) {
+        self.id = None;
+    }
 }
 
 impl Drop for CancelOnDrop<'_> {
@@ -158,8 +178,17 @@ impl Drop for CancelOnDrop<'_> {
             return;
         };
         let peer = self.peer.clone();
+        let legacy = self.legacy;
         runtime.spawn(async move {
-            let _ = peer.cancel_task(CancelTaskParams::new(id)).await;
+            if legacy {
+                let params = serde_json::json!({ "taskId": id });
+                let request = CustomRequest::new("tasks/cancel", Some(params));
+                let _ = peer
+                    .send_request(ClientRequest::CustomRequest(request))
+                    .await;
+            } else {
+                let _ = peer.cancel_task(CancelTaskParams::new(id)).await;
+            }
         });
     }
 }
@@ -187,11 +216,7 @@ mod tests {
         let long = "é".repeat(MAX_TEXT);
         let cut = bounded(&long);
         assert!(cut.len() <= MAX_TEXT && cut.chars().all(|c| c == 'é'));
-        let ended = TaskEnded {
-            id: "t1".into(),
-            how: "failed",
-            message: Some("boom".into()),
-        };
+        let ended = TaskEnded::new("t1", "failed", Some("boom"));
         assert_eq!(ended.to_string(), "the server's task 't1' failed: boom");
     }
 

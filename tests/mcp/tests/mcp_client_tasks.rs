@@ -1,9 +1,15 @@
-//! `McpClient` calling tools its server runs as tasks (MCP 2026-07-28's
-//! `io.modelcontextprotocol/tasks` extension, SEP-2663), against agentkit's own `McpServer`
-//! in process: a tool that needs a task is imported and called as one (the client declares the
-//! extension, polls `tasks/get` and reads the result from the ended task), what the task asks
-//! the user is answered with `tasks/update`, and a call the executor gives up on cancels its
-//! task with `tasks/cancel`.
+//! `McpClient` calling tools its server runs as tasks.
+//!
+//! MCP 2026-07-28's `io.modelcontextprotocol/tasks` extension (SEP-2663), against agentkit's
+//! own `McpServer` in process: a tool that needs a task is imported and called as one (the
+//! client declares the extension, polls `tasks/get` and reads the result from the ended
+//! task), what the task asks the user is answered with `tasks/update`, and a call the
+//! executor gives up on cancels its task with `tasks/cancel`.
+//!
+//! MCP 2025-11-25's tasks (SEP-1686), over stdio: the reference server's
+//! `simulate-research-query` (`execution.taskSupport: "required"`) called as a task, its
+//! question answered on the way; and a tool that needs a task, of a server that does not
+//! declare tasks, refused at import. Needs the peers (`npm ci --prefix tests/mcp-peers`).
 
 use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -11,14 +17,14 @@ use std::time::Duration;
 
 use agentkit_core::mcp::rmcp::ServiceExt;
 use agentkit_core::mcp::rmcp::model::{ElicitResult, ElicitationAction};
-use agentkit_core::mcp::{McpClient, McpClientBuilder, McpServer};
+use agentkit_core::mcp::{McpClient, McpClientBuilder, McpServer, Refusal};
 use agentkit_core::{
     BoxError, Elicitation, ElicitationRequest, ErrorKind, JsonObject, TaskSupport, Tool, ToolCall,
     ToolContext, ToolEvent, ToolExecutor, ToolOutput, ToolRegistry, ToolResult, ToolSpec,
 };
 use serde_json::{Value, json};
 
-use crate::mcp_support::PEER_TIMEOUT;
+use crate::mcp_support::{PEER_TIMEOUT, everything_server, peers};
 
 async fn bounded<T>(future: impl Future<Output = T>) -> T {
     tokio::time::timeout(PEER_TIMEOUT, future)
@@ -185,4 +191,115 @@ async fn a_call_the_executor_gives_up_on_cancels_its_task() {
         }
     })
     .await;
+}
+
+#[tokio::test]
+async fn the_reference_servers_task_only_tool_is_called_as_a_task() {
+    let Some(peers) = peers() else { return };
+    let mut command = tokio::process::Command::new("node");
+    command.arg(everything_server(&peers)).arg("stdio");
+    command.stderr(std::process::Stdio::null());
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&asked);
+    let builder = McpClient::builder().on_elicitation(move |request| {
+        let message = serde_json::to_value(&request).expect("JSON")["message"].clone();
+        seen.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(message);
+        async {
+            ElicitResult::new(ElicitationAction::Accept)
+                .with_content(json!({"interpretation": "programming"}))
+        }
+    });
+    let client = bounded(builder.connect_stdio(command))
+        .await
+        .expect("server-everything starts");
+    assert_eq!(client.protocol_version().as_deref(), Some("2025-11-25"));
+    let mut registry = ToolRegistry::new();
+    let import = bounded(client.register_tools(&mut registry, None))
+        .await
+        .expect("registers");
+    assert_eq!(import.refused(), []);
+    assert!(
+        import
+            .registered()
+            .iter()
+            .any(|name| name == "simulate-research-query"),
+        "{:?}",
+        import.registered()
+    );
+    let executor = ToolExecutor::new(registry);
+
+    // It runs only as a task: called as one, it goes through its four stages and answers.
+    let plain = call(
+        &executor,
+        "simulate-research-query",
+        json!({"topic": "rust"}),
+    )
+    .await;
+    assert!(plain.is_success(), "{plain:?}");
+    let report = plain.to_model_content();
+    assert!(report.contains("# Research Report: rust"), "{report}");
+
+    // An ambiguous query: the task asks which meaning, through `tasks/result`, and the
+    // application's answer shapes the report.
+    let ambiguous = json!({"topic": "python", "ambiguous": true});
+    let clarified = call(&executor, "simulate-research-query", ambiguous).await;
+    assert!(clarified.is_success(), "{clarified:?}");
+    let report = clarified.to_model_content();
+    assert!(report.contains("python (programming)"), "{report}");
+    let asked = asked.lock().unwrap().clone();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert!(
+        asked[0].as_str().is_some_and(|m| m.contains("python")),
+        "{asked:?}"
+    );
+}
+
+/// A server of 2025-11-25 over stdio (a few lines of JavaScript), listing `research`, which
+/// needs a task, and `echo`, with no tasks capability.
+const NO_TASKS_SERVER: &str = r#"
+const readline = require("node:readline");
+const send = (m) => process.stdout.write(JSON.stringify(m) + "\n");
+readline.createInterface({ input: process.stdin }).on("line", (line) => {
+  const m = JSON.parse(line);
+  if (m.id === undefined) return;
+  const schema = { type: "object" };
+  if (m.method === "initialize") {
+    send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-11-25",
+      capabilities: { tools: {} }, serverInfo: { name: "no-tasks", version: "1" } } });
+  } else if (m.method === "tools/list") {
+    send({ jsonrpc: "2.0", id: m.id, result: { tools: [
+      { name: "research", inputSchema: schema, execution: { taskSupport: "required" } },
+      { name: "echo", inputSchema: schema, execution: { taskSupport: "forbidden" } } ] } });
+  } else {
+    send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
+  }
+});
+"#;
+
+#[tokio::test]
+async fn a_tool_that_needs_tasks_the_server_does_not_declare_is_refused_at_import() {
+    let Some(_) = peers() else { return };
+    let mut command = tokio::process::Command::new("node");
+    command.args(["-e", NO_TASKS_SERVER]);
+    let client = bounded(McpClient::connect_stdio(command))
+        .await
+        .expect("the server starts");
+    assert_eq!(client.protocol_version().as_deref(), Some("2025-11-25"));
+    let mut registry = ToolRegistry::new();
+    let import = bounded(client.register_tools(&mut registry, None))
+        .await
+        .expect("registers");
+    assert_eq!(import.registered(), ["echo"]);
+    let [refused] = import.refused() else {
+        panic!("one tool refused: {:?}", import.refused());
+    };
+    assert_eq!(refused.name(), "research");
+    assert_eq!(refused.reason(), &Refusal::TaskRequired);
+    assert!(
+        refused.to_string().contains("runs only as a task"),
+        "{refused}"
+    );
+    assert!(registry.lookup("research").is_none());
 }

@@ -12,11 +12,12 @@ use rmcp::model::{ElicitRequestParams, ElicitResult};
 use rmcp::service::{ClientInitializeError, ClientLifecycleMode, ClientServiceExt};
 use rmcp::transport::{IntoTransport, StreamableHttpClientTransport};
 
+use super::child;
 use super::client::McpClient;
 use super::elicit::{Answers, Handler};
 use super::error::{McpError, McpErrorKind};
 use super::forward::{Routes, client_config, lifecycle, routed};
-use super::legacy_tasks::{self, LegacyTasks};
+use super::legacy_tasks::LegacyTasks;
 
 /// How an [`McpClient`] connects: [`McpClient::builder`], then one of the `connect_*`
 /// methods, as on [`McpClient`].
@@ -152,10 +153,10 @@ impl McpClientBuilder {
         command: tokio::process::Command,
     ) -> Result<McpClient, McpError> {
         // Started here rather than by rmcp (`TokioChildProcess`), to read what a 2025-11-25
-        // server says of tasks off its stdout (see `legacy_tasks`); killed with the
-        // connection, as rmcp's would be.
+        // server says of tasks off its stdout (see `legacy_tasks`); ended with the
+        // connection, as rmcp's would be (see `child`).
         let legacy = Arc::new(LegacyTasks::default());
-        let transport = legacy_tasks::spawn(command, Arc::clone(&legacy))
+        let transport = child::spawn(command, Arc::clone(&legacy))
             .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
         self.connect(transport, None::<fn() -> _>, Some(legacy))
             .await

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::client::McpTool;
+use super::tool::McpTool;
 use crate::schema::SemanticError;
 
 /// Why a server's tool was not imported; see [`RefusedTool`].

@@ -13,10 +13,7 @@
 //! see `execution`, and such a tool is imported as any other (its call fails on the server).
 
 use std::collections::HashMap;
-use std::io;
-use std::pin::Pin;
-use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll};
+use std::sync::{Mutex, PoisonError};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientRequest, CustomRequest, ServerResult,
@@ -24,11 +21,8 @@ use rmcp::model::{
 use rmcp::service::ServiceError;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio::io::{AsyncRead, ReadBuf};
-use tokio::process::{Child, ChildStdin, ChildStdout};
 
 use super::connection::Connection;
-use super::raw::Reading;
 use super::task_call::{CancelOnDrop, TaskEnded, poll_interval};
 use crate::error::BoxError;
 use crate::tool::TaskSupport;
@@ -122,51 +116,6 @@ impl LegacyTasks {
             .unwrap_or_else(PoisonError::into_inner)
             .tools_call
     }
-}
-
-/// What reads each line of a server's stdout.
-pub(super) type OnLine = Box<dyn FnMut(&[u8]) + Send>;
-
-/// A child process's stdout, owning the child: the process is killed when the transport
-/// reading it is dropped (with the connection).
-pub(super) struct ChildOut {
-    stdout: ChildStdout,
-    _child: Child,
-}
-
-impl AsyncRead for ChildOut {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.stdout).poll_read(cx, buf)
-    }
-}
-
-/// Starts `command` with its stdin and stdout piped (its stderr as it was set, inherited by
-/// default): the transport to the server it runs, each line of its stdout read by `tasks`
-/// before rmcp parses it.
-pub(super) fn spawn(
-    mut command: tokio::process::Command,
-    tasks: Arc<LegacyTasks>,
-) -> io::Result<(Reading<ChildOut, OnLine>, ChildStdin)> {
-    command
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .kill_on_drop(true);
-    let mut child = command.spawn()?;
-    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-        return Err(io::Error::other(
-            "the child's stdin and stdout are not piped",
-        ));
-    };
-    let out = ChildOut {
-        stdout,
-        _child: child,
-    };
-    let on_line: OnLine = Box::new(move |line: &[u8]| tasks.read(line));
-    Ok((Reading::new(out, on_line), stdin))
 }
 
 impl Connection {

@@ -146,6 +146,7 @@
 mod auth;
 mod cache;
 mod call;
+mod child;
 mod client;
 mod connect;
 mod connection;
@@ -174,10 +175,11 @@ mod service;
 mod sessions;
 mod task_call;
 mod tasks;
+mod tool;
 
 pub use auth::{Authenticate, BearerAuth, BearerAuthLayer, ProtectedResource, Unauthorized};
 pub use cache::CacheHints;
-pub use client::{McpClient, McpTool, McpToolError};
+pub use client::McpClient;
 pub use connect::McpClientBuilder;
 pub use convert::{
     from_content_block, schema_from_json_schema, to_call_tool_result, to_content_block, to_mcp_tool,
@@ -191,6 +193,7 @@ pub use oauth::{McpAuthError, McpOAuth};
 pub use server::McpServer;
 pub use service::McpHttpService;
 pub use tasks::{DEFAULT_MAX_TASKS, DEFAULT_TASK_TTL};
+pub use tool::{McpTool, McpToolError};
 
 /// The `rmcp` this module is built on, re-exported so that code naming its types (a custom
 /// transport, [`StreamableHttpServerConfig`](rmcp::transport::StreamableHttpServerConfig))

@@ -9,7 +9,9 @@
 //! MCP 2025-11-25's tasks (SEP-1686), over stdio: the reference server's
 //! `simulate-research-query` (`execution.taskSupport: "required"`) called as a task, its
 //! question answered on the way; and a tool that needs a task, of a server that does not
-//! declare tasks, refused at import. Needs the peers (`npm ci --prefix tests/mcp-peers`).
+//! declare tasks, refused at import; and the server's process, which the client starts
+//! itself to read these, asked to exit when the client goes. Needs the peers
+//! (`npm ci --prefix tests/mcp-peers`).
 
 use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -261,6 +263,11 @@ async fn the_reference_servers_task_only_tool_is_called_as_a_task() {
 const NO_TASKS_SERVER: &str = r#"
 const readline = require("node:readline");
 const send = (m) => process.stdout.write(JSON.stringify(m) + "\n");
+// Told to exit by its stdin closing: says so in the file named by its argument, if any.
+process.stdin.on("end", () => {
+  if (process.argv[1]) require("node:fs").writeFileSync(process.argv[1], "ended");
+  process.exit(0);
+});
 readline.createInterface({ input: process.stdin }).on("line", (line) => {
   const m = JSON.parse(line);
   if (m.id === undefined) return;
@@ -302,4 +309,27 @@ async fn a_tool_that_needs_tasks_the_server_does_not_declare_is_refused_at_impor
         "{refused}"
     );
     assert!(registry.lookup("research").is_none());
+}
+
+#[tokio::test]
+async fn the_stdio_server_is_asked_to_exit_when_the_client_goes() {
+    let Some(_) = peers() else { return };
+    let ended = std::env::temp_dir().join(format!("agentkit-stdio-exit-{}", std::process::id()));
+    let _ = std::fs::remove_file(&ended);
+    let mut command = tokio::process::Command::new("node");
+    command.args(["-e", NO_TASKS_SERVER]).arg(&ended);
+    let client = bounded(McpClient::connect_stdio(command))
+        .await
+        .expect("the server starts");
+    bounded(client.tools(None)).await.expect("lists");
+    assert!(!ended.exists());
+    drop(client);
+    // Its stdin closed, the server exits on its own (else it is killed, and writes nothing).
+    bounded(async {
+        while !ended.exists() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    let _ = std::fs::remove_file(&ended);
 }

@@ -52,7 +52,10 @@ use super::legacy_tasks::LegacyTasks;
 /// 500 ms when it names none), answers what the task asks with the same handlers
 /// (`tasks/update`), and reads the call's result from the ended task; a task that fails or
 /// that the server cancels fails the call. A call dropped before its task ends (the
-/// executor's deadline, a cancelled turn) cancels the task (`tasks/cancel`).
+/// executor's deadline, a cancelled turn) cancels the task (`tasks/cancel`). At 2025-11-25,
+/// over stdio, a tool the server lists as running only as a task (SEP-1686) is called as one
+/// too, or refused at import when the server declares no tasks for `tools/call` (see
+/// [`McpClient::tools`]).
 ///
 /// ```no_run
 /// use agentkit_core::mcp::McpClient;

@@ -166,8 +166,10 @@ impl Connection {
         }
         let result = self
             .raw_request("tasks/result", json!({"taskId": id}))
-            .await?;
+            .await;
+        // Ended, whatever the answer: nothing to cancel.
         cancel.clear();
+        let result = result?;
         match result {
             ServerResult::CallToolResult(result) => Ok(result),
             other => Ok(serde_json::from_value(serde_json::to_value(other)?)?),

@@ -1,10 +1,10 @@
 //! `McpClient` calling tools its server runs as tasks.
 //!
 //! MCP 2026-07-28's `io.modelcontextprotocol/tasks` extension (SEP-2663), against agentkit's
-//! own `McpServer` in process: a tool that needs a task is imported and called as one (the
-//! client declares the extension, polls `tasks/get` and reads the result from the ended
-//! task), what the task asks the user is answered with `tasks/update`, and a call the
-//! executor gives up on cancels its task with `tasks/cancel`.
+//! own `McpServer` in process (and over streamable HTTP): a tool that needs a task is
+//! imported and called as one (the client declares the extension, polls `tasks/get` and
+//! reads the result from the ended task), what the task asks the user is answered with
+//! `tasks/update`, and a call the executor gives up on cancels its task with `tasks/cancel`.
 //!
 //! MCP 2025-11-25's tasks (SEP-1686), over stdio: the reference server's
 //! `simulate-research-query` (`execution.taskSupport: "required"`) called as a task, its
@@ -85,12 +85,8 @@ fn job(name: &'static str, delay: Duration, asks: bool) -> Job {
 type Events = Arc<Mutex<Vec<String>>>;
 
 /// agentkit's server of `report` (a task, at once), `ask` (a task that asks the user's name)
-/// and `stuck` (a task of an hour), every one `Required`, over an in-memory stream; the
-/// client connected with `builder`, and an executor over its tools (with `timeout`).
-async fn connect(
-    builder: McpClientBuilder,
-    timeout: Duration,
-) -> (McpClient, ToolExecutor, Events) {
+/// and `stuck` (a task of an hour), every one `Required`, and its executor's events.
+fn server() -> (McpServer, Events) {
     let mut registry = ToolRegistry::new();
     registry
         .register(job("report", Duration::ZERO, false))
@@ -107,7 +103,30 @@ async fn connect(
                 .push(format!("{} {}", event.name(), event.tool_name()));
         })
         .build();
-    let server = McpServer::new(Arc::new(executor));
+    (McpServer::new(Arc::new(executor)), events)
+}
+
+/// An executor (with `timeout`) over the tools of `client`, connected to [`server`].
+async fn import(client: &McpClient, timeout: Duration) -> ToolExecutor {
+    assert_eq!(client.protocol_version().as_deref(), Some("2026-07-28"));
+    let mut registry = ToolRegistry::new();
+    let import = bounded(client.register_tools(&mut registry, None))
+        .await
+        .expect("registers");
+    assert_eq!(import.refused(), []);
+    assert_eq!(import.registered(), ["report", "ask", "stuck"]);
+    ToolExecutor::builder(registry)
+        .default_timeout(timeout)
+        .build()
+}
+
+/// [`server`] over an in-memory stream; the client connected with `builder`, and an executor
+/// over its tools (with `timeout`).
+async fn connect(
+    builder: McpClientBuilder,
+    timeout: Duration,
+) -> (McpClient, ToolExecutor, Events) {
+    let (server, events) = server();
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
     tokio::spawn(async move {
         if let Ok(running) = server.serve(server_io).await {
@@ -117,16 +136,7 @@ async fn connect(
     let client = bounded(builder.connect_transport(client_io))
         .await
         .expect("connects");
-    assert_eq!(client.protocol_version().as_deref(), Some("2026-07-28"));
-    let mut registry = ToolRegistry::new();
-    let import = bounded(client.register_tools(&mut registry, None))
-        .await
-        .expect("registers");
-    assert_eq!(import.refused(), []);
-    assert_eq!(import.registered(), ["report", "ask", "stuck"]);
-    let executor = ToolExecutor::builder(registry)
-        .default_timeout(timeout)
-        .build();
+    let executor = import(&client, timeout).await;
     (client, executor, events)
 }
 
@@ -154,6 +164,28 @@ async fn a_tool_that_needs_a_task_is_called_as_one() {
         seen(&events, "tool.execution.completed report"),
         "{events:?}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_that_needs_a_task_is_called_as_one_over_streamable_http() {
+    let (server, events) = server();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(server.serve_http_until(listener, async {
+        let _ = stopped.await;
+    }));
+    let client = bounded(McpClient::connect_http(&url))
+        .await
+        .expect("connects");
+    let executor = import(&client, PEER_TIMEOUT).await;
+    let reported = call(&executor, "report", json!({"n": 3})).await;
+    assert_eq!(reported.to_model_content(), r#"{"n":3}"#, "{reported:?}");
+    assert!(
+        seen(&events, "tool.execution.completed report"),
+        "{events:?}"
+    );
+    let _ = stop.send(());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

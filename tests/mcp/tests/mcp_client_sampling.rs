@@ -1,7 +1,8 @@
 //! `McpClient`'s sampling handler (`McpClientBuilder::on_sampling`), against agentkit's own
 //! server, whose tool asks the client's model through its context (`ctx.sample`): answered at
 //! 2026-07-28 in an `input_required` round (the call sent again with the answer) and at
-//! 2025-11-25 as the server's `sampling/createMessage` request over the session; the
+//! 2025-11-25 as the server's `sampling/createMessage` request over the session, and in a task
+//! waiting for input (SEP-2663, with `tasks/update`); the
 //! handler's error fails the call with `McpErrorKind::Input`. In process, over an in-memory
 //! stream.
 
@@ -40,6 +41,16 @@ impl ToolHandler for Haiku {
         let request = SamplingRequest::new(format!("A haiku on {}?", input.topic));
         let sampled = ctx.sample(request.with_max_tokens(40)).await?;
         Ok(format!("{} ({})", sampled.text(), sampled.model()))
+    }
+}
+
+/// `haiku`, run as a task (SEP-2663): what it asks waits in the task for `tasks/update`.
+#[tool(name = "haiku_task", task_support = "required", input = [{ name = "topic", type = string }], output = String)]
+struct HaikuTask;
+
+impl ToolHandler for HaikuTask {
+    async fn run(&self, input: HaikuTaskInput, ctx: &ToolContext<'_>) -> Result<String, BoxError> {
+        Haiku.run(HaikuInput { topic: input.topic }, ctx).await
     }
 }
 
@@ -97,6 +108,7 @@ async fn without_discover(client: DuplexStream, server: DuplexStream) {
 async fn connect(builder: McpClientBuilder, legacy: bool) -> (McpClient, ToolExecutor) {
     let mut registry = ToolRegistry::new();
     registry.register(Haiku).unwrap();
+    registry.register(HaikuTask).unwrap();
     let server = McpServer::new(Arc::new(ToolExecutor::new(registry)));
     let (server_io, mut client_io) = tokio::io::duplex(64 * 1024);
     if legacy {
@@ -118,12 +130,16 @@ async fn connect(builder: McpClientBuilder, legacy: bool) -> (McpClient, ToolExe
     let import = bounded(client.register_tools(&mut registry, None))
         .await
         .expect("registers");
-    assert_eq!(import.registered(), ["haiku"]);
+    assert_eq!(import.registered(), ["haiku", "haiku_task"]);
     (client, ToolExecutor::new(registry))
 }
 
 async fn call(executor: &ToolExecutor) -> ToolResult {
-    let call = ToolCall::new("call", "haiku", json!({"topic": "autumn"}));
+    call_tool(executor, "haiku").await
+}
+
+async fn call_tool(executor: &ToolExecutor, name: &str) -> ToolResult {
+    let call = ToolCall::new("call", name, json!({"topic": "autumn"}));
     bounded(executor.dispatch(&call)).await
 }
 
@@ -160,6 +176,16 @@ async fn the_sampling_handler_answers_in_an_input_required_round() {
     assert_eq!(*prompts.lock().unwrap(), [json!("A haiku on autumn?")]);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sampling_handler_answers_what_a_task_asks() {
+    let prompts = Prompts::default();
+    let (_client, executor) = connect(answering("Geese fly", &prompts), false).await;
+    let haiku = call_tool(&executor, "haiku_task").await;
+    assert!(haiku.is_success(), "{haiku:?}");
+    assert_eq!(haiku.to_model_content(), "Geese fly (test-model)");
+    assert_eq!(*prompts.lock().unwrap(), [json!("A haiku on autumn?")]);
+}
+
 #[tokio::test]
 async fn the_sampling_handler_answers_the_servers_request_over_a_session() {
     let prompts = Prompts::default();
@@ -168,6 +194,14 @@ async fn the_sampling_handler_answers_the_servers_request_over_a_session() {
     assert!(haiku.is_success(), "{haiku:?}");
     assert_eq!(haiku.to_model_content(), "Cold moon (test-model)");
     assert_eq!(*prompts.lock().unwrap(), [json!("A haiku on autumn?")]);
+    // The client declared the tasks extension at `initialize`: agentkit's server runs the
+    // task-only tool as a task in the session too, and asks through it.
+    let haiku = call_tool(&executor, "haiku_task").await;
+    assert_eq!(
+        haiku.to_model_content(),
+        "Cold moon (test-model)",
+        "{haiku:?}"
+    );
 }
 
 #[tokio::test]

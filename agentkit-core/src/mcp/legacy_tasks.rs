@@ -77,6 +77,11 @@ impl LegacyTasks {
     /// Reads `line`, one message of the server's: a `tools/list` result's task support, an
     /// `initialize` result's tasks capability.
     pub(super) fn read(&self, line: &[u8]) {
+        // Most lines are neither (a call's result can be megabytes): not parsed twice.
+        let mentions = |key: &[u8]| line.windows(key.len()).any(|window| window == key);
+        if !mentions(b"\"tools\"") && !mentions(b"\"capabilities\"") {
+            return;
+        }
         let Ok(Message {
             result: Some(answer),
         }) = serde_json::from_slice::<Message>(line)

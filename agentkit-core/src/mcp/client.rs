@@ -3,30 +3,21 @@
 use std::fmt;
 use std::sync::Arc;
 
-use rmcp::model::{CallToolRequestParams, Tool as McpToolInfo};
 use rmcp::service::RunningService;
 use rmcp::{ClientHandler, RoleClient};
-use serde_json::Value;
 
 use super::connect::McpClientBuilder;
 use super::connection::Connection;
-use super::convert::{TAGS_META_KEY, result_output, result_text};
-use super::elicit::Elicit;
+use super::elicit::Answers;
 use super::error::{McpError, McpErrorKind};
 use super::forward::Routes;
 use super::import::{McpImport, McpToolList, Refusal, RefusedTool};
-use crate::content::ToolOutput;
-use crate::context::ToolContext;
-use crate::error::BoxError;
-use crate::error::ToolError;
+use super::legacy_tasks::LegacyTasks;
+use super::tool::McpTool;
 use crate::registry::ToolRegistry;
 use crate::rules::Problem;
-use crate::schema::JsonObject;
 use crate::schema::{SemanticError, SemanticProblem};
-use crate::tool::{Tool, ToolSpec, ToolSpecBuilder};
-
-/// The tag naming the server a tool comes from.
-const SERVER_TAG: &str = "mcp_server";
+use crate::tool::{TaskSupport, Tool};
 
 /// A connection to an MCP server, whose tools become agentkit tools.
 ///
@@ -49,10 +40,16 @@ const SERVER_TAG: &str = "mcp_server";
 ///   and `Mcp-Param-*` headers (the arguments a tool's schema marks with `x-mcp-header`). A
 ///   call whose result asks for input first (`input_required`) is answered and sent again:
 ///   an elicitation by the application's handler ([`McpClientBuilder::on_elicitation`]),
-///   declined without one.
+///   declined without one; a sampling request by its sampling handler
+///   ([`McpClientBuilder::on_sampling`]), failing the call without one
+///   ([`McpErrorKind::Input`]). A call the server runs as a task (SEP-2663) is waited for,
+///   polling `tasks/get` (see [`McpTool`]).
 /// - A server that answers `server/discover` with an error, or with a result of another kind,
 ///   gets the `initialize` handshake at 2025-11-25 and a session; its `elicitation/create`
-///   requests go to the same handler.
+///   and `sampling/createMessage` requests go to the same handlers. Over stdio, a tool it
+///   lists as running only as a task (`execution.taskSupport: "required"`, that revision's
+///   tasks, SEP-1686) is called as one, or refused at import when the server does not
+///   declare tasks for `tools/call` (see [`McpClient::tools`] and [`McpTool`]).
 ///
 /// [`McpClientBuilder`] says more; [`McpClient::builder`] makes one.
 ///
@@ -148,14 +145,17 @@ impl fmt::Debug for McpClient {
 }
 
 impl McpClient {
-    /// How to connect with more than tools: a [`McpClientBuilder`] (an elicitation handler).
+    /// How to connect with more than tools: a [`McpClientBuilder`] (elicitation and sampling
+    /// handlers).
     pub fn builder() -> McpClientBuilder {
         McpClientBuilder::default()
     }
 
     /// Starts `command` as a child process and connects to the MCP server it runs, over its
-    /// stdin and stdout; its stderr is inherited. The process is ended when the connection
-    /// closes.
+    /// stdin and stdout; its stderr is as `command` sets it (inherited by default). The
+    /// process is killed when the connection closes (its stdin closed first). The client
+    /// reads the server's stdout itself too, before rmcp does, for what a 2025-11-25 server
+    /// says of tasks that rmcp's types leave out (see [`tools`](Self::tools)).
     pub async fn connect_stdio(command: tokio::process::Command) -> Result<Self, McpError> {
         McpClient::builder().connect_stdio(command).await
     }
@@ -192,9 +192,10 @@ impl McpClient {
     pub(super) fn connected<H: ClientHandler>(
         connection: RunningService<RoleClient, H>,
         routes: Arc<Routes>,
-        elicit: Option<Elicit>,
+        answers: Answers,
+        legacy: Option<Arc<LegacyTasks>>,
     ) -> Self {
-        McpClient::with_routes(connection, Some(routes), elicit)
+        McpClient::with_routes(connection, Some(routes), answers, legacy)
     }
 
     /// Wraps a connection made with rmcp directly (any transport rmcp supports, any client
@@ -203,19 +204,21 @@ impl McpClient {
     /// [`connect_http`](Self::connect_http), its progress and log messages do not reach the
     /// calls' observers.
     pub fn from_connection<H: ClientHandler>(connection: RunningService<RoleClient, H>) -> Self {
-        McpClient::with_routes(connection, None, None)
+        McpClient::with_routes(connection, None, Answers::default(), None)
     }
 
     fn with_routes<H: ClientHandler>(
         connection: RunningService<RoleClient, H>,
         routes: Option<Arc<Routes>>,
-        elicit: Option<Elicit>,
+        answers: Answers,
+        legacy: Option<Arc<LegacyTasks>>,
     ) -> Self {
         McpClient {
             connection: Arc::new(Connection {
                 peer: (*connection).clone(),
                 routes,
-                elicit,
+                answers,
+                legacy,
                 _service: Box::new(connection),
             }),
         }
@@ -248,6 +251,24 @@ impl McpClient {
     /// the listing reaches the client (it logs a warning): such a tool is neither imported nor
     /// listed as refused.
     ///
+    /// A tool that runs only as a task is imported when the client can call it as one: at
+    /// 2026-07-28 always (the client declares the tasks extension, SEP-2663); at 2025-11-25
+    /// (SEP-1686, which rmcp's types do not model), over stdio, when the server declares tasks
+    /// for `tools/call` (`capabilities.tasks.requests.tools.call`), and refused otherwise
+    /// ([`Refusal::TaskRequired`]), rather than registered to fail when called. Over
+    /// streamable HTTP at 2025-11-25 the client cannot see a tool's `execution`: such a tool is
+    /// imported as any other, and its calls fail on the server.
+    ///
+    /// The listing honours the server's caching hints (MCP 2026-07-28, SEP-2549, through
+    /// rmcp's client cache): a list the server says is fresh for a while (`ttlMs`, honoured up
+    /// to 24 hours) is reused within that time, by `tools` and
+    /// [`register_tools`](Self::register_tools) alike, rather than asked for again; a list
+    /// that is stale at once (`ttlMs: 0`, what [`CacheHints::NONE`](super::CacheHints::NONE)
+    /// sends), or that has no hints (a server of 2025-11-25), is asked for each time. A
+    /// `private` list is kept for this client alone, which is what each `McpClient` is. A
+    /// `notifications/tools/list_changed` from the server drops the kept list; when asking
+    /// again fails, the last list the server sent is used, as SEP-2549 allows.
+    ///
     /// Fails with [`McpErrorKind::Request`] when the listing itself fails.
     pub async fn tools(&self, prefix: Option<&str>) -> Result<McpToolList, McpError> {
         let listed = self
@@ -257,11 +278,33 @@ impl McpClient {
             .await
             .map_err(|e| McpError::new(McpErrorKind::Request, e))?;
         let server = self.server_name();
+        // What a 2025-11-25 server said of tasks, where the client could read it.
+        let legacy = self
+            .connection
+            .legacy
+            .as_ref()
+            .filter(|_| self.protocol_version().as_deref() < Some("2026-07-28"));
         let mut tools = Vec::with_capacity(listed.len());
         let mut refused = Vec::new();
         for info in listed {
             let name = info.name.to_string();
-            match McpTool::new(self, info, prefix, server.as_deref()) {
+            let legacy_task = match legacy {
+                Some(legacy) if legacy.support(&name) == TaskSupport::Required => {
+                    if !legacy.tools_call() {
+                        refused.push(RefusedTool::new(name, Refusal::TaskRequired));
+                        continue;
+                    }
+                    true
+                }
+                _ => false,
+            };
+            match McpTool::new(
+                &self.connection,
+                info,
+                prefix,
+                server.as_deref(),
+                legacy_task,
+            ) {
                 Ok(tool) => tools.push(tool),
                 Err(error) => refused.push(RefusedTool::new(name, Refusal::Invalid(error))),
             }
@@ -285,7 +328,7 @@ impl McpClient {
         let mut problems = Vec::new();
         let mut seen: Vec<&str> = Vec::new();
         for tool in &tools {
-            let name = tool.spec.name();
+            let name = tool.spec().name();
             if registry.lookup(name).is_some() || seen.contains(&name) {
                 problems.push(SemanticProblem::new(
                     String::new(),
@@ -299,7 +342,7 @@ impl McpClient {
         if !problems.is_empty() {
             return Err(SemanticError::new(problems).into());
         }
-        let registered = tools.iter().map(|t| t.spec.name().to_owned()).collect();
+        let registered = tools.iter().map(|t| t.spec().name().to_owned()).collect();
         for tool in tools {
             registry.register(tool)?;
         }
@@ -307,208 +350,5 @@ impl McpClient {
             registered,
             refused,
         })
-    }
-}
-
-/// One tool of an MCP server, as an agentkit [`Tool`]; see [`McpClient::register_tools`].
-///
-/// Its spec has the server's name (prefixed if asked), description and input schema, the tags
-/// an agentkit server sent (under `_meta["agentkit/tags"]`), and the tag `mcp_server` = the
-/// server's name. The model is shown the server's `inputSchema` as declared, in every
-/// [`provider`](crate::provider) declaration (without a strict mode) and when served again
-/// over MCP; the executor validates the arguments against it in full
-/// ([`ToolSpec::input_json`](crate::ToolSpec::input_json), a [`JsonSchema`](crate::JsonSchema)):
-/// every JSON Schema keyword, pydantic's `anyOf` with `null`, `$ref`s into `$defs`, zod's type
-/// arrays, with the policies for models (`null` for an optional parameter reads as absent,
-/// defaults filled, and, by the executor's [`UnknownArguments`](crate::UnknownArguments)
-/// policy, undeclared arguments refused). A tool whose schema the validator cannot take (a
-/// `$ref` to another document, which is never fetched, a `pattern` it cannot compile) is
-/// refused when the tools are registered, with the reason, never registered unvalidated (the
-/// server's other tools are registered all the same: see [`McpClient::tools`]).
-///
-/// A server tool's `outputSchema`, any JSON Schema (MCP's 2026-07-28 revision allows any),
-/// is compiled too, checked exactly as JSON Schema says, none of the policies for models
-/// ([`ToolSpec::output_json`](crate::ToolSpec::output_json)); one the validator cannot take
-/// refuses the tool the same way.
-///
-/// `execute` sends `tools/call` with the validated arguments. The result's
-/// `structuredContent`, any JSON value (an object, a list, a string, a number, a boolean,
-/// `null`), is the tool's structured output ([`ToolResult::output`](crate::ToolResult::output)),
-/// and its content blocks are the content parts. The model reads each piece of data once, and
-/// nothing meant for the user alone; the application keeps every block:
-///
-/// - a text block that repeats the structured output (MCP asks servers to send its JSON as
-///   text too, and the reference servers do: server-memory pretty-printed, server-filesystem
-///   as the text it wraps in `{"content": text}`) is the same data: it goes to the
-///   application's parts ([`ToolResult::app_content`](crate::ToolResult::app_content)), not
-///   the model's. "The same" is decided on the data, not the characters: the text read as
-///   JSON is the same value as `structuredContent` (whatever the spacing and key order,
-///   numbers compared as numbers), or `structuredContent` is an object of one string and the
-///   text is that string. A text that differs otherwise (cut, a summary) stays the model's.
-/// - a block whose `annotations.audience` leaves out `"assistant"` (`["user"]`) is for the
-///   application too, as MCP means it; it is not in the model text of an `isError` result
-///   either.
-///
-/// The executor validates the structured output against the
-/// `outputSchema`: a result that does not match it, or that has none when the tool declares
-/// one, is an output validation failure ([`ToolValidationError`](crate::ToolValidationError),
-/// every problem with its path).
-///
-/// A result with `isError: true` is a failed call whose text reaches the model: the tool
-/// returns [`ToolError::failed`](crate::ToolError::failed) with an [`McpToolError`] as cause
-/// and the server's text as [model message](crate::ToolError::with_model_message). That
-/// breaks agentkit's default of not telling the model a tool's error text, on purpose: in
-/// MCP, an `isError` result's content is written *for the model*, so that it can correct its
-/// call (agentkit's own server sends exactly that), and hiding it would leave the model
-/// guessing. The executor handles it as any model message: cut, escaped, and scrubbed of the
-/// call's secrets. A request that fails (the connection, a protocol error) is an error for
-/// operators only: the model is told that the tool failed.
-///
-/// The server's progress notifications for a call (`notifications/progress` for its request's
-/// progress token) and its log messages while the call runs (`notifications/message`) reach
-/// the call's [`ToolContext`], as if the tool had reported them: the executor's observers see
-/// them as `tool.execution.progress` and `tool.execution.log` events, in the order they
-/// arrive, and a client that the executor serves over MCP gets them in turn. MCP does not say
-/// which request a log message concerns: one that arrives while several calls to the same
-/// server run reaches each of them, and one that arrives while none runs goes nowhere. Over
-/// streamable HTTP, a server may send its log messages on the session's stream rather than
-/// the call's (rmcp's server does), so one sent just before the result can arrive after it;
-/// progress notifications come on the call's stream, before its result. (Not for a client
-/// made with [`McpClient::from_connection`], whose notifications go to its own handler.)
-#[derive(Clone)]
-pub struct McpTool {
-    spec: ToolSpec,
-    remote_name: String,
-    connection: Arc<Connection>,
-}
-
-impl fmt::Debug for McpTool {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("McpTool")
-            .field("spec", &self.spec)
-            .field("remote_name", &self.remote_name)
-            .finish_non_exhaustive()
-    }
-}
-
-impl McpTool {
-    fn new(
-        client: &McpClient,
-        info: McpToolInfo,
-        prefix: Option<&str>,
-        server: Option<&str>,
-    ) -> Result<Self, SemanticError> {
-        let declared = Value::Object(info.input_schema.as_ref().clone());
-        // The server's schema, validated in full; one the validator cannot take makes the
-        // tool fail to build, saying why, rather than go unvalidated.
-        let mut builder = ToolSpec::builder(format!("{}{}", prefix.unwrap_or(""), info.name))
-            .description(info.description.clone().unwrap_or_default())
-            .input_json_schema(declared);
-        // Its output schema, any schema, checked as JSON Schema says (no policies for
-        // models): the server's `structuredContent`, any JSON value, is validated against it.
-        if let Some(output) = &info.output_schema {
-            builder = builder.output_json_schema(Value::Object(output.as_ref().clone()));
-        }
-        // The server's annotations are what it says of its tool: kept, for policies to show a
-        // person, never to rely on. Hints that contradict each other are dropped, rather than
-        // the tool.
-        if let Some(hints) = &info.annotations {
-            if let Some(title) = hints.title.clone().or_else(|| info.title.clone()) {
-                builder = builder.title(title);
-            }
-            let contradict =
-                hints.read_only_hint == Some(true) && hints.destructive_hint == Some(true);
-            if !contradict {
-                for (set, hint) in [
-                    (
-                        ToolSpecBuilder::read_only as fn(_, _) -> _,
-                        hints.read_only_hint,
-                    ),
-                    (ToolSpecBuilder::destructive, hints.destructive_hint),
-                    (ToolSpecBuilder::idempotent, hints.idempotent_hint),
-                    (ToolSpecBuilder::open_world, hints.open_world_hint),
-                ] {
-                    if let Some(hint) = hint {
-                        builder = set(builder, hint);
-                    }
-                }
-            }
-        } else if let Some(title) = info.title.clone() {
-            builder = builder.title(title);
-        }
-        // Tags served by agentkit travel in `_meta`; they come back as tags.
-        let tags = info.meta.as_ref().and_then(|meta| meta.get(TAGS_META_KEY));
-        if let Some(Value::Object(tags)) = tags {
-            for (key, value) in tags {
-                if let (Some(value), true) = (value.as_str(), key != SERVER_TAG) {
-                    builder = builder.tag(key.clone(), value.to_owned());
-                }
-            }
-        }
-        if let Some(server) = server {
-            builder = builder.tag(SERVER_TAG, server.to_owned());
-        }
-        let spec = builder.build()?;
-        Ok(McpTool {
-            spec,
-            remote_name: info.name.into_owned(),
-            connection: Arc::clone(&client.connection),
-        })
-    }
-
-    /// The tool's name on the server (without the prefix).
-    pub fn remote_name(&self) -> &str {
-        &self.remote_name
-    }
-}
-
-/// The text of an MCP tool result with `isError: true`; the cause of the tool's
-/// [`ToolExecutionError`](crate::ToolExecutionError), whose
-/// [model message](crate::ToolExecutionError::model_message) is the same text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct McpToolError {
-    text: String,
-}
-
-impl McpToolError {
-    /// The server's text.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-}
-
-impl fmt::Display for McpToolError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
-impl std::error::Error for McpToolError {}
-
-impl Tool for McpTool {
-    fn spec(&self) -> &ToolSpec {
-        &self.spec
-    }
-
-    async fn execute(
-        &self,
-        inputs: &JsonObject,
-        ctx: &ToolContext<'_>,
-    ) -> Result<ToolOutput, BoxError> {
-        let request =
-            CallToolRequestParams::new(self.remote_name.clone()).with_arguments(inputs.clone());
-        let result = self
-            .connection
-            .call_tool(request, ctx)
-            .await
-            .map_err(|e| McpError::new(McpErrorKind::Request, e))?;
-        if result.is_error == Some(true) {
-            let text = result_text(&result);
-            // Written for the model by the server (see the type's docs).
-            return Err(ToolError::failed(McpToolError { text: text.clone() })
-                .with_model_message(text)
-                .into());
-        }
-        Ok(result_output(result))
     }
 }

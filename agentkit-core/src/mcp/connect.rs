@@ -6,14 +6,18 @@ use std::future::Future;
 use std::sync::Arc;
 
 use rmcp::RoleClient;
+#[allow(deprecated)] // MCP's sampling, which 2026-07-28 deprecates (SEP-2577), still served.
+use rmcp::model::{CreateMessageRequestParams, CreateMessageResult};
 use rmcp::model::{ElicitRequestParams, ElicitResult};
 use rmcp::service::{ClientInitializeError, ClientLifecycleMode, ClientServiceExt};
-use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::{IntoTransport, StreamableHttpClientTransport};
 
+use super::child;
 use super::client::McpClient;
-use super::elicit::{Elicit, Handler};
+use super::elicit::{Answers, Handler};
 use super::error::{McpError, McpErrorKind};
 use super::forward::{Routes, client_config, lifecycle, routed};
+use super::legacy_tasks::LegacyTasks;
 
 /// How an [`McpClient`] connects: [`McpClient::builder`], then one of the `connect_*`
 /// methods, as on [`McpClient`].
@@ -38,9 +42,20 @@ use super::forward::{Routes, client_config, lifecycle, routed};
 /// A call whose result asks for input first (`input_required`, SEP-2322, at 2026-07-28) is
 /// answered and sent again, with the server's `requestState` as it was, up to 10 rounds:
 /// an elicitation by the [elicitation handler](Self::on_elicitation) (declined without one),
-/// a roots request with no roots; a sampling request fails the call (the client samples no
-/// model). At 2025-11-25 the same handler answers the server's `elicitation/create`
-/// requests.
+/// a sampling request by the [sampling handler](Self::on_sampling) (without one, the call
+/// fails with [`McpErrorKind::Input`]), a roots request with no roots. At 2025-11-25 the same
+/// handlers answer the server's `elicitation/create` and `sampling/createMessage` requests.
+///
+/// A call the server runs as a task (the `io.modelcontextprotocol/tasks` extension of
+/// 2026-07-28, SEP-2663, which the client declares) is waited for: the client polls
+/// `tasks/get` at the interval the server asks (`pollIntervalMs`, between 10 ms and 30 s;
+/// 500 ms when it names none), answers what the task asks with the same handlers
+/// (`tasks/update`), and reads the call's result from the ended task; a task that fails or
+/// that the server cancels fails the call. A call dropped before its task ends (the
+/// executor's deadline, a cancelled turn) cancels the task (`tasks/cancel`). At 2025-11-25,
+/// over stdio, a tool the server lists as running only as a task (SEP-1686) is called as one
+/// too, or refused at import when the server declares no tasks for `tools/call` (see
+/// [`McpClient::tools`]).
 ///
 /// ```no_run
 /// use agentkit_core::mcp::McpClient;
@@ -59,13 +74,14 @@ use super::forward::{Routes, client_config, lifecycle, routed};
 /// ```
 #[derive(Clone, Default)]
 pub struct McpClientBuilder {
-    elicit: Option<Elicit>,
+    answers: Answers,
 }
 
 impl fmt::Debug for McpClientBuilder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("McpClientBuilder")
-            .field("elicitation", &self.elicit.is_some())
+            .field("elicitation", &self.answers.elicit.is_some())
+            .field("sampling", &self.answers.sample.is_some())
             .finish()
     }
 }
@@ -81,7 +97,54 @@ impl McpClientBuilder {
         F: Fn(ElicitRequestParams) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ElicitResult> + Send + 'static,
     {
-        self.elicit = Some(Arc::new(move |request| Box::pin(handler(request))));
+        self.answers.elicit = Some(Arc::new(move |request| Box::pin(handler(request))));
+        self
+    }
+
+    /// Answers the server's sampling requests (`sampling/createMessage`: a message from the
+    /// application's model, which a tool asks for while it runs) with `handler`, and declares
+    /// the `sampling` capability. The same handler answers them whichever way the server
+    /// asks: as requests of its own over a 2025-11-25 session, in an `input_required` result
+    /// at 2026-07-28 (the call is sent again with the answer), or in a task waiting for input
+    /// (answered with `tasks/update`).
+    ///
+    /// The handler's error is the server's over a session (a JSON-RPC error, which the
+    /// server's tool sees); in a result or a task, the call fails with it
+    /// ([`McpErrorKind::Input`]). Without a handler, sampling is not declared, and a call whose
+    /// result or task asks for it anyway fails with [`McpErrorKind::Input`].
+    ///
+    /// MCP 2026-07-28 deprecates sampling (SEP-2577), and rmcp marks its types so: name them
+    /// under `#[allow(deprecated)]`.
+    ///
+    /// ```no_run
+    /// # #![allow(deprecated)]
+    /// use agentkit_core::mcp::McpClient;
+    /// use agentkit_core::mcp::rmcp::model::{CreateMessageResult, ErrorData, SamplingMessage};
+    ///
+    /// # async fn run() -> Result<(), agentkit_core::mcp::McpError> {
+    /// let client = McpClient::builder()
+    ///     .on_sampling(|request| async move {
+    ///         if request.max_tokens > 1_000 {
+    ///             return Err(ErrorData::invalid_params("at most 1000 tokens", None));
+    ///         }
+    ///         // A real host asks its model (and may show the person the request first).
+    ///         let reply = SamplingMessage::assistant_text("Paris");
+    ///         Ok(CreateMessageResult::new(reply, "my-model".into()))
+    ///     })
+    ///     .connect_http("http://127.0.0.1:8080/mcp")
+    ///     .await?;
+    /// # let _ = client;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[must_use]
+    #[allow(deprecated)] // MCP's sampling (SEP-2577).
+    pub fn on_sampling<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: Fn(CreateMessageRequestParams) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<CreateMessageResult, rmcp::ErrorData>> + Send + 'static,
+    {
+        self.answers.sample = Some(Arc::new(move |request| Box::pin(handler(request))));
         self
     }
 
@@ -92,16 +155,20 @@ impl McpClientBuilder {
         self,
         command: tokio::process::Command,
     ) -> Result<McpClient, McpError> {
-        let transport =
-            TokioChildProcess::new(command).map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
-        self.connect(transport, None::<fn() -> TokioChildProcess>)
+        // Started here rather than by rmcp (`TokioChildProcess`), to read what a 2025-11-25
+        // server says of tasks off its stdout (see `legacy_tasks`); ended with the
+        // connection, as rmcp's would be (see `child`).
+        let legacy = Arc::new(LegacyTasks::default());
+        let transport = child::spawn(command, Arc::clone(&legacy))
+            .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
+        self.connect(transport, None::<fn() -> _>, Some(legacy))
             .await
     }
 
     /// [`McpClient::connect_http`], with this builder's handlers.
     pub async fn connect_http(self, url: &str) -> Result<McpClient, McpError> {
         let again = || StreamableHttpClientTransport::from_uri(url);
-        self.connect(again(), Some(again)).await
+        self.connect(again(), Some(again), None).await
     }
 
     /// [`McpClient::connect_http_with_oauth`], with this builder's handlers. Feature
@@ -121,7 +188,7 @@ impl McpClientBuilder {
             let config = StreamableHttpClientTransportConfig::with_uri(url);
             StreamableHttpClientTransport::with_client(client.clone(), config)
         };
-        self.connect(again(), Some(again))
+        self.connect(again(), Some(again), None)
             .await
             .map_err(|error| match client.take_failure() {
                 Some(failure) => McpError::new(McpErrorKind::Connect, failure),
@@ -139,22 +206,25 @@ impl McpClientBuilder {
         T: IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        self.connect(transport, None::<fn() -> T>).await
+        self.connect(transport, None::<fn() -> T>, None).await
     }
 
     /// Connects over `transport`, routing the server's progress and log messages to the calls
     /// they concern; with `again` making another transport to the same server for the
-    /// handshake, when the server answered `server/discover` with a result of another kind.
+    /// handshake, when the server answered `server/discover` with a result of another kind;
+    /// with `legacy` holding what a 2025-11-25 server says of tasks, where the transport reads
+    /// it.
     async fn connect<T, E, A>(
         self,
         transport: T,
         again: Option<impl FnOnce() -> T>,
+        legacy: Option<Arc<LegacyTasks>>,
     ) -> Result<McpClient, McpError>
     where
         T: IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        let handler = Handler::new(client_config(), self.elicit.clone());
+        let handler = Handler::new(client_config(), self.answers.clone());
         let routes = Arc::new(Routes::default());
         let started = handler
             .clone()
@@ -173,6 +243,11 @@ impl McpClientBuilder {
                 .map_err(|e| McpError::new(McpErrorKind::Connect, e))?,
             (Err(error), _) => return Err(McpError::new(McpErrorKind::Connect, error)),
         };
-        Ok(McpClient::connected(connection, routes, self.elicit))
+        Ok(McpClient::connected(
+            connection,
+            routes,
+            self.answers,
+            legacy,
+        ))
     }
 }

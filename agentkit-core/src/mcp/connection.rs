@@ -11,8 +11,9 @@ use rmcp::model::{
 };
 use rmcp::service::{Peer, PeerRequestOptions, ServiceError};
 
-use super::elicit::{Elicit, fulfill};
+use super::elicit::{Answers, fulfill};
 use super::forward::Routes;
+use super::legacy_tasks::LegacyTasks;
 use crate::context::ToolContext;
 use crate::error::BoxError;
 
@@ -22,9 +23,13 @@ pub(super) struct Connection {
     /// Where the server's progress and log messages go; `None` when the connection's handler
     /// is the caller's ([`McpClient::from_connection`]).
     pub(super) routes: Option<Arc<Routes>>,
-    /// How the application answers an elicitation the server asks for in an `input_required`
-    /// result; `None`: declined.
-    pub(super) elicit: Option<Elicit>,
+    /// How the application answers what the server asks in an `input_required` result or a
+    /// task waiting for input: an elicitation (declined without a handler), a sampling request
+    /// (the call fails without a handler).
+    pub(super) answers: Answers,
+    /// What a 2025-11-25 server said of tasks, read off its stream (over stdio only): see
+    /// `legacy_tasks`.
+    pub(super) legacy: Option<Arc<LegacyTasks>>,
     /// The running service (an rmcp `RunningService`): dropping it closes the connection.
     pub(super) _service: Box<dyn Any + Send + Sync>,
 }
@@ -33,7 +38,8 @@ impl Connection {
     /// Sends `tools/call` and waits for its result. A result that asks for input first
     /// (`input_required`, SEP-2322) is answered (see [`fulfill`]) and the call sent again, as
     /// a new request with the answers and the server's `requestState` as it was, up to
-    /// [`DEFAULT_MRTR_MAX_ROUNDS`] times.
+    /// [`DEFAULT_MRTR_MAX_ROUNDS`] times. A call the server runs as a task is waited for until
+    /// the task ends (see `task_call`).
     pub(super) async fn call_tool(
         &self,
         mut params: CallToolRequestParams,
@@ -54,12 +60,17 @@ impl Connection {
                 ServerResult::CallToolResult(result) => return Ok(result),
                 // A result with nothing in it.
                 ServerResult::EmptyResult(_) => return Ok(CallToolResult::default()),
+                // The server runs the call as a task (SEP-2663): its result comes when the
+                // task ends.
+                ServerResult::CreateTaskResult(created) => {
+                    return self.await_task(created.task).await;
+                }
                 ServerResult::InputRequiredResult(asked) => {
                     let requests = asked.input_requests.unwrap_or_default();
                     if requests.is_empty() && asked.request_state.is_none() {
                         return Err(ServiceError::UnexpectedResponse.into());
                     }
-                    let answers = fulfill(self.elicit.as_ref(), requests).await?;
+                    let answers = fulfill(&self.answers, requests).await?;
                     params.input_responses = (!answers.is_empty()).then_some(answers);
                     params.request_state = asked.request_state;
                 }

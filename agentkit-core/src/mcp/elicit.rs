@@ -1,19 +1,21 @@
 //! How [`McpClient`](super::McpClient) answers a server that asks for input during a call:
-//! an elicitation (a form for the person using the agent), over a 2025-11-25 session as a
-//! request of the server's, and at 2026-07-28 as an `input_required` result (SEP-2322, MRTR)
-//! that the client answers by sending the call again.
+//! an elicitation (a form for the person using the agent) or a sampling request (a message
+//! from the application's model), over a 2025-11-25 session as a request of the server's, at
+//! 2026-07-28 as an `input_required` result (SEP-2322, MRTR) that the client answers by
+//! sending the call again, and in a task waiting for input (SEP-2663) with `tasks/update`.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use rmcp::ClientHandler;
-use rmcp::RoleClient;
 use rmcp::model::{
     ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction,
     ElicitationCapability, InputRequest, InputRequests, InputResponses,
 };
+#[allow(deprecated)] // MCP's sampling, which 2026-07-28 deprecates (SEP-2577), still served.
+use rmcp::model::{CreateMessageRequestParams, CreateMessageResult, SamplingCapability};
 use rmcp::service::RequestContext;
+use rmcp::{ClientHandler, ErrorData, RoleClient};
 use serde_json::Value;
 
 /// The application's answer to an elicitation, as given to
@@ -22,23 +24,48 @@ pub(crate) type Elicit = Arc<
     dyn Fn(ElicitRequestParams) -> Pin<Box<dyn Future<Output = ElicitResult> + Send>> + Send + Sync,
 >;
 
+/// The application's answer to a sampling request, as given to
+/// [`McpClientBuilder::on_sampling`](super::McpClientBuilder::on_sampling).
+#[allow(deprecated)] // MCP's sampling (SEP-2577).
+pub(crate) type Sample = Arc<
+    dyn Fn(
+            CreateMessageRequestParams,
+        ) -> Pin<Box<dyn Future<Output = Result<CreateMessageResult, ErrorData>> + Send>>
+        + Send
+        + Sync,
+>;
+
+/// How the application answers what a server asks during a call: an elicitation, a sampling
+/// request; `None` for what it does not answer.
+#[derive(Clone, Default)]
+pub(crate) struct Answers {
+    pub(crate) elicit: Option<Elicit>,
+    pub(crate) sample: Option<Sample>,
+}
+
 /// What the client says of itself, and how it answers the server's requests over a session.
 #[derive(Clone)]
 pub(crate) struct Handler {
     config: ClientConfig,
-    elicit: Option<Elicit>,
+    answers: Answers,
 }
 
 impl Handler {
-    /// The client `config` describes, declaring elicitation when `elicit` answers it.
-    pub(crate) fn new(mut config: ClientConfig, elicit: Option<Elicit>) -> Self {
-        if elicit.is_some() {
-            let mut capabilities: ClientCapabilities = config.capabilities.clone();
+    /// The client `config` describes, declaring elicitation and sampling where `answers`
+    /// answers them.
+    pub(crate) fn new(mut config: ClientConfig, answers: Answers) -> Self {
+        let mut capabilities: ClientCapabilities = config.capabilities.clone();
+        if answers.elicit.is_some() {
             // `{}`: form elicitation, understood by every revision that has elicitation.
             capabilities.elicitation = Some(ElicitationCapability::default());
-            config.capabilities = capabilities;
         }
-        Handler { config, elicit }
+        if answers.sample.is_some() {
+            #[allow(deprecated)] // MCP's sampling (SEP-2577).
+            let sampling = SamplingCapability::default();
+            capabilities.sampling = Some(sampling);
+        }
+        config.capabilities = capabilities;
+        Handler { config, answers }
     }
 }
 
@@ -51,8 +78,23 @@ impl ClientHandler for Handler {
         &self,
         request: ElicitRequestParams,
         _: RequestContext<RoleClient>,
-    ) -> Result<ElicitResult, rmcp::ErrorData> {
-        Ok(answer(self.elicit.as_ref(), request).await)
+    ) -> Result<ElicitResult, ErrorData> {
+        Ok(answer(self.answers.elicit.as_ref(), request).await)
+    }
+
+    #[allow(deprecated)] // MCP's sampling (SEP-2577).
+    async fn create_message(
+        &self,
+        request: CreateMessageRequestParams,
+        _: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        match &self.answers.sample {
+            Some(sample) => sample(request).await,
+            // Not declared, so not asked by a server that follows MCP.
+            None => Err(ErrorData::method_not_found::<
+                rmcp::model::CreateMessageRequestMethod,
+            >()),
+        }
     }
 }
 
@@ -98,40 +140,66 @@ pub(crate) fn fill_defaults(schema: &Value, content: &mut Value) {
     }
 }
 
-/// A server asked for input the client cannot give.
+/// A server asked, during a call, for input the client could not give: the source of the
+/// call's [`McpError`](super::McpError) of kind [`Input`](super::McpErrorKind::Input).
 #[derive(Debug)]
-pub(crate) struct UnansweredInput(&'static str);
+pub(crate) enum UnansweredInput {
+    /// Input of a kind the client does not offer (sampling without a sampling handler).
+    NotOffered(&'static str),
+    /// The application's sampling handler failed, with its error.
+    Sampling(ErrorData),
+}
 
 impl std::fmt::Display for UnansweredInput {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the server asked for {}, which this client does not offer",
-            self.0
-        )
+        match self {
+            UnansweredInput::NotOffered(what) => write!(
+                f,
+                "the server asked for {what}, which this client does not offer"
+            ),
+            UnansweredInput::Sampling(error) => write!(
+                f,
+                "the server asked for sampling, and the sampling handler failed: {}",
+                error.message
+            ),
+        }
     }
 }
 
 impl std::error::Error for UnansweredInput {}
 
-/// The answers to the input requests of an `input_required` result, by their keys: each
-/// elicitation answered as over a session ([`answer`]), a roots request with no roots (the
-/// client offers none); a sampling request cannot be answered (the client samples no model).
+/// The answers to the input requests of an `input_required` result or a task waiting for
+/// input, by their keys: each elicitation answered as over a session ([`answer`]), each
+/// sampling request by the application's handler (none: the call fails), a roots request
+/// with no roots (the client offers none).
 pub(crate) async fn fulfill(
-    elicit: Option<&Elicit>,
+    answers: &Answers,
     requests: InputRequests,
 ) -> Result<InputResponses, UnansweredInput> {
     let mut responses = InputResponses::new();
     for (key, request) in requests {
         let response = match request {
             InputRequest::Elicitation(request) => {
-                let result = answer(elicit, request.params).await;
-                serde_json::to_value(result).map_err(|_| UnansweredInput("an elicitation"))?
+                let result = answer(answers.elicit.as_ref(), request.params).await;
+                serde_json::to_value(result)
+                    .map_err(|_| UnansweredInput::NotOffered("an elicitation"))?
             }
             // MCP's roots (deprecated at 2026-07-28): the client offers none.
             InputRequest::ListRoots(_) => serde_json::json!({"roots": []}),
-            InputRequest::CreateMessage(_) => return Err(UnansweredInput("sampling")),
-            _ => return Err(UnansweredInput("a kind of input it does not know")),
+            InputRequest::CreateMessage(request) => {
+                let Some(sample) = &answers.sample else {
+                    return Err(UnansweredInput::NotOffered("sampling"));
+                };
+                let result = sample(request.params)
+                    .await
+                    .map_err(UnansweredInput::Sampling)?;
+                serde_json::to_value(result).map_err(|_| UnansweredInput::NotOffered("sampling"))?
+            }
+            _ => {
+                return Err(UnansweredInput::NotOffered(
+                    "a kind of input it does not know",
+                ));
+            }
         };
         responses.insert(key, response);
     }

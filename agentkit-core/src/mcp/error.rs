@@ -15,6 +15,11 @@ pub enum McpErrorKind {
     Request,
     /// The transport failed while serving or connected.
     Transport,
+    /// During a tool call, the server asked for input the client could not give: sampling
+    /// without a [sampling handler](super::McpClientBuilder::on_sampling), or with one that
+    /// failed (its error is in the source's text). The call fails rather than go on without
+    /// the answer.
+    Input,
     /// The server's tools could not be registered: a name the registry already holds. The
     /// source is the [`SemanticError`] listing every such name. (A tool agentkit cannot take
     /// is refused alone, not failing the others: see [`RefusedTool`](super::RefusedTool).)
@@ -54,6 +59,7 @@ impl fmt::Display for McpError {
             McpErrorKind::Connect => "could not connect to the MCP server",
             McpErrorKind::Request => "the MCP request failed",
             McpErrorKind::Transport => "the MCP transport failed",
+            McpErrorKind::Input => "the MCP server asked for input the client could not give",
             McpErrorKind::Registration => "could not register the MCP server's tools",
         };
         write!(f, "{what}: {}", self.source)

@@ -36,8 +36,10 @@ pub(super) fn client_config() -> ClientConfig {
     // The version offered in `initialize`, when the server has no `server/discover`: the
     // newest revision that has the handshake (servers, and the conformance suite, that check
     // the version offered refuse one they do not know).
+    // The tasks extension (SEP-2663): a call the server runs as a task is waited for, so a
+    // tool that needs one can be called.
     ClientConfig::new(
-        ClientCapabilities::default(),
+        ClientCapabilities::builder().enable_tasks().build(),
         Implementation::new("agentkit", env!("CARGO_PKG_VERSION")),
     )
     .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)

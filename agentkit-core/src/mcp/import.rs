@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::client::McpTool;
+use super::tool::McpTool;
 use crate::schema::SemanticError;
 
 /// Why a server's tool was not imported; see [`RefusedTool`].
@@ -15,12 +15,21 @@ pub enum Refusal {
     /// take (a `$ref` to another document, which is never fetched; a `pattern` it cannot
     /// compile). The problems, each with where it is.
     Invalid(SemanticError),
+    /// The tool runs only as a task (the server lists it with `execution.taskSupport:
+    /// "required"`, MCP 2025-11-25), and the server does not declare tasks for `tools/call`
+    /// (`capabilities.tasks.requests.tools.call`): the client has no way to call it. (A tool
+    /// that needs a task of a server that declares them is imported, and called as one.)
+    TaskRequired,
 }
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Refusal::Invalid(error) => error.fmt(f),
+            Refusal::TaskRequired => f.write_str(
+                "the tool runs only as a task (execution.taskSupport \"required\"), and the \
+                 server does not declare tasks for tools/call",
+            ),
         }
     }
 }

@@ -17,7 +17,11 @@
 //!   executor validates, times, observes and records them like any other tool; the server's
 //!   progress and log messages during a call reach the executor's observers. It speaks
 //!   revision 2026-07-28 (`server/discover`, no session) with a server that does, 2025-11-25
-//!   with one that does not; [`McpClient::builder`] adds an elicitation handler.
+//!   with one that does not; it reuses a tool list within the time the server's caching
+//!   hints give it ([`McpClient::tools`]), and waits for a call the server runs as a task
+//!   (SEP-2663 at 2026-07-28, and over stdio SEP-1686 at 2025-11-25, see [`McpTool`]; a tool
+//!   it cannot call is refused at import, [`Refusal::TaskRequired`]); [`McpClient::builder`]
+//!   adds elicitation and sampling handlers.
 //! - [`to_mcp_tool`], [`to_call_tool_result`] and [`schema_from_json_schema`] are the
 //!   conversions both sides use, for those who drive rmcp themselves.
 //!
@@ -142,6 +146,7 @@
 mod auth;
 mod cache;
 mod call;
+mod child;
 mod client;
 mod connect;
 mod connection;
@@ -156,6 +161,7 @@ mod import;
 mod inflight;
 mod input;
 mod input_state;
+mod legacy_tasks;
 #[cfg(feature = "mcp-oauth")]
 mod oauth;
 mod options;
@@ -168,11 +174,13 @@ mod serve;
 mod server;
 mod service;
 mod sessions;
+mod task_call;
 mod tasks;
+mod tool;
 
 pub use auth::{Authenticate, BearerAuth, BearerAuthLayer, ProtectedResource, Unauthorized};
 pub use cache::CacheHints;
-pub use client::{McpClient, McpTool, McpToolError};
+pub use client::McpClient;
 pub use connect::McpClientBuilder;
 pub use convert::{
     from_content_block, schema_from_json_schema, to_call_tool_result, to_content_block, to_mcp_tool,
@@ -186,6 +194,7 @@ pub use oauth::{McpAuthError, McpOAuth};
 pub use server::McpServer;
 pub use service::McpHttpService;
 pub use tasks::{DEFAULT_MAX_TASKS, DEFAULT_TASK_TTL};
+pub use tool::{McpTool, McpToolError};
 
 /// The `rmcp` this module is built on, re-exported so that code naming its types (a custom
 /// transport, [`StreamableHttpServerConfig`](rmcp::transport::StreamableHttpServerConfig))

@@ -95,23 +95,34 @@ impl PendingArguments {
 /// (and are refused by the executor's own limits, or rmcp's).
 const MAX_LINE: usize = 16 * 1024 * 1024;
 
-/// A stdio reader that passes every byte on and, at each line's end, keeps the arguments
-/// text of the `tools/call` request on it.
-pub(super) struct Reading<R> {
+impl PendingArguments {
+    /// Keeps the arguments text of `line`, when it is a `tools/call` request with an id.
+    pub(super) fn keep(&self, line: &[u8]) {
+        if let Some((Some(id), arguments)) = tool_call_arguments(line) {
+            self.put(id, arguments);
+        }
+    }
+}
+
+/// A stdio reader that passes every byte on and hands each whole line (a JSON-RPC message, up
+/// to [`MAX_LINE`] bytes) to `on_line`: the server keeps the arguments text of the
+/// `tools/call` request on it ([`PendingArguments::keep`]), the client reads what rmcp's
+/// types leave out of a server's results (see `legacy_tasks`).
+pub(super) struct Reading<R, F> {
     inner: R,
     line: Vec<u8>,
     /// The line is past [`MAX_LINE`]: skipped to its end.
     skipping: bool,
-    pending: Arc<PendingArguments>,
+    on_line: F,
 }
 
-impl<R> Reading<R> {
-    pub(super) fn new(inner: R, pending: Arc<PendingArguments>) -> Self {
+impl<R, F: FnMut(&[u8])> Reading<R, F> {
+    pub(super) fn new(inner: R, on_line: F) -> Self {
         Reading {
             inner,
             line: Vec::new(),
             skipping: false,
-            pending,
+            on_line,
         }
     }
 
@@ -127,10 +138,8 @@ impl<R> Reading<R> {
                 }
             }
             if ends {
-                if !self.skipping
-                    && let Some((Some(id), arguments)) = tool_call_arguments(&self.line)
-                {
-                    self.pending.put(id, arguments);
+                if !self.skipping {
+                    (self.on_line)(&self.line);
                 }
                 self.line.clear();
                 self.skipping = false;
@@ -139,7 +148,7 @@ impl<R> Reading<R> {
     }
 }
 
-impl<R: AsyncRead + Unpin> AsyncRead for Reading<R> {
+impl<R: AsyncRead + Unpin, F: FnMut(&[u8]) + Unpin> AsyncRead for Reading<R, F> {
     fn poll_read(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -172,7 +181,8 @@ mod tests {
     #[test]
     fn lines_split_across_reads_are_read_whole_and_the_pending_are_bounded() {
         let pending = Arc::new(PendingArguments::default());
-        let mut reading = Reading::new(tokio::io::empty(), Arc::clone(&pending));
+        let kept = Arc::clone(&pending);
+        let mut reading = Reading::new(tokio::io::empty(), move |line: &[u8]| kept.keep(line));
         let line = br#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"w","arguments":{"x":1}}}
 "#;
         let (first, second) = line.split_at(20);

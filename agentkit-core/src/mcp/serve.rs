@@ -30,7 +30,10 @@ impl McpServer {
         self.raw = Some(Arc::clone(&pending));
         let (stdin, stdout) = rmcp::transport::stdio();
         let running = self
-            .serve((Reading::new(stdin, pending), stdout))
+            .serve((
+                Reading::new(stdin, move |line: &[u8]| pending.keep(line)),
+                stdout,
+            ))
             .await
             .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
         running

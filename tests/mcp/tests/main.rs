@@ -13,9 +13,12 @@ mod mcp_support;
 
 mod conformance;
 mod mcp_client;
+mod mcp_client_caching;
 mod mcp_client_reports;
 mod mcp_client_results;
 mod mcp_client_revisions;
+mod mcp_client_sampling;
+mod mcp_client_tasks;
 mod mcp_executor;
 mod mcp_foreign_schemas;
 mod mcp_input_rounds;

@@ -2,8 +2,9 @@
 //! handshake), and a call whose result asks for input first (`input_required`, SEP-2322) is
 //! answered and sent again, the server's `requestState` echoed as it was. An elicitation is
 //! answered by the application's handler, the form's defaults filled in where the answer
-//! leaves a field out (SEP-1034), or declined without a handler; a sampling request fails the
-//! call. The server is written here with rmcp, in process over a duplex stream. (The
+//! leaves a field out (SEP-1034), or declined without a handler; a sampling request, without
+//! a sampling handler, fails the call with `McpErrorKind::Input` (the handler itself:
+//! `mcp_client_sampling.rs`). The server is written here with rmcp, in process over a duplex stream. (The
 //! conformance suite runs the same over HTTP, with the headers, and the fallback to
 //! 2025-11-25: `conformance.rs`.)
 
@@ -170,8 +171,8 @@ async fn without_a_handler_an_elicitation_is_declined_and_sampling_fails_the_cal
     let declined = call(&executor, "book").await;
     assert_eq!(declined.to_model_content(), r#""decline" null"#);
 
-    // The client samples no model: the call fails, telling operators why, and is not sent
-    // again.
+    // Without a sampling handler the client samples no model: the call fails, telling
+    // operators why, and is not sent again.
     let before = rounds.lock().unwrap().len();
     let summarized = call(&executor, "summarize").await;
     let error = summarized.error().expect("the call fails");
@@ -182,6 +183,15 @@ async fn without_a_handler_an_elicitation_is_declined_and_sampling_fails_the_cal
         source = cause.source();
     }
     assert!(chain.contains("sampling"), "{chain}");
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    let mut kind = None;
+    while let Some(cause) = source {
+        if let Some(mcp) = cause.downcast_ref::<agentkit_core::mcp::McpError>() {
+            kind = Some(mcp.kind());
+        }
+        source = cause.source();
+    }
+    assert_eq!(kind, Some(agentkit_core::mcp::McpErrorKind::Input));
     assert!(!summarized.to_model_content().contains("sampling"));
     assert_eq!(rounds.lock().unwrap().len(), before + 1);
 }

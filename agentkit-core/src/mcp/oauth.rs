@@ -508,6 +508,47 @@ mod tests {
     }
 
     #[test]
+    fn debug_shows_no_private_key_assertion_or_identity_provider_secret() {
+        let pem = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMG-k3y-bytes\n-----END PRIVATE KEY-----";
+        let oauth = McpOAuth::private_key_jwt("agent-7", pem, JwtSigningAlgorithm::ES256);
+        let shown = format!("{oauth:?}");
+        assert!(!shown.contains("k3y-bytes"), "{shown}");
+        assert!(!shown.contains("BEGIN PRIVATE KEY"), "{shown}");
+        for part in ["client_credentials", "agent-7", "ES256", "REDACTED"] {
+            assert!(shown.contains(part), "{part} in {shown}");
+        }
+
+        // The assertion is behind the host's function, which showing the grant does not call.
+        let called = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = Arc::clone(&called);
+        let oauth = McpOAuth::jwt_bearer(move || {
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+            async { Ok(Secret::new("w0rkload-jwt")) }
+        });
+        let shown = format!("{oauth:?}");
+        assert!(shown.contains("jwt_bearer"), "{shown}");
+        assert!(!called.load(std::sync::atomic::Ordering::SeqCst));
+
+        let idp = EnterpriseIdp::new("https://idp.example", "https://idp.example/token", "at-idp")
+            .client_secret("idp-s3cret");
+        let oauth = McpOAuth::enterprise_managed(idp, || async { Ok(Secret::new("id-t0ken")) })
+            .client_id("at-as")
+            .client_secret("as-s3cret");
+        let shown = format!("{oauth:?}");
+        for secret in ["idp-s3cret", "as-s3cret", "id-t0ken"] {
+            assert!(!shown.contains(secret), "{secret} in {shown}");
+        }
+        for part in [
+            "enterprise_managed",
+            "https://idp.example/token",
+            "at-idp",
+            "at-as",
+        ] {
+            assert!(shown.contains(part), "{part} in {shown}");
+        }
+    }
+
+    #[test]
     fn the_error_names_the_step_and_keeps_its_source() {
         let error = McpAuthError::new("registering the client", "HTTP 400");
         assert_eq!(

@@ -126,11 +126,9 @@ pub(super) async fn enterprise_managed(
     more_scopes: &[String],
 ) -> Result<AuthorizationManager, McpAuthError> {
     let refused = |e: &'static str| McpAuthError::new(ENTERPRISE, e);
+    // `authorizing` refuses an `McpOAuth` without one before anything is sent.
     let Some(client_id) = oauth.client_id.clone() else {
-        return Err(refused(
-            "enterprise-managed authorization needs the client id registered at the MCP \
-             server's authorization server",
-        ));
+        return Err(refused("no client id"));
     };
     let (manager, metadata, scopes) = discovered(url, oauth, challenge, more_scopes).await?;
     let Some(issuer) = metadata.issuer.clone() else {

@@ -58,6 +58,13 @@ pub(in crate::mcp) async fn authorizing(
             "a client secret was given without the client id it belongs to",
         ));
     }
+    if matches!(oauth.grant, Grant::EnterpriseManaged { .. }) && oauth.client_id.is_none() {
+        return Err(McpAuthError::new(
+            "before it started",
+            "enterprise-managed authorization needs the client id registered at the MCP \
+             server's authorization server",
+        ));
+    }
     let manager = AuthorizationManager::new(url)
         .await
         .map_err(|e| McpAuthError::new(DISCOVERING, e))?;

@@ -5,7 +5,8 @@
 //! authorization says which step failed. Against the servers of the conformance suite's
 //! `auth/pre-registration` scenario (an authorization server that knows one pre-registered
 //! client, authenticated with `client_secret_basic`, and approves every authorization request
-//! at once; an MCP server that wants its tokens), and for the failures of a private key and a
+//! at once; an MCP server that wants its tokens); for the client credentials grant's log lines,
+//! of its `auth/client-credentials-basic`; and for the failures of a private key and a
 //! workload's assertion, of its `auth/client-credentials-jwt` and (its next release's)
 //! `auth/wif-jwt-bearer` scenarios; run by the suite in its interactive mode. (Each authorization scenario is run in
 //! `conformance.rs`.)
@@ -353,10 +354,13 @@ px6vJTpluG/5/4ppwyWt0eEoFUy7b2GEX73edZiE4ykB6yWzNBVWIaZi
 /// The client id the `auth/client-credentials-jwt` scenario's authorization server expects.
 const JWT_CLIENT_ID: &str = "conformance-test-client";
 
+// On the test's one thread, where the log capture is installed.
 #[tokio::test]
 async fn a_private_key_that_does_not_sign_fails_the_client_credentials_saying_why() {
     let Some(peers) = peers() else { return };
     let (_suite, url) = conformance_scenario_servers(&peers, "auth/client-credentials-jwt").await;
+    let logs = Logs::default();
+    let _capture = tracing::subscriber::set_default(logs.clone());
 
     // Not a key: rmcp cannot sign the assertion, and nothing is sent.
     let not_a_key = "-----BEGIN PRIVATE KEY-----\nbm90LWEta2V5\n-----END PRIVATE KEY-----";
@@ -381,6 +385,13 @@ async fn a_private_key_that_does_not_sign_fails_the_client_credentials_saying_wh
         !shown.contains("MIGHAgEA"),
         "the error shows the key: {shown}"
     );
+
+    // Nor do the logs, rmcp's included, show either key.
+    let all = logs.text();
+    assert!(all.contains("rmcp"), "the capture saw rmcp's lines: {all}");
+    for key in ["bm90LWEta2V5", "MIGHAgEA"] {
+        assert!(!all.contains(key), "the logs show a key: {all}");
+    }
 }
 
 #[tokio::test]
@@ -431,4 +442,30 @@ async fn enterprise_managed_authorization_needs_its_client_id() {
     let shown = failed("http://127.0.0.1:9/mcp", oauth).await;
     assert!(shown.contains("needs the client id"), "{shown}");
     assert!(!shown.contains("id-t0ken"), "{shown}");
+}
+
+// On the test's one thread, where the log capture is installed.
+#[tokio::test]
+async fn the_token_request_logs_where_the_caller_does_and_shows_no_token() {
+    let Some(peers) = peers() else { return };
+    let (_suite, url) = conformance_scenario_servers(&peers, "auth/client-credentials-basic").await;
+    let logs = Logs::default();
+    let _capture = tracing::subscriber::set_default(logs.clone());
+
+    // The scenario's client (fixed by the suite).
+    let secret = "conformance-test-secret";
+    let oauth = McpOAuth::client_credentials("conformance-test-client", secret);
+    let client = bounded(McpClient::connect_http_with_oauth(&url, oauth))
+        .await
+        .expect("authorized with the client credentials");
+    let tools = bounded(client.tools(None)).await.expect("the tools");
+    assert!(!tools.tools().is_empty());
+
+    // rmcp's token request runs on a thread of its own (its future is not `Send`); its lines
+    // reach the caller's subscriber all the same, the token in them redacted.
+    let all = logs.text();
+    assert!(all.contains("client credentials token result"), "{all}");
+    assert!(all.contains("AccessToken("), "{all}");
+    assert!(!all.contains("cc-token"), "the logs show the token: {all}");
+    assert!(!all.contains(secret), "the logs show the secret: {all}");
 }

@@ -464,16 +464,23 @@ pub(super) async fn discovered(
 /// `auth-client-credentials-jwt` feature its future is not `Send` (rmcp 3.11 keeps a
 /// `form_urlencoded::Serializer` alive across an `await` in its `private_key_jwt` path),
 /// and a transport's futures must be. The runtime's handle drives it there; the thread is
-/// held for the one token request, which rmcp bounds with its 30 s timeout.
+/// held for the one token request, which rmcp bounds with its 30 s timeout. rmcp's log lines
+/// go where the caller's would, in its span: the subscriber and span go along.
 async fn exchange_client_credentials(
     manager: AuthorizationManager,
     config: ClientCredentialsConfig,
 ) -> Result<AuthorizationManager, AuthError> {
     let runtime = tokio::runtime::Handle::current();
+    let subscriber = tracing::dispatcher::get_default(Clone::clone);
+    let span = tracing::Span::current();
     tokio::task::spawn_blocking(move || {
-        runtime.block_on(async {
-            manager.exchange_client_credentials(&config).await?;
-            Ok(manager)
+        tracing::dispatcher::with_default(&subscriber, || {
+            span.in_scope(|| {
+                runtime.block_on(async {
+                    manager.exchange_client_credentials(&config).await?;
+                    Ok(manager)
+                })
+            })
         })
     })
     .await

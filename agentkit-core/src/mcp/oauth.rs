@@ -2,7 +2,9 @@
 //! MCP server (feature `mcp-oauth`), and [`McpAuthError`], what it says when that fails.
 //!
 //! The protocol is rmcp's OAuth client (`rmcp::transport::auth`); this module chooses what to
-//! give it and when, in `flow`.
+//! give it and when, in `flow`, and runs the grants that need no person, in `grants` (the
+//! JWT bearer grant's one token request agentkit's own: rmcp 3.11 has that grant only inside
+//! its enterprise-managed exchange).
 
 use std::fmt;
 use std::future::Future;
@@ -12,8 +14,8 @@ use crate::credentials::Secret;
 use crate::error::BoxError;
 use crate::tool::BoxFuture;
 
-mod assertions;
 mod flow;
+mod grants;
 
 pub(super) use flow::authorizing;
 

@@ -6,6 +6,7 @@
 //! upgrade); what it leaves to its caller, and this module does, is reacting to the server's
 //! challenges in the middle of a session: when to authorize anew and when to step up, one
 //! authorization at a time for all the requests that hit the same challenge, and when to stop.
+//! The authorization code grant is here; the grants that need no person are in `grants`.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -16,8 +17,8 @@ use reqwest::Url;
 use reqwest::header::{HeaderName, HeaderValue};
 use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::auth::{
-    AuthClient, AuthError, AuthorizationCallback, AuthorizationManager, AuthorizationMetadata,
-    AuthorizationRequest, ClientCredentialsConfig, OAuthState, WWWAuthenticateParams,
+    AuthClient, AuthError, AuthorizationCallback, AuthorizationManager, AuthorizationRequest,
+    OAuthState, WWWAuthenticateParams,
 };
 use rmcp::transport::common::client_side_sse::BoxedSseResponse;
 use rmcp::transport::streamable_http_client::{
@@ -25,8 +26,8 @@ use rmcp::transport::streamable_http_client::{
     StreamableHttpResponseLimits,
 };
 
-use super::assertions;
-use super::{Authorize, Grant, McpAuthError, McpOAuth, PrivateKey};
+use super::grants;
+use super::{Authorize, Grant, McpAuthError, McpOAuth};
 
 type HttpError = StreamableHttpError<reqwest::Error>;
 type Manager = Arc<tokio::sync::Mutex<AuthorizationManager>>;
@@ -36,7 +37,6 @@ pub(super) const DISCOVERING: &str =
 const AUTHORIZING: &str = "in the host's authorize function";
 const REDIRECTED: &str = "at the authorization server";
 const EXCHANGING: &str = "exchanging the authorization code for a token";
-const CLIENT_CREDENTIALS: &str = "getting a token with the client credentials";
 const STEPPING_UP: &str = "asking for the scopes the server wants";
 
 /// The streamable HTTP client of an [`McpClient`](crate::mcp::McpClient) connected with
@@ -297,57 +297,6 @@ impl Flow {
             .ok_or_else(|| McpAuthError::new(EXCHANGING, "rmcp kept no authorization"))
     }
 
-    /// The client credentials grant, asking for `more_scopes` on top of those it selects; the
-    /// client authenticates with its private key when it has one, else with its secret.
-    async fn client_credentials(
-        &self,
-        private_key: Option<&PrivateKey>,
-        challenge: Option<&str>,
-        more_scopes: &[String],
-    ) -> Result<AuthorizationManager, McpAuthError> {
-        let oauth = &self.oauth;
-        let Some(client_id) = &oauth.client_id else {
-            return Err(McpAuthError::new(
-                CLIENT_CREDENTIALS,
-                "the client credentials grant needs a client id",
-            ));
-        };
-        let (mut manager, _, scopes) = discovered(&self.url, oauth, challenge, more_scopes).await?;
-        let (client_id, resource) = (client_id.clone(), Some(self.url.clone()));
-        let config = match (private_key, &oauth.client_secret) {
-            (Some(key), _) => ClientCredentialsConfig::PrivateKeyJwt {
-                client_id,
-                signing_key: key.pem.expose().as_bytes().to_vec(),
-                signing_algorithm: key.algorithm,
-                token_endpoint_audience: None,
-                scopes,
-                resource,
-            },
-            (None, Some(secret)) => ClientCredentialsConfig::ClientSecret {
-                client_id,
-                client_secret: secret.expose().to_owned(),
-                scopes,
-                resource,
-            },
-            (None, None) => {
-                return Err(McpAuthError::new(
-                    CLIENT_CREDENTIALS,
-                    "the client credentials grant needs a client secret or a private key",
-                ));
-            }
-        };
-        let failed = |e| McpAuthError::new(CLIENT_CREDENTIALS, e);
-        manager
-            .validate_client_credentials_metadata(&config)
-            .map_err(failed)?;
-        manager
-            .configure_client_credentials(&config)
-            .map_err(failed)?;
-        exchange_client_credentials(manager, config)
-            .await
-            .map_err(failed)
-    }
-
     /// A fresh authorization by one of the grants that need no person, from the server's
     /// challenge, asking for `more_scopes` on top of those it selects.
     async fn without_a_person(
@@ -358,16 +307,15 @@ impl Flow {
         let (url, oauth) = (self.url.as_str(), &self.oauth);
         match &oauth.grant {
             Grant::ClientCredentials { private_key } => {
-                self.client_credentials(private_key.as_ref(), challenge, more_scopes)
-                    .await
+                let private_key = private_key.as_ref();
+                grants::client_credentials(url, oauth, private_key, challenge, more_scopes).await
             }
             Grant::JwtBearer { assertion } => {
-                assertions::jwt_bearer(url, oauth, &**assertion, challenge, more_scopes).await
+                grants::jwt_bearer(url, oauth, &**assertion, challenge, more_scopes).await
             }
             Grant::EnterpriseManaged { idp, id_token } => {
                 let id_token = &**id_token;
-                assertions::enterprise_managed(url, oauth, idp, id_token, challenge, more_scopes)
-                    .await
+                grants::enterprise_managed(url, oauth, idp, id_token, challenge, more_scopes).await
             }
             Grant::AuthorizationCode { .. } => Err(McpAuthError::new(
                 AUTHORIZING,
@@ -427,64 +375,6 @@ impl Flow {
         }
         Ok(true)
     }
-}
-
-/// A manager for the server at `url` that found its authorization server from `challenge`,
-/// with that server's metadata, and the scopes to ask for: those given, else those MCP's
-/// scope selection strategy picks (the challenge's, else the protected resource metadata's),
-/// with `more_scopes` on top.
-pub(super) async fn discovered(
-    url: &str,
-    oauth: &McpOAuth,
-    challenge: Option<&str>,
-    more_scopes: &[String],
-) -> Result<(AuthorizationManager, AuthorizationMetadata, Vec<String>), McpAuthError> {
-    let discovering = |e| McpAuthError::new(DISCOVERING, e);
-    let mut manager = AuthorizationManager::new(url).await.map_err(discovering)?;
-    let resolution = manager
-        .resolve_metadata_from_challenge(challenge)
-        .await
-        .map_err(discovering)?;
-    let metadata = resolution.metadata;
-    manager.set_metadata(metadata.clone());
-    let mut scopes = if oauth.scopes.is_empty() {
-        manager.select_initial_scopes(&[]).await
-    } else {
-        oauth.scopes.clone()
-    };
-    for scope in more_scopes {
-        if !scopes.contains(scope) {
-            scopes.push(scope.clone());
-        }
-    }
-    Ok((manager, metadata, scopes))
-}
-
-/// rmcp's `exchange_client_credentials`, on a blocking thread of the runtime: with rmcp's
-/// `auth-client-credentials-jwt` feature its future is not `Send` (rmcp 3.11 keeps a
-/// `form_urlencoded::Serializer` alive across an `await` in its `private_key_jwt` path),
-/// and a transport's futures must be. The runtime's handle drives it there; the thread is
-/// held for the one token request, which rmcp bounds with its 30 s timeout. rmcp's log lines
-/// go where the caller's would, in its span: the subscriber and span go along.
-async fn exchange_client_credentials(
-    manager: AuthorizationManager,
-    config: ClientCredentialsConfig,
-) -> Result<AuthorizationManager, AuthError> {
-    let runtime = tokio::runtime::Handle::current();
-    let subscriber = tracing::dispatcher::get_default(Clone::clone);
-    let span = tracing::Span::current();
-    tokio::task::spawn_blocking(move || {
-        tracing::dispatcher::with_default(&subscriber, || {
-            span.in_scope(|| {
-                runtime.block_on(async {
-                    manager.exchange_client_credentials(&config).await?;
-                    Ok(manager)
-                })
-            })
-        })
-    })
-    .await
-    .map_err(|_| AuthError::InternalError("the token request's thread ended early".into()))?
 }
 
 /// The authorization response in the URL the host's `authorize` function returned: the code,

@@ -1,11 +1,13 @@
-//! The assertion grants of [`McpOAuth`]: the JWT bearer grant (RFC 7523 §2.1) for workload
-//! identity federation, and enterprise-managed authorization (the person's ID token exchanged
-//! for an ID-JAG at their identity provider, RFC 8693, then presented with the JWT bearer
-//! grant), the latter through rmcp's `enterprise` module.
+//! The grants of [`McpOAuth`] that need no person: the client credentials grant (with a secret
+//! or `private_key_jwt`), rmcp's; the JWT bearer grant (RFC 7523 §2.1) for workload identity
+//! federation; and enterprise-managed authorization (the person's ID token exchanged for an
+//! ID-JAG at their identity provider, RFC 8693, then presented with the JWT bearer grant),
+//! through rmcp's `enterprise` module. Each starts from scratch, with discovery, and returns
+//! the `AuthorizationManager` holding its token.
 //!
-//! rmcp finds the authorization server for both; each ends with a token rmcp's
-//! `AuthorizationManager` did not get itself, handed to it as the one it holds, so that the
-//! client sends it and, once it expires or is refused, authorizes anew.
+//! The last two end with a token rmcp's `AuthorizationManager` did not get itself, handed to
+//! it as the one it holds, so that the client sends it and, once it expires or is refused,
+//! authorizes anew.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -17,16 +19,18 @@ use rmcp::transport::auth::enterprise::{
     EmaAuthorizationServer, EmaClientAuthentication, EmaExchangeRequest,
 };
 use rmcp::transport::auth::{
-    AuthorizationManager, AuthorizationMetadata, CredentialStore, InMemoryCredentialStore,
-    OAuthTokenResponse, StoredCredentials, VendorExtraTokenFields, default_oauth_http_client,
+    AuthError, AuthorizationManager, AuthorizationMetadata, ClientCredentialsConfig,
+    CredentialStore, InMemoryCredentialStore, OAuthTokenResponse, StoredCredentials,
+    VendorExtraTokenFields, default_oauth_http_client,
 };
 
-use super::flow::discovered;
-use super::{Assertion, EnterpriseIdp, McpAuthError, McpOAuth};
+use super::flow::DISCOVERING;
+use super::{Assertion, EnterpriseIdp, McpAuthError, McpOAuth, PrivateKey};
 use crate::credentials::Secret;
 
 const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
+const CLIENT_CREDENTIALS: &str = "getting a token with the client credentials";
 const ASSERTING: &str = "in the host's function that returns the assertion";
 const JWT_BEARER_GRANT: &str = "getting a token with the JWT bearer grant";
 const ENTERPRISE: &str = "exchanging the ID token for an ID-JAG, and that for a token";
@@ -34,6 +38,57 @@ const KEEPING: &str = "keeping the token";
 
 /// How long the token request may take, as rmcp bounds its own.
 const TOKEN_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The client credentials grant, asking for `more_scopes` on top of those it selects; the
+/// client authenticates with its private key when it has one, else with its secret.
+pub(super) async fn client_credentials(
+    url: &str,
+    oauth: &McpOAuth,
+    private_key: Option<&PrivateKey>,
+    challenge: Option<&str>,
+    more_scopes: &[String],
+) -> Result<AuthorizationManager, McpAuthError> {
+    let Some(client_id) = &oauth.client_id else {
+        return Err(McpAuthError::new(
+            CLIENT_CREDENTIALS,
+            "the client credentials grant needs a client id",
+        ));
+    };
+    let (mut manager, _, scopes) = discovered(url, oauth, challenge, more_scopes).await?;
+    let (client_id, resource) = (client_id.clone(), Some(url.to_owned()));
+    let config = match (private_key, &oauth.client_secret) {
+        (Some(key), _) => ClientCredentialsConfig::PrivateKeyJwt {
+            client_id,
+            signing_key: key.pem.expose().as_bytes().to_vec(),
+            signing_algorithm: key.algorithm,
+            token_endpoint_audience: None,
+            scopes,
+            resource,
+        },
+        (None, Some(secret)) => ClientCredentialsConfig::ClientSecret {
+            client_id,
+            client_secret: secret.expose().to_owned(),
+            scopes,
+            resource,
+        },
+        (None, None) => {
+            return Err(McpAuthError::new(
+                CLIENT_CREDENTIALS,
+                "the client credentials grant needs a client secret or a private key",
+            ));
+        }
+    };
+    let failed = |e| McpAuthError::new(CLIENT_CREDENTIALS, e);
+    manager
+        .validate_client_credentials_metadata(&config)
+        .map_err(failed)?;
+    manager
+        .configure_client_credentials(&config)
+        .map_err(failed)?;
+    exchange_client_credentials(manager, config)
+        .await
+        .map_err(failed)
+}
 
 /// The JWT bearer grant: discovers the authorization server, and presents the assertion the
 /// host returns at its token endpoint, for the server at `url`, once.
@@ -208,6 +263,64 @@ async fn held(
     store.save(credentials).await.map_err(keeping)?;
     manager.set_credential_store(store);
     Ok(manager)
+}
+
+/// A manager for the server at `url` that found its authorization server from `challenge`,
+/// with that server's metadata, and the scopes to ask for: those given, else those MCP's
+/// scope selection strategy picks (the challenge's, else the protected resource metadata's),
+/// with `more_scopes` on top.
+pub(super) async fn discovered(
+    url: &str,
+    oauth: &McpOAuth,
+    challenge: Option<&str>,
+    more_scopes: &[String],
+) -> Result<(AuthorizationManager, AuthorizationMetadata, Vec<String>), McpAuthError> {
+    let discovering = |e| McpAuthError::new(DISCOVERING, e);
+    let mut manager = AuthorizationManager::new(url).await.map_err(discovering)?;
+    let resolution = manager
+        .resolve_metadata_from_challenge(challenge)
+        .await
+        .map_err(discovering)?;
+    let metadata = resolution.metadata;
+    manager.set_metadata(metadata.clone());
+    let mut scopes = if oauth.scopes.is_empty() {
+        manager.select_initial_scopes(&[]).await
+    } else {
+        oauth.scopes.clone()
+    };
+    for scope in more_scopes {
+        if !scopes.contains(scope) {
+            scopes.push(scope.clone());
+        }
+    }
+    Ok((manager, metadata, scopes))
+}
+
+/// rmcp's `exchange_client_credentials`, on a blocking thread of the runtime: with rmcp's
+/// `auth-client-credentials-jwt` feature its future is not `Send` (rmcp 3.11 keeps a
+/// `form_urlencoded::Serializer` alive across an `await` in its `private_key_jwt` path),
+/// and a transport's futures must be. The runtime's handle drives it there; the thread is
+/// held for the one token request, which rmcp bounds with its 30 s timeout. rmcp's log lines
+/// go where the caller's would, in its span: the subscriber and span go along.
+async fn exchange_client_credentials(
+    manager: AuthorizationManager,
+    config: ClientCredentialsConfig,
+) -> Result<AuthorizationManager, AuthError> {
+    let runtime = tokio::runtime::Handle::current();
+    let subscriber = tracing::dispatcher::get_default(Clone::clone);
+    let span = tracing::Span::current();
+    tokio::task::spawn_blocking(move || {
+        tracing::dispatcher::with_default(&subscriber, || {
+            span.in_scope(|| {
+                runtime.block_on(async {
+                    manager.exchange_client_credentials(&config).await?;
+                    Ok(manager)
+                })
+            })
+        })
+    })
+    .await
+    .map_err(|_| AuthError::InternalError("the token request's thread ended early".into()))?
 }
 
 /// Whether the authorization server's metadata lists `client_secret_post` but not

@@ -183,9 +183,9 @@ impl McpOAuth {
     /// private key (`private_key_jwt`, RFC 7523 §2.2) rather than with a secret: the
     /// authorization server knows its public key.
     ///
-    /// `private_key_pem` is the PKCS#8 PEM of an EC (P-256 for `ES256`, P-384 for `ES384`)
-    /// or RSA key (`RS256`, `RS384`, `RS512`), and `algorithm` the one the client was
-    /// registered with. Each token request carries a fresh assertion (`iss` and `sub` the
+    /// `private_key_pem` is the PEM of an EC key in PKCS#8 (`BEGIN PRIVATE KEY`; P-256 for
+    /// `ES256`, P-384 for `ES384`) or of an RSA key (`RS256`, `RS384`, `RS512`), and
+    /// `algorithm` the one the client was registered with. Each token request carries a fresh assertion (`iss` and `sub` the
     /// client id, `aud` the authorization server's issuer, five minutes' lifetime, a unique
     /// `jti`), signed by rmcp. A key that cannot be read fails the authorization, saying so.
     ///

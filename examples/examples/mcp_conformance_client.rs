@@ -26,10 +26,10 @@
 //! authorization server approves every request.
 
 use agentkit_core::mcp::rmcp::model::{ElicitResult, ElicitationAction};
-use agentkit_core::mcp::{McpClient, McpOAuth, Refusal};
+use agentkit_core::mcp::{EnterpriseIdp, JwtSigningAlgorithm, McpClient, McpOAuth, Refusal};
 use agentkit_core::provider::mcp;
 use agentkit_core::serde_json::{self, Value, json};
-use agentkit_core::{BoxError, Problem, ToolCall, ToolExecutor, ToolRegistry};
+use agentkit_core::{BoxError, Problem, Secret, ToolCall, ToolExecutor, ToolRegistry};
 
 /// Where the authorization server sends the browser back to. Nothing listens there: the
 /// redirect is read, not followed (see [`approve_without_a_person`]).
@@ -197,15 +197,66 @@ async fn refuse_network_refs(client: &McpClient) -> Result<(), BoxError> {
     Ok(())
 }
 
-/// How the client authorizes in the `auth/*` scenario `scenario`: with the client credentials
-/// grant where the scenario is about it, with the authorization code grant otherwise; with the
-/// client id and secret of `MCP_CONFORMANCE_CONTEXT` when it has them (`auth/pre-registration`),
-/// else with a client metadata document where the authorization server takes one, else with
-/// a client registered on the spot.
+/// How the client authorizes in the `auth/*` scenario `scenario`: with the grant the scenario
+/// is about, from what `MCP_CONFORMANCE_CONTEXT` gives it (a private key, a workload's JWT, a
+/// person's ID token at their identity provider); with the authorization code grant
+/// otherwise, with the client id and secret of the context when it has them
+/// (`auth/pre-registration`), else with a client metadata document where the authorization
+/// server takes one, else with a client registered on the spot.
 fn oauth(scenario: &str) -> Result<McpOAuth, BoxError> {
     let context = context()?;
+    let given = |key: &str| {
+        context[key]
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| BoxError::from(format!("MCP_CONFORMANCE_CONTEXT has no {key}")))
+    };
     let client_id = context["client_id"].as_str();
     let client_secret = context["client_secret"].as_str();
+    match scenario {
+        "auth/client-credentials-jwt" => {
+            let algorithm = match given("signing_algorithm")?.as_str() {
+                "ES256" => JwtSigningAlgorithm::ES256,
+                "ES384" => JwtSigningAlgorithm::ES384,
+                "RS256" => JwtSigningAlgorithm::RS256,
+                "RS384" => JwtSigningAlgorithm::RS384,
+                "RS512" => JwtSigningAlgorithm::RS512,
+                other => return Err(format!("no signing algorithm {other}").into()),
+            };
+            let key = given("private_key_pem")?;
+            return Ok(McpOAuth::private_key_jwt(
+                given("client_id")?,
+                key,
+                algorithm,
+            ));
+        }
+        "auth/wif-jwt-bearer" => {
+            // The workload's identity token, as its platform would hand it over.
+            let jwt = Secret::new(given("valid_jwt")?);
+            let oauth = McpOAuth::jwt_bearer(move || {
+                let jwt = jwt.clone();
+                async move { Ok(jwt) }
+            });
+            return Ok(oauth.client_id(given("client_id")?));
+        }
+        "auth/enterprise-managed-authorization" => {
+            let idp = EnterpriseIdp::new(
+                given("idp_issuer")?,
+                given("idp_token_endpoint")?,
+                given("idp_client_id")?,
+            );
+            // The ID token the person got signing in at the identity provider.
+            let id_token = Secret::new(given("idp_id_token")?);
+            let oauth = McpOAuth::enterprise_managed(idp, move || {
+                let id_token = id_token.clone();
+                async move { Ok(id_token) }
+            });
+            return Ok(oauth
+                .client_id(given("client_id")?)
+                .client_secret(given("client_secret")?));
+        }
+        _ => {}
+    }
     if scenario.starts_with("auth/client-credentials") {
         let (Some(id), Some(secret)) = (client_id, client_secret) else {
             return Err("MCP_CONFORMANCE_CONTEXT has no client_id and client_secret".into());

@@ -84,7 +84,11 @@ rmcp's OAuth client. An [`McpOAuth`](super::McpOAuth) says how the client gets i
 with the authorization code grant and PKCE, a person approving through the host
 ([`McpOAuth::authorization_code`](super::McpOAuth::authorization_code): the host opens the
 authorization URL, and hands back the URL the browser was redirected to), or with the client
-credentials grant, the client on its own ([`McpOAuth::client_credentials`](super::McpOAuth::client_credentials)).
+credentials grant, the client on its own ([`McpOAuth::client_credentials`](super::McpOAuth::client_credentials),
+or [`McpOAuth::private_key_jwt`](super::McpOAuth::private_key_jwt) with a private key); or, of
+MCP's authorization extensions, with a workload's identity token
+([`McpOAuth::jwt_bearer`](super::McpOAuth::jwt_bearer)) or a person's ID token at their
+enterprise's identity provider ([`McpOAuth::enterprise_managed`](super::McpOAuth::enterprise_managed)).
 
 The client authorizes when the server first answers `401`: it finds the authorization server
 from the challenge (or the well-known URLs), registers (unless it has a pre-registered client

@@ -190,7 +190,7 @@ pub use error::{McpError, McpErrorKind};
 pub use handlers::{McpCompletions, McpPrompts, McpResources};
 pub use import::{McpImport, McpToolList, Refusal, RefusedTool};
 #[cfg(feature = "mcp-oauth")]
-pub use oauth::{McpAuthError, McpOAuth};
+pub use oauth::{EnterpriseIdp, JwtSigningAlgorithm, McpAuthError, McpOAuth};
 pub use server::McpServer;
 pub use service::McpHttpService;
 pub use tasks::{DEFAULT_MAX_TASKS, DEFAULT_TASK_TTL};

@@ -2,26 +2,36 @@
 //! the tokens it gets appear in no `Debug` or `Display`, no error, no event and no log line;
 //! the authorization code in none of agentkit's log lines, nor in rmcp's once filtered as the
 //! `mcp` docs advise (`rmcp=info`: rmcp logs the code at `debug`); and a failed
-//! authorization says which step failed. Against the servers of the conformance
-//! suite's `auth/pre-registration` scenario (an authorization server that knows one
-//! pre-registered client, authenticated with `client_secret_basic`, and approves every
-//! authorization request at once; an MCP server that wants its tokens), run by the suite in its
-//! interactive mode. (Each authorization scenario is run in `conformance.rs`.)
+//! authorization says which step failed. Against the servers of the conformance suite's
+//! `auth/pre-registration` scenario (an authorization server that knows one pre-registered
+//! client, authenticated with `client_secret_basic`, and approves every authorization request
+//! at once; an MCP server that wants its tokens); for the client credentials grant's log lines,
+//! of its `auth/client-credentials-basic`; and for the failures of a private key and a
+//! workload's assertion, of its `auth/client-credentials-jwt` and (its next release's)
+//! `auth/wif-jwt-bearer` scenarios; run by the suite in its interactive mode. (Each authorization scenario is run in
+//! `conformance.rs`.)
 //!
 //! Needs the peers: `npm ci --prefix tests/mcp-peers` (`.ci/run` does it).
 
 use std::fmt::{self, Write as _};
 use std::future::Future;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use agentkit_core::mcp::{McpAuthError, McpClient, McpErrorKind, McpOAuth};
-use agentkit_core::{BoxError, ToolCall, ToolEvent, ToolExecutor, ToolObserver, ToolRegistry};
+use agentkit_core::mcp::{
+    EnterpriseIdp, JwtSigningAlgorithm, McpAuthError, McpClient, McpErrorKind, McpOAuth,
+};
+use agentkit_core::{
+    BoxError, Secret, ToolCall, ToolEvent, ToolExecutor, ToolObserver, ToolRegistry,
+};
 use serde_json::json;
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
 
-use crate::mcp_support::{PEER_TIMEOUT, conformance_scenario_servers, peers};
+use crate::mcp_support::{
+    PEER_TIMEOUT, conformance_next_scenario_servers, conformance_scenario_servers, peers,
+};
 
 /// The scenario's pre-registered client (fixed by the suite).
 const CLIENT_ID: &str = "pre-registered-client";
@@ -331,4 +341,131 @@ async fn a_client_secret_needs_its_client_id() {
     let shown = failed("http://127.0.0.1:9/mcp", oauth).await;
     assert!(shown.contains("without the client id"), "{shown}");
     assert!(!shown.contains("lonely-secret"), "{shown}");
+}
+
+/// A P-256 key the suite's authorization servers do not know (made for these tests, and
+/// used nowhere else).
+const UNKNOWN_EC_KEY: &str = "-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg6gBKSsBxHvXDvmlo
+bKAja/8xP/qMjKJj43uq0QfPjP+hRANCAAQ0LbbeufDmq6wEIbRg3Gfo6c5oEYeg
+px6vJTpluG/5/4ppwyWt0eEoFUy7b2GEX73edZiE4ykB6yWzNBVWIaZi
+-----END PRIVATE KEY-----";
+
+/// The client id the `auth/client-credentials-jwt` scenario's authorization server expects.
+const JWT_CLIENT_ID: &str = "conformance-test-client";
+
+// On the test's one thread, where the log capture is installed.
+#[tokio::test]
+async fn a_private_key_that_does_not_sign_fails_the_client_credentials_saying_why() {
+    let Some(peers) = peers() else { return };
+    let (_suite, url) = conformance_scenario_servers(&peers, "auth/client-credentials-jwt").await;
+    let logs = Logs::default();
+    let _capture = tracing::subscriber::set_default(logs.clone());
+
+    // Not a key: rmcp cannot sign the assertion, and nothing is sent.
+    let not_a_key = "-----BEGIN PRIVATE KEY-----\nbm90LWEta2V5\n-----END PRIVATE KEY-----";
+    let oauth = McpOAuth::private_key_jwt(JWT_CLIENT_ID, not_a_key, JwtSigningAlgorithm::ES256);
+    let shown = failed(&url, oauth).await;
+    assert!(
+        shown.contains("getting a token with the client credentials"),
+        "{shown}"
+    );
+    assert!(shown.contains("signing key"), "{shown}");
+    assert!(
+        !shown.contains("bm90LWEta2V5"),
+        "the error shows the key: {shown}"
+    );
+
+    // A key the authorization server does not know: it refuses the assertion.
+    let oauth =
+        McpOAuth::private_key_jwt(JWT_CLIENT_ID, UNKNOWN_EC_KEY, JwtSigningAlgorithm::ES256);
+    let shown = failed(&url, oauth).await;
+    assert!(shown.contains("invalid_client"), "{shown}");
+    assert!(
+        !shown.contains("MIGHAgEA"),
+        "the error shows the key: {shown}"
+    );
+
+    // Nor do the logs, rmcp's included, show either key.
+    let all = logs.text();
+    assert!(all.contains("rmcp"), "the capture saw rmcp's lines: {all}");
+    for key in ["bm90LWEta2V5", "MIGHAgEA"] {
+        assert!(!all.contains(key), "the logs show a key: {all}");
+    }
+}
+
+#[tokio::test]
+async fn a_refused_workload_assertion_fails_once_naming_the_oauth_error() {
+    let Some(peers) = peers() else { return };
+    let (_suite, url) = conformance_next_scenario_servers(&peers, "auth/wif-jwt-bearer").await;
+
+    // An assertion the authorization server cannot verify: `invalid_grant`, once. The
+    // function returning it is called once: the grant is not tried again.
+    let asked = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&asked);
+    let oauth = McpOAuth::jwt_bearer(move || {
+        counter.fetch_add(1, Ordering::SeqCst);
+        async { Ok::<_, BoxError>(Secret::new("eyJub3QiOiJ2ZXJpZmlhYmxlIn0.e30.c2ln")) }
+    });
+    let shown = failed(&url, oauth).await;
+    assert!(
+        shown.contains("getting a token with the JWT bearer grant"),
+        "{shown}"
+    );
+    assert!(shown.contains("invalid_grant"), "{shown}");
+    assert!(
+        !shown.contains("eyJub3Qi"),
+        "the error shows the assertion: {shown}"
+    );
+    assert_eq!(asked.load(Ordering::SeqCst), 1);
+
+    // The host has no assertion to give.
+    let oauth = McpOAuth::jwt_bearer(|| async {
+        Err::<Secret, BoxError>("the workload token file is missing".into())
+    });
+    let shown = failed(&url, oauth).await;
+    assert!(
+        shown.contains("in the host's function that returns the assertion"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("the workload token file is missing"),
+        "{shown}"
+    );
+}
+
+#[tokio::test]
+async fn enterprise_managed_authorization_needs_its_client_id() {
+    let idp = EnterpriseIdp::new("https://idp.example", "https://idp.example/token", "at-idp");
+    let oauth = McpOAuth::enterprise_managed(idp, || async { Ok(Secret::new("id-t0ken")) });
+    // Refused before anything is sent: no server is needed.
+    let shown = failed("http://127.0.0.1:9/mcp", oauth).await;
+    assert!(shown.contains("needs the client id"), "{shown}");
+    assert!(!shown.contains("id-t0ken"), "{shown}");
+}
+
+// On the test's one thread, where the log capture is installed.
+#[tokio::test]
+async fn the_token_request_logs_where_the_caller_does_and_shows_no_token() {
+    let Some(peers) = peers() else { return };
+    let (_suite, url) = conformance_scenario_servers(&peers, "auth/client-credentials-basic").await;
+    let logs = Logs::default();
+    let _capture = tracing::subscriber::set_default(logs.clone());
+
+    // The scenario's client (fixed by the suite).
+    let secret = "conformance-test-secret";
+    let oauth = McpOAuth::client_credentials("conformance-test-client", secret);
+    let client = bounded(McpClient::connect_http_with_oauth(&url, oauth))
+        .await
+        .expect("authorized with the client credentials");
+    let tools = bounded(client.tools(None)).await.expect("the tools");
+    assert!(!tools.tools().is_empty());
+
+    // rmcp's token request runs on a thread of its own (its future is not `Send`); its lines
+    // reach the caller's subscriber all the same, the token in them redacted.
+    let all = logs.text();
+    assert!(all.contains("client credentials token result"), "{all}");
+    assert!(all.contains("AccessToken("), "{all}");
+    assert!(!all.contains("cc-token"), "the logs show the token: {all}");
+    assert!(!all.contains(secret), "the logs show the secret: {all}");
 }

@@ -6,6 +6,7 @@
 //! upgrade); what it leaves to its caller, and this module does, is reacting to the server's
 //! challenges in the middle of a session: when to authorize anew and when to step up, one
 //! authorization at a time for all the requests that hit the same challenge, and when to stop.
+//! The authorization code grant is here; the grants that need no person are in `grants`.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -17,7 +18,7 @@ use reqwest::header::{HeaderName, HeaderValue};
 use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::auth::{
     AuthClient, AuthError, AuthorizationCallback, AuthorizationManager, AuthorizationRequest,
-    ClientCredentialsConfig, OAuthState, WWWAuthenticateParams,
+    OAuthState, WWWAuthenticateParams,
 };
 use rmcp::transport::common::client_side_sse::BoxedSseResponse;
 use rmcp::transport::streamable_http_client::{
@@ -25,16 +26,17 @@ use rmcp::transport::streamable_http_client::{
     StreamableHttpResponseLimits,
 };
 
+use super::grants;
 use super::{Authorize, Grant, McpAuthError, McpOAuth};
 
 type HttpError = StreamableHttpError<reqwest::Error>;
 type Manager = Arc<tokio::sync::Mutex<AuthorizationManager>>;
 
-const DISCOVERING: &str = "discovering the authorization server or registering the client";
+pub(super) const DISCOVERING: &str =
+    "discovering the authorization server or registering the client";
 const AUTHORIZING: &str = "in the host's authorize function";
 const REDIRECTED: &str = "at the authorization server";
 const EXCHANGING: &str = "exchanging the authorization code for a token";
-const CLIENT_CREDENTIALS: &str = "getting a token with the client credentials";
 const STEPPING_UP: &str = "asking for the scopes the server wants";
 
 /// The streamable HTTP client of an [`McpClient`](crate::mcp::McpClient) connected with
@@ -54,6 +56,13 @@ pub(in crate::mcp) async fn authorizing(
         return Err(McpAuthError::new(
             "before it started",
             "a client secret was given without the client id it belongs to",
+        ));
+    }
+    if matches!(oauth.grant, Grant::EnterpriseManaged { .. }) && oauth.client_id.is_none() {
+        return Err(McpAuthError::new(
+            "before it started",
+            "enterprise-managed authorization needs the client id registered at the MCP \
+             server's authorization server",
         ));
     }
     let manager = AuthorizationManager::new(url)
@@ -230,7 +239,7 @@ impl Flow {
                 self.code_grant(redirect_uri, &**authorize, challenge)
                     .await?
             }
-            Grant::ClientCredentials => self.client_credentials(challenge, &[]).await?,
+            _ => self.without_a_person(challenge, &[]).await?,
         };
         *manager.lock().await = fresh;
         Ok(true)
@@ -288,56 +297,31 @@ impl Flow {
             .ok_or_else(|| McpAuthError::new(EXCHANGING, "rmcp kept no authorization"))
     }
 
-    /// The client credentials grant, asking for `more_scopes` on top of those it selects.
-    async fn client_credentials(
+    /// A fresh authorization by one of the grants that need no person, from the server's
+    /// challenge, asking for `more_scopes` on top of those it selects.
+    async fn without_a_person(
         &self,
         challenge: Option<&str>,
         more_scopes: &[String],
     ) -> Result<AuthorizationManager, McpAuthError> {
-        let oauth = &self.oauth;
-        let (Some(client_id), Some(secret)) = (&oauth.client_id, &oauth.client_secret) else {
-            return Err(McpAuthError::new(
-                CLIENT_CREDENTIALS,
-                "the client credentials grant needs a client id and secret",
-            ));
-        };
-        let discovering = |e| McpAuthError::new(DISCOVERING, e);
-        let mut manager = AuthorizationManager::new(self.url.as_str())
-            .await
-            .map_err(discovering)?;
-        let resolution = manager
-            .resolve_metadata_from_challenge(challenge)
-            .await
-            .map_err(discovering)?;
-        manager.set_metadata(resolution.metadata);
-        let mut scopes = if oauth.scopes.is_empty() {
-            manager.select_initial_scopes(&[]).await
-        } else {
-            oauth.scopes.clone()
-        };
-        for scope in more_scopes {
-            if !scopes.contains(scope) {
-                scopes.push(scope.clone());
+        let (url, oauth) = (self.url.as_str(), &self.oauth);
+        match &oauth.grant {
+            Grant::ClientCredentials { private_key } => {
+                let private_key = private_key.as_ref();
+                grants::client_credentials(url, oauth, private_key, challenge, more_scopes).await
             }
+            Grant::JwtBearer { assertion } => {
+                grants::jwt_bearer(url, oauth, &**assertion, challenge, more_scopes).await
+            }
+            Grant::EnterpriseManaged { idp, id_token } => {
+                let id_token = &**id_token;
+                grants::enterprise_managed(url, oauth, idp, id_token, challenge, more_scopes).await
+            }
+            Grant::AuthorizationCode { .. } => Err(McpAuthError::new(
+                AUTHORIZING,
+                "the authorization code grant needs the host's authorize function",
+            )),
         }
-        let config = ClientCredentialsConfig::ClientSecret {
-            client_id: client_id.clone(),
-            client_secret: secret.expose().to_owned(),
-            scopes,
-            resource: Some(self.url.clone()),
-        };
-        let failed = |e| McpAuthError::new(CLIENT_CREDENTIALS, e);
-        manager
-            .validate_client_credentials_metadata(&config)
-            .map_err(failed)?;
-        manager
-            .configure_client_credentials(&config)
-            .map_err(failed)?;
-        manager
-            .exchange_client_credentials(&config)
-            .await
-            .map_err(failed)?;
-        Ok(manager)
     }
 
     /// Step-up authorization after a `403`: asks for the scopes the challenge names on top of
@@ -382,10 +366,10 @@ impl Flow {
                     .await
                     .map_err(|e| McpAuthError::new(EXCHANGING, e))?;
             }
-            Grant::ClientCredentials => {
+            _ => {
                 let mut scopes = held;
                 scopes.extend(required.split_whitespace().map(str::to_owned));
-                let fresh = self.client_credentials(Some(header), &scopes).await?;
+                let fresh = self.without_a_person(Some(header), &scopes).await?;
                 *manager.lock().await = fresh;
             }
         }

@@ -187,8 +187,21 @@ fn install(dir: &Path) {
 /// its interactive mode (no client command: it serves until stopped), and their URL, for a
 /// test to connect its own client to. The suite ends when the `Child` is dropped.
 pub(crate) async fn conformance_scenario_servers(peers: &Path, scenario: &str) -> (Child, String) {
+    scenario_servers(peers, &conformance_suite(peers), scenario).await
+}
+
+/// [`conformance_scenario_servers`], of the suite's next release, for the scenarios only it
+/// has (`auth/wif-jwt-bearer`).
+pub(crate) async fn conformance_next_scenario_servers(
+    peers: &Path,
+    scenario: &str,
+) -> (Child, String) {
+    scenario_servers(peers, &conformance_next_suite(peers), scenario).await
+}
+
+async fn scenario_servers(peers: &Path, suite: &Path, scenario: &str) -> (Child, String) {
     let mut child = Command::new(pinned_node(peers))
-        .arg(conformance_suite(peers))
+        .arg(suite)
         .args(["client", "--scenario", scenario])
         .current_dir(peers)
         .stdin(Stdio::null())

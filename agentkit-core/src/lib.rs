@@ -95,6 +95,8 @@
 //! - `mcp-oauth`: `mcp`, plus `McpClient::connect_http_with_oauth` and `McpOAuth`, to use the
 //!   tools of MCP servers that want OAuth, through rmcp's OAuth client (which brings the
 //!   `oauth2` crate).
+//! - `mcp-oauth-jwt`: `mcp-oauth`, plus `McpOAuth::private_key_jwt` (a client authenticating
+//!   with a JWT it signs), through rmcp's JWT signing, which builds a C library (`aws-lc-rs`).
 //! - `tracing`: a span per call (`execute_tool {name}`, with `gen_ai.tool.name` and
 //!   `gen_ai.tool.call.id`, per the OpenTelemetry GenAI conventions) and the
 //!   `agent.tool.execution.duration` histogram as a `histogram.`-prefixed event field, for

@@ -190,7 +190,9 @@ pub use error::{McpError, McpErrorKind};
 pub use handlers::{McpCompletions, McpPrompts, McpResources};
 pub use import::{McpImport, McpToolList, Refusal, RefusedTool};
 #[cfg(feature = "mcp-oauth")]
-pub use oauth::{EnterpriseIdp, JwtSigningAlgorithm, McpAuthError, McpOAuth};
+#[cfg(feature = "mcp-oauth-jwt")]
+pub use oauth::JwtSigningAlgorithm;
+pub use oauth::{EnterpriseIdp, McpAuthError, McpOAuth};
 pub use server::McpServer;
 pub use service::McpHttpService;
 pub use tasks::{DEFAULT_MAX_TASKS, DEFAULT_TASK_TTL};

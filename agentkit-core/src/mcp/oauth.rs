@@ -19,6 +19,7 @@ mod grants;
 
 pub(super) use flow::authorizing;
 
+#[cfg(feature = "mcp-oauth-jwt")]
 pub use rmcp::transport::auth::JwtSigningAlgorithm;
 
 /// The host's part of the authorization code flow: given the authorization URL, it returns the
@@ -132,11 +133,17 @@ pub(super) enum Grant {
 }
 
 /// The key `private_key_jwt` signs the client's assertions with.
+#[cfg(feature = "mcp-oauth-jwt")]
 #[derive(Clone)]
 pub(super) struct PrivateKey {
     pub(super) pem: Secret,
     pub(super) algorithm: JwtSigningAlgorithm,
 }
+
+/// Without `mcp-oauth-jwt` there is no `private_key_jwt`, so no key: a type with no value.
+#[cfg(not(feature = "mcp-oauth-jwt"))]
+#[derive(Clone)]
+pub(super) enum PrivateKey {}
 
 impl McpOAuth {
     /// The authorization code grant, with PKCE: a person authorizes the client.
@@ -189,6 +196,9 @@ impl McpOAuth {
     /// client id, `aud` the authorization server's issuer, five minutes' lifetime, a unique
     /// `jti`), signed by rmcp. A key that cannot be read fails the authorization, saying so.
     ///
+    /// Feature `mcp-oauth-jwt` (rmcp's JWT signing, which brings `jsonwebtoken` and
+    /// `aws-lc-rs`, a C build): the other grants do not need it.
+    ///
     /// ```no_run
     /// use agentkit_core::mcp::{JwtSigningAlgorithm, McpClient, McpOAuth};
     ///
@@ -200,6 +210,7 @@ impl McpOAuth {
     /// # Ok(())
     /// # }
     /// ```
+    #[cfg(feature = "mcp-oauth-jwt")]
     pub fn private_key_jwt(
         client_id: impl Into<String>,
         private_key_pem: impl Into<Secret>,
@@ -429,12 +440,17 @@ impl fmt::Debug for McpOAuth {
             Grant::ClientCredentials { private_key: None } => {
                 out.field("grant", &"client_credentials")
             }
+            #[cfg(feature = "mcp-oauth-jwt")]
             Grant::ClientCredentials {
                 private_key: Some(key),
             } => out
                 .field("grant", &"client_credentials")
                 .field("private_key", &key.pem)
                 .field("algorithm", &key.algorithm),
+            #[cfg(not(feature = "mcp-oauth-jwt"))]
+            Grant::ClientCredentials {
+                private_key: Some(key),
+            } => match *key {},
             Grant::JwtBearer { .. } => out.field("grant", &"jwt_bearer"),
             Grant::EnterpriseManaged { idp, .. } => {
                 out.field("grant", &"enterprise_managed").field("idp", idp)
@@ -509,6 +525,7 @@ mod tests {
         assert!(shown.contains("http://127.0.0.1:1/cb"), "{shown}");
     }
 
+    #[cfg(feature = "mcp-oauth-jwt")]
     #[test]
     fn debug_shows_no_private_key_assertion_or_identity_provider_secret() {
         let pem = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMG-k3y-bytes\n-----END PRIVATE KEY-----";

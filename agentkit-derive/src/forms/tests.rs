@@ -228,7 +228,10 @@ fn nullable_list_items_and_map_values_are_a_nullable_definition() {
         out.contains("pub type SMaybeText = __agentkit_S :: Option < __agentkit_S :: String >"),
         "{out}"
     );
-    assert!(out.contains("pub tags : __agentkit_S :: Vec < SMaybeText >"), "{out}");
+    assert!(
+        out.contains("pub tags : __agentkit_S :: Vec < SMaybeText >"),
+        "{out}"
+    );
     assert_eq!(
         schema(args),
         r##"{"type":"object","properties":{"tags":{"type":"array","items":{"$ref":"#/$defs/maybe_text"}},"m":{"type":"object","additionalProperties":{"$ref":"#/$defs/maybe_text"}}},"required":["tags","m"],"additionalProperties":false,"$defs":{"maybe_text":{"type":["string","null"]}}}"##

@@ -57,6 +57,9 @@ pub(super) async fn client_credentials(
     let (mut manager, _, scopes) = discovered(url, oauth, challenge, more_scopes).await?;
     let (client_id, resource) = (client_id.clone(), Some(url.to_owned()));
     let config = match (private_key, &oauth.client_secret) {
+        #[cfg(not(feature = "mcp-oauth-jwt"))]
+        (Some(key), _) => match *key {},
+        #[cfg(feature = "mcp-oauth-jwt")]
         (Some(key), _) => ClientCredentialsConfig::PrivateKeyJwt {
             client_id,
             signing_key: key.pem.expose().as_bytes().to_vec(),

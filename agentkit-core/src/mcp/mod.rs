@@ -189,9 +189,9 @@ pub use deferred::{DEFERRED_META, DeferredStore, DirectoryStore, Lookup, RESUME_
 pub use error::{McpError, McpErrorKind};
 pub use handlers::{McpCompletions, McpPrompts, McpResources};
 pub use import::{McpImport, McpToolList, Refusal, RefusedTool};
-#[cfg(feature = "mcp-oauth")]
 #[cfg(feature = "mcp-oauth-jwt")]
 pub use oauth::JwtSigningAlgorithm;
+#[cfg(feature = "mcp-oauth")]
 pub use oauth::{EnterpriseIdp, McpAuthError, McpOAuth};
 pub use server::McpServer;
 pub use service::McpHttpService;

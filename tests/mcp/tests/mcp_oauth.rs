@@ -216,6 +216,10 @@ async fn tokens_and_the_client_secret_stay_out_of_everything_shown() {
     let executor = ToolExecutor::builder(registry)
         .observer(events.clone())
         .build();
+    // Another test's thread may have hit the executor's span first, while this capture was
+    // being installed: tracing then caches that call site as disabled for every thread (a
+    // race between a call site's registration and a scoped subscriber's). Asked again now.
+    tracing::callsite::rebuild_interest_cache();
     let result = bounded(executor.dispatch(&ToolCall::new("call_1", "test-tool", json!({})))).await;
     // The call went through: a token was sent.
     assert!(result.error().is_none(), "{result:?}");

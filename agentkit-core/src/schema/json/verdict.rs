@@ -123,6 +123,16 @@ impl<'s> Verdict<'s> {
             (Plan::Shape, Some(shape)) if self.close || !node.collects => {
                 self.shape(shape, node, value, None)
             }
+            // Its one keyword as `Plan::Keywords` takes it, without the loop.
+            (Plan::Union { one }, _) => match &node.keywords[..] {
+                [Keyword::AnyOf(union) | Keyword::OneOf(union)] => {
+                    self.budget.depth += 1;
+                    let valid = self.union(union, value, one);
+                    self.budget.depth -= 1;
+                    valid && !self.budget.exhausted
+                }
+                _ => false,
+            },
             (Plan::Keywords, _) => {
                 self.budget.depth += 1;
                 let valid = node.keywords.iter().all(|k| self.keyword(id, k, value));
@@ -166,6 +176,7 @@ impl<'s> Verdict<'s> {
 
     /// `anyOf` (`one` false) or `oneOf`: a value whose tag names one branch is that branch's
     /// to judge; otherwise each branch the tag does not rule out is tried.
+    #[inline]
     fn union(&mut self, union: &Union, value: &Value, one: bool) -> bool {
         let given = composition::given_tag(union, value);
         if let Some((tag, given)) = given

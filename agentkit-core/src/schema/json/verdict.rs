@@ -251,28 +251,33 @@ impl<'s> Verdict<'s> {
         let mut next = 0;
         for (i, (key, member)) in object.iter().enumerate() {
             // Most often the very next name.
-            let position = match named.get(next) {
-                Some((name, _)) if keywords::same_text(name, key) => Some(next),
-                _ => named[next..]
+            let schema = if let Some((name, schema)) = named.get(next)
+                && keywords::same_text(name, key)
+            {
+                found |= 1 << next;
+                next += 1;
+                *schema
+            } else {
+                let position = named[next..]
                     .iter()
                     .position(|(name, _)| keywords::same_text(name, key))
                     .map(|p| next + p)
-                    .or_else(|| properties.position(key)),
-            };
-            let schema = match position {
-                Some(j) => {
-                    next = j + 1;
-                    found |= 1 << j;
-                    named[j].1
+                    .or_else(|| properties.position(key));
+                match position {
+                    Some(j) => {
+                        next = j + 1;
+                        found |= 1 << j;
+                        named[j].1
+                    }
+                    None if refused => {
+                        valid = false;
+                        break;
+                    }
+                    None => match properties.additional {
+                        Some(schema) => schema,
+                        None => continue,
+                    },
                 }
-                None if refused => {
-                    valid = false;
-                    break;
-                }
-                None => match properties.additional {
-                    Some(schema) => schema,
-                    None => continue,
-                },
             };
             if !self.node(schema, member) {
                 valid = false;

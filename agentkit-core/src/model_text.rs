@@ -140,14 +140,24 @@ pub(crate) fn capture(s: &str) -> String {
     if s.len() <= CAPTURE_BYTES {
         return s.to_owned();
     }
+    let mut captured = String::with_capacity(CAPTURE_BYTES + '…'.len_utf8());
+    push_captured(&mut captured, s);
+    captured
+}
+
+/// [`capture`] of `s` written at the end of `out`: for a name made of several, without a
+/// string for each.
+pub(crate) fn push_captured(out: &mut String, s: &str) {
+    if s.len() <= CAPTURE_BYTES {
+        out.push_str(s);
+        return;
+    }
     let mut end = CAPTURE_BYTES;
     while !s.is_char_boundary(end) {
         end -= 1;
     }
-    let mut captured = String::with_capacity(end + '…'.len_utf8());
-    captured.push_str(&s[..end]);
-    captured.push('…');
-    captured
+    out.push_str(&s[..end]);
+    out.push('…');
 }
 
 /// Whether `c` must not reach a reader raw: control characters (newlines, NUL, C1), line and

@@ -59,6 +59,9 @@ pub(super) enum Plan {
     Leaf,
     /// An object node of [`Shape`].
     Shape,
+    /// A node of one `anyOf` (`one` false) or `oneOf` and nothing else (a nullable value,
+    /// a union of variants), that keeps no annotation: the union at once.
+    Union { one: bool },
     /// A node of leaf keywords with a verdict alone, `$ref`, `allOf`, `anyOf`, `oneOf`,
     /// `not` and `items`, that keeps no annotation: each keyword in turn.
     Keywords,
@@ -80,6 +83,12 @@ impl Plan {
             Plan::Leaf
         } else if node.shape.is_some() {
             Plan::Shape
+        } else if let (false, [Keyword::AnyOf(_) | Keyword::OneOf(_)]) =
+            (node.collects, &node.keywords[..])
+        {
+            Plan::Union {
+                one: matches!(node.keywords[0], Keyword::OneOf(_)),
+            }
         } else if !node.leaf
             && !node.collects
             && node.keywords.iter().all(|k| {

@@ -21,6 +21,18 @@ pub(super) fn validate(
     unknown: UnknownArguments,
     issues: &mut Issues,
 ) {
+    // Most values are valid: the verdict walk, which keeps no path, issue or annotation,
+    // says so at less cost than this walk, which would find nothing to report (the two
+    // agree, and count the same evaluations, so the limits cannot tell them apart). Only an
+    // invalid value is walked again, for its issues. Where a `$dynamicRef` reads the dynamic
+    // scope, the verdict would be this walk's own, quiet: it is not asked first.
+    if !schema.arena.dynamic {
+        let close = unknown == UnknownArguments::Reject;
+        let mut walk = Verdict::new(schema, close, Budget::new(schema));
+        if walk.node(schema.arena.root, value) && !walk.budget.exhausted {
+            return;
+        }
+    }
     let sink = std::mem::replace(issues, Issues::with_cap(0));
     let mut cx = Cx::new(schema, unknown, sink, false);
     cx.node(schema.arena.root, value, Loc::Root, None);
@@ -28,7 +40,9 @@ pub(super) fn validate(
     *issues = cx.issues;
 }
 
-/// Whether `value` is valid, without a message made.
+/// Whether `value` is valid, without a message made. Inlined in `JsonSchema::is_valid`: a
+/// call less per verdict.
+#[inline]
 pub(super) fn is_valid(schema: &Compiled, value: &Value, unknown: UnknownArguments) -> bool {
     if !schema.arena.dynamic {
         let close = unknown == UnknownArguments::Reject;
@@ -86,48 +100,50 @@ pub(super) enum Loc<'a> {
 
 impl Loc<'_> {
     /// The name issues give the value: `None` at the root, else `address.city`,
-    /// `stops[1].city`.
+    /// `stops[1].city`; each key a bounded copy (it is the model's).
     pub(super) fn name(self) -> Option<Cow<'static, str>> {
-        // A member of the top level, the most common: its key alone.
-        if let Loc::Key(Loc::Root, key) = self {
-            return Some(Cow::Owned(crate::model_text::capture(key)));
+        if let Loc::Root = self {
+            return None;
         }
-        let mut parts = Vec::new();
+        // Sized first, then written in one pass: one allocation for the name.
+        let mut len = 0;
         let mut at = self;
         loop {
             match at {
                 Loc::Root => break,
                 Loc::Key(parent, key) => {
-                    parts.push(Part::Key(key));
+                    len += 1 + key.len().min(crate::model_text::CAPTURE_BYTES + 3);
                     at = *parent;
                 }
-                Loc::Index(parent, index) => {
-                    parts.push(Part::Index(index));
+                Loc::Index(parent, _) => {
+                    len += 2 + 20;
                     at = *parent;
                 }
             }
         }
-        if parts.is_empty() {
-            return None;
-        }
-        let mut name = String::new();
-        for part in parts.iter().rev() {
-            match part {
-                Part::Key(key) => {
-                    if !name.is_empty() {
-                        name.push('.');
-                    }
-                    // The key is the model's: a bounded copy of it.
-                    name.push_str(&crate::model_text::capture(key));
-                }
-                Part::Index(index) => {
-                    name.push('[');
-                    name.push_str(&index.to_string());
-                    name.push(']');
-                }
-            }
-        }
+        let mut name = String::with_capacity(len);
+        self.write(&mut name);
         Some(Cow::Owned(name))
+    }
+
+    /// Writes the name of this place after its parent's (nothing at the root).
+    fn write(self, name: &mut String) {
+        match self {
+            Loc::Root => {}
+            Loc::Key(parent, key) => {
+                parent.write(name);
+                if !name.is_empty() {
+                    name.push('.');
+                }
+                crate::model_text::push_captured(name, key);
+            }
+            Loc::Index(parent, index) => {
+                parent.write(name);
+                name.push('[');
+                push_index(name, index);
+                name.push(']');
+            }
+        }
     }
 
     /// The name of the member `key` of the object at this place.
@@ -136,9 +152,21 @@ impl Loc<'_> {
     }
 }
 
-enum Part<'a> {
-    Key(&'a str),
-    Index(usize),
+/// `index` in decimal, without the formatting machinery.
+fn push_index(name: &mut String, mut index: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (index % 10) as u8;
+        index /= 10;
+        if index == 0 {
+            break;
+        }
+    }
+    for &digit in &digits[at..] {
+        name.push(char::from(digit));
+    }
 }
 
 /// What the keywords of a schema evaluated of an object or array, for
@@ -431,7 +459,7 @@ impl<'s> Cx<'s> {
     ) -> bool {
         let mut valid = true;
         for keyword in keywords {
-            let ok = match keywords::holds(keyword, value) {
+            let ok = match keywords::holds_inlined(keyword, value) {
                 Some(true) => true,
                 Some(false) if self.quiet => false,
                 // Checked (again, to report why).
@@ -527,5 +555,57 @@ impl<'s> Cx<'s> {
         self.quiet = quiet;
         let inner = std::mem::replace(&mut self.issues, outer);
         (result, inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Loc;
+    use crate::model_text::CAPTURE_BYTES;
+
+    fn name(loc: Loc<'_>) -> Option<String> {
+        loc.name().map(|n| n.into_owned())
+    }
+
+    #[test]
+    fn names_join_keys_with_dots_and_put_indices_in_brackets() {
+        assert_eq!(name(Loc::Root), None);
+        let stops = Loc::Key(&Loc::Root, "stops");
+        assert_eq!(name(stops), Some("stops".to_owned()));
+        let stop = Loc::Index(&stops, 1);
+        assert_eq!(
+            name(Loc::Key(&stop, "city")),
+            Some("stops[1].city".to_owned())
+        );
+        assert_eq!(stop.member("city"), "stops[1].city");
+        for index in [0, 9, 10, 1_234_567, usize::MAX] {
+            assert_eq!(
+                name(Loc::Index(&Loc::Root, index)),
+                Some(format!("[{index}]"))
+            );
+        }
+        let nested = Loc::Index(&Loc::Index(&stops, 12), 0);
+        assert_eq!(name(nested), Some("stops[12][0]".to_owned()));
+        // An empty key adds no dot before the next.
+        let empty = Loc::Key(&Loc::Root, "");
+        assert_eq!(name(Loc::Key(&empty, "a")), Some("a".to_owned()));
+    }
+
+    #[test]
+    fn names_bound_each_key_on_a_character_boundary() {
+        let long = "é".repeat(CAPTURE_BYTES);
+        let first = Loc::Key(&Loc::Root, &long);
+        let second = Loc::Key(&first, &long);
+        let name = name(second).expect("a name");
+        let (a, b) = name.split_once('.').expect("two keys");
+        for part in [a, b] {
+            assert!(
+                part.len() <= CAPTURE_BYTES + '…'.len_utf8(),
+                "{}",
+                part.len()
+            );
+            assert!(part.ends_with('…'));
+            assert!(part.trim_end_matches('…').chars().all(|c| c == 'é'));
+        }
     }
 }

@@ -123,6 +123,16 @@ impl<'s> Verdict<'s> {
             (Plan::Shape, Some(shape)) if self.close || !node.collects => {
                 self.shape(shape, node, value, None)
             }
+            // Its one keyword as `Plan::Keywords` takes it, without the loop.
+            (Plan::Union { one }, _) => match &node.keywords[..] {
+                [Keyword::AnyOf(union) | Keyword::OneOf(union)] => {
+                    self.budget.depth += 1;
+                    let valid = self.union(union, value, one);
+                    self.budget.depth -= 1;
+                    valid && !self.budget.exhausted
+                }
+                _ => false,
+            },
             (Plan::Keywords, _) => {
                 self.budget.depth += 1;
                 let valid = node.keywords.iter().all(|k| self.keyword(id, k, value));
@@ -166,6 +176,7 @@ impl<'s> Verdict<'s> {
 
     /// `anyOf` (`one` false) or `oneOf`: a value whose tag names one branch is that branch's
     /// to judge; otherwise each branch the tag does not rule out is tried.
+    #[inline]
     fn union(&mut self, union: &Union, value: &Value, one: bool) -> bool {
         let given = composition::given_tag(union, value);
         if let Some((tag, given)) = given
@@ -240,28 +251,33 @@ impl<'s> Verdict<'s> {
         let mut next = 0;
         for (i, (key, member)) in object.iter().enumerate() {
             // Most often the very next name.
-            let position = match named.get(next) {
-                Some((name, _)) if keywords::same_text(name, key) => Some(next),
-                _ => named[next..]
+            let schema = if let Some((name, schema)) = named.get(next)
+                && keywords::same_text(name, key)
+            {
+                found |= 1 << next;
+                next += 1;
+                *schema
+            } else {
+                let position = named[next..]
                     .iter()
                     .position(|(name, _)| keywords::same_text(name, key))
                     .map(|p| next + p)
-                    .or_else(|| properties.position(key)),
-            };
-            let schema = match position {
-                Some(j) => {
-                    next = j + 1;
-                    found |= 1 << j;
-                    named[j].1
+                    .or_else(|| properties.position(key));
+                match position {
+                    Some(j) => {
+                        next = j + 1;
+                        found |= 1 << j;
+                        named[j].1
+                    }
+                    None if refused => {
+                        valid = false;
+                        break;
+                    }
+                    None => match properties.additional {
+                        Some(schema) => schema,
+                        None => continue,
+                    },
                 }
-                None if refused => {
-                    valid = false;
-                    break;
-                }
-                None => match properties.additional {
-                    Some(schema) => schema,
-                    None => continue,
-                },
             };
             if !self.node(schema, member) {
                 valid = false;

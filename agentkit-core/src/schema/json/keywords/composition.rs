@@ -166,6 +166,7 @@ pub(in crate::schema::json) fn one_of(
 }
 
 /// The union's tag and the value's tag, when the union has one and the value gives it.
+#[inline(always)]
 pub(in crate::schema::json) fn given_tag<'a>(
     union: &'a Union,
     value: &'a Value,

@@ -28,6 +28,13 @@ use crate::schema::issue::{IssueKind, ValidationIssue};
 /// a comparison or two; `None` for the others (their check reports as it goes).
 #[inline]
 pub(super) fn holds(keyword: &Keyword, value: &Value) -> Option<bool> {
+    holds_inlined(keyword, value)
+}
+
+/// [`holds`], always inlined: for the full walk's loop over a node's keywords, where the
+/// compiler leaves it a call (one per keyword of every node).
+#[inline(always)]
+pub(super) fn holds_inlined(keyword: &Keyword, value: &Value) -> Option<bool> {
     // The keyword first, then the value: one jump each.
     Some(match keyword {
         Keyword::Type(t) => types::matches(*t, value),

@@ -70,13 +70,22 @@ pub(in crate::schema::json) fn matches(types: Types, value: &Value) -> bool {
         Value::Bool(_) => Types::BOOLEAN,
         // `number` takes every number; only `integer` alone asks whether it is one.
         Value::Number(_) if types.contains(Types::NUMBER) => Types::NUMBER,
-        Value::Number(n) if n.is_i64() || n.is_u64() || as_i128(n).is_some() => Types::INTEGER,
+        Value::Number(n) if n.is_i64() || n.is_u64() || whole_float(n) => Types::INTEGER,
         Value::Number(_) => Types::NUMBER,
         Value::String(_) => Types::STRING,
         Value::Array(_) => Types::ARRAY,
         Value::Object(_) => Types::OBJECT,
     };
     types.contains(t)
+}
+
+/// Whether a float is an integer (`2.0` is), out of line: inlined in a loop over a node's
+/// keywords, its reading of the value is hoisted before the loop, where every value (an
+/// object too) pays for it.
+#[cold]
+#[inline(never)]
+fn whole_float(n: &serde_json::Number) -> bool {
+    as_i128(n).is_some()
 }
 
 pub(in crate::schema::json) fn check_type(

@@ -83,8 +83,8 @@ struct Capabilities {
 }
 
 impl LegacyTasks {
-    /// Reads `line`, one message of the server's: a `tools/list` result's task support, an
-    /// `initialize` result's tasks capability.
+    /// Reads `line`, one message of the server's (a line of its stdout, an SSE event's data):
+    /// a `tools/list` result's task support, an `initialize` result's tasks capability.
     pub(super) fn read(&self, line: &[u8]) {
         // Most lines are neither (a call's result can be megabytes): not parsed twice.
         let mentions = |key: &[u8]| line.windows(key.len()).any(|window| window == key);

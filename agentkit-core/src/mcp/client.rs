@@ -46,10 +46,11 @@ use crate::tool::{TaskSupport, Tool};
 ///   polling `tasks/get` (see [`McpTool`]).
 /// - A server that answers `server/discover` with an error, or with a result of another kind,
 ///   gets the `initialize` handshake at 2025-11-25 and a session; its `elicitation/create`
-///   and `sampling/createMessage` requests go to the same handlers. Over stdio, a tool it
-///   lists as running only as a task (`execution.taskSupport: "required"`, that revision's
-///   tasks, SEP-1686) is called as one, or refused at import when the server does not
-///   declare tasks for `tools/call` (see [`McpClient::tools`] and [`McpTool`]).
+///   and `sampling/createMessage` requests go to the same handlers. Over stdio and
+///   streamable HTTP, a tool it lists as running only as a task (`execution.taskSupport:
+///   "required"`, that revision's tasks, SEP-1686) is called as one, or refused at import
+///   when the server does not declare tasks for `tools/call` (see [`McpClient::tools`] and
+///   [`McpTool`]).
 ///
 /// [`McpClientBuilder`] says more; [`McpClient::builder`] makes one.
 ///
@@ -257,11 +258,16 @@ impl McpClient {
     ///
     /// A tool that runs only as a task is imported when the client can call it as one: at
     /// 2026-07-28 always (the client declares the tasks extension, SEP-2663); at 2025-11-25
-    /// (SEP-1686, which rmcp's types do not model), over stdio, when the server declares tasks
-    /// for `tools/call` (`capabilities.tasks.requests.tools.call`), and refused otherwise
-    /// ([`Refusal::TaskRequired`]), rather than registered to fail when called. Over
-    /// streamable HTTP at 2025-11-25 the client cannot see a tool's `execution`: such a tool is
-    /// imported as any other, and its calls fail on the server.
+    /// (SEP-1686, which rmcp's types do not model), over stdio and streamable HTTP, when the
+    /// server declares tasks for `tools/call` (`capabilities.tasks.requests.tools.call`), and
+    /// refused otherwise ([`Refusal::TaskRequired`]), rather than registered to fail when
+    /// called. The client reads a tool's `execution` off the server's stream, before rmcp
+    /// parses it; where it cannot, it does not see it, and such a tool is imported as any
+    /// other (its calls fail on the server): over a transport of the application's own
+    /// ([`connect_transport`](super::McpClientBuilder::connect_transport),
+    /// [`from_connection`](Self::from_connection)), and over streamable HTTP when the server
+    /// answers with a JSON body rather than an SSE stream (the TypeScript SDK's servers send
+    /// SSE unless configured otherwise, `enableJsonResponse`).
     ///
     /// The listing honours the server's caching hints (MCP 2026-07-28, SEP-2549, through
     /// rmcp's client cache): a list the server says is fresh for a while (`ttlMs`, honoured up

@@ -10,6 +10,7 @@ use rmcp::RoleClient;
 use rmcp::model::{CreateMessageRequestParams, CreateMessageResult};
 use rmcp::model::{ElicitRequestParams, ElicitResult};
 use rmcp::service::{ClientInitializeError, ClientLifecycleMode, ClientServiceExt};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{IntoTransport, StreamableHttpClientTransport};
 
 use super::child;
@@ -17,6 +18,7 @@ use super::client::McpClient;
 use super::elicit::{Answers, Handler};
 use super::error::{McpError, McpErrorKind};
 use super::forward::{Routes, client_config, lifecycle, routed};
+use super::http_reader;
 use super::legacy_tasks::LegacyTasks;
 
 /// How an [`McpClient`] connects: [`McpClient::builder`], then one of the `connect_*`
@@ -53,9 +55,12 @@ use super::legacy_tasks::LegacyTasks;
 /// (`tasks/update`), and reads the call's result from the ended task; a task that fails or
 /// that the server cancels fails the call. A call dropped before its task ends (the
 /// executor's deadline, a cancelled turn) cancels the task (`tasks/cancel`). At 2025-11-25,
-/// over stdio, a tool the server lists as running only as a task (SEP-1686) is called as one
-/// too, or refused at import when the server declares no tasks for `tools/call` (see
-/// [`McpClient::tools`]).
+/// over stdio and streamable HTTP, a tool the server lists as running only as a task
+/// (SEP-1686) is called as one too, or refused at import when the server declares no tasks
+/// for `tools/call` (see [`McpClient::tools`]); over HTTP, the client reads these off the
+/// server's SSE streams, and not off a response sent as a JSON body (a server's option; the
+/// TypeScript SDK's servers send SSE unless told otherwise), after which such a tool is
+/// imported as any other.
 ///
 /// ```no_run
 /// use agentkit_core::mcp::McpClient;
@@ -167,8 +172,17 @@ impl McpClientBuilder {
 
     /// [`McpClient::connect_http`], with this builder's handlers.
     pub async fn connect_http(self, url: &str) -> Result<McpClient, McpError> {
-        let again = || StreamableHttpClientTransport::from_uri(url);
-        self.connect(again(), Some(again), None).await
+        // rmcp's own client, made here to read what a 2025-11-25 server says of tasks off its
+        // SSE events (see `legacy_tasks`).
+        let client =
+            http_reader::http_client().map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
+        let legacy = Arc::new(LegacyTasks::default());
+        let client = http_reader::Reading::new(client, Arc::clone(&legacy));
+        let again = || {
+            let config = StreamableHttpClientTransportConfig::with_uri(url);
+            StreamableHttpClientTransport::with_client(client.clone(), config)
+        };
+        self.connect(again(), Some(again), Some(legacy)).await
     }
 
     /// [`McpClient::connect_http_with_oauth`], with this builder's handlers. Feature
@@ -179,18 +193,18 @@ impl McpClientBuilder {
         url: &str,
         oauth: super::McpOAuth,
     ) -> Result<McpClient, McpError> {
-        use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-
-        let client = super::oauth::authorizing(url, oauth)
+        let authorizing = super::oauth::authorizing(url, oauth)
             .await
             .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
+        let legacy = Arc::new(LegacyTasks::default());
+        let client = http_reader::Reading::new(authorizing.clone(), Arc::clone(&legacy));
         let again = || {
             let config = StreamableHttpClientTransportConfig::with_uri(url);
             StreamableHttpClientTransport::with_client(client.clone(), config)
         };
-        self.connect(again(), Some(again), None)
+        self.connect(again(), Some(again), Some(legacy))
             .await
-            .map_err(|error| match client.take_failure() {
+            .map_err(|error| match authorizing.take_failure() {
                 Some(failure) => McpError::new(McpErrorKind::Connect, failure),
                 None => error,
             })

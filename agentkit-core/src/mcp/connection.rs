@@ -27,8 +27,8 @@ pub(super) struct Connection {
     /// task waiting for input: an elicitation (declined without a handler), a sampling request
     /// (the call fails without a handler).
     pub(super) answers: Answers,
-    /// What a 2025-11-25 server said of tasks, read off its stream (over stdio only): see
-    /// `legacy_tasks`.
+    /// What a 2025-11-25 server said of tasks, read off its stream (over stdio and streamable
+    /// HTTP): see `legacy_tasks`.
     pub(super) legacy: Option<Arc<LegacyTasks>>,
     /// The running service (an rmcp `RunningService`): dropping it closes the connection.
     pub(super) _service: Box<dyn Any + Send + Sync>,

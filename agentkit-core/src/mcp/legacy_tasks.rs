@@ -3,14 +3,23 @@
 //! reference server's `simulate-research-query`.
 //!
 //! rmcp 3.11 models the tasks of 2026-07-28 (SEP-2663) only: its `Tool` has no `execution`,
-//! its server capabilities no `tasks`, and its requests no `task` parameter. So over stdio
-//! the client reads those off the server's stream itself ([`LegacyTasks::read`], on each
-//! line, before rmcp parses it), and calls such a tool with raw requests: `tools/call` with
+//! its server capabilities no `tasks`, and its requests no `task` parameter. So the client
+//! reads those off the server's stream itself ([`LegacyTasks::read`], before rmcp parses
+//! it): over stdio each line of the server's stdout (`child`), over streamable HTTP the data
+//! of each SSE event, of the responses to its POSTs and of its GET stream (`http_reader`).
+//! It calls such a tool with raw requests (rmcp's custom requests, sent over the same
+//! connection, with its session and headers): `tools/call` with
 //! `task: {}`, `tasks/get` polled at the server's `pollInterval` until the task needs input
 //! or ends, then `tasks/result`, which waits for the end while the server sends what the task
 //! asks (an elicitation) as requests of its own, answered by the client's handlers; a call
-//! dropped before the end sends `tasks/cancel`. Over the other transports the client cannot
-//! see `execution`, and such a tool is imported as any other (its call fails on the server).
+//! dropped before the end sends `tasks/cancel`.
+//!
+//! What the client cannot read, it cannot act on, and such a tool is then imported as any
+//! other (its calls fail on the server): over a transport of the application's own
+//! (`connect_transport`, `from_connection`), and over streamable HTTP from a response the
+//! server sends as a JSON body rather than an SSE stream (a server's choice, such as the
+//! TypeScript SDK's `enableJsonResponse`; its servers send SSE by default), which the HTTP
+//! client parses into rmcp's types before this module sees it.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
@@ -74,8 +83,8 @@ struct Capabilities {
 }
 
 impl LegacyTasks {
-    /// Reads `line`, one message of the server's: a `tools/list` result's task support, an
-    /// `initialize` result's tasks capability.
+    /// Reads `line`, one message of the server's (a line of its stdout, an SSE event's data):
+    /// a `tools/list` result's task support, an `initialize` result's tasks capability.
     pub(super) fn read(&self, line: &[u8]) {
         // Most lines are neither (a call's result can be megabytes): not parsed twice.
         let mentions = |key: &[u8]| line.windows(key.len()).any(|window| window == key);

@@ -19,7 +19,7 @@
 //!   revision 2026-07-28 (`server/discover`, no session) with a server that does, 2025-11-25
 //!   with one that does not; it reuses a tool list within the time the server's caching
 //!   hints give it ([`McpClient::tools`]), and waits for a call the server runs as a task
-//!   (SEP-2663 at 2026-07-28, and over stdio SEP-1686 at 2025-11-25, see [`McpTool`]; a tool
+//!   (SEP-2663 at 2026-07-28, and SEP-1686 at 2025-11-25, see [`McpTool`]; a tool
 //!   it cannot call is refused at import, [`Refusal::TaskRequired`]); [`McpClient::builder`]
 //!   adds elicitation and sampling handlers.
 //! - [`to_mcp_tool`], [`to_call_tool_result`] and [`schema_from_json_schema`] are the
@@ -157,6 +157,7 @@ mod error;
 mod extras;
 mod forward;
 mod handlers;
+mod http_reader;
 mod import;
 mod inflight;
 mod input;

@@ -6,10 +6,10 @@
 //! reads the result from the ended task), what the task asks the user is answered with
 //! `tasks/update`, and a call the executor gives up on cancels its task with `tasks/cancel`.
 //!
-//! MCP 2025-11-25's tasks (SEP-1686), over stdio: the reference server's
-//! `simulate-research-query` (`execution.taskSupport: "required"`) called as a task, its
-//! question answered on the way; and a tool that needs a task, of a server that does not
-//! declare tasks, refused at import; and the server's process, which the client starts
+//! MCP 2025-11-25's tasks (SEP-1686), over stdio and over streamable HTTP: the reference
+//! server's `simulate-research-query` (`execution.taskSupport: "required"`) called as a task,
+//! its question answered on the way; and a tool that needs a task, of a server that does not
+//! declare tasks, refused at import; and the stdio server's process, which the client starts
 //! itself to read these, asked to exit when the client goes. Needs the peers
 //! (`npm ci --prefix tests/mcp-peers`).
 
@@ -26,7 +26,9 @@ use agentkit_core::{
 };
 use serde_json::{Value, json};
 
-use crate::mcp_support::{PEER_TIMEOUT, everything_server, peers};
+use crate::mcp_support::{
+    PEER_TIMEOUT, everything_server, everything_server_over_http, node_over_http, peers,
+};
 
 async fn bounded<T>(future: impl Future<Output = T>) -> T {
     tokio::time::timeout(PEER_TIMEOUT, future)
@@ -233,6 +235,23 @@ async fn the_reference_servers_task_only_tool_is_called_as_a_task() {
     let mut command = tokio::process::Command::new("node");
     command.arg(everything_server(&peers)).arg("stdio");
     command.stderr(std::process::Stdio::null());
+    research(|builder| builder.connect_stdio(command)).await;
+}
+
+#[tokio::test]
+async fn the_reference_servers_task_only_tool_is_called_as_a_task_over_streamable_http() {
+    let Some(peers) = peers() else { return };
+    let (_server, url) = everything_server_over_http(&peers).await;
+    research(|builder| async move { builder.connect_http(&url).await }).await;
+}
+
+/// Connects to the reference server with `connect`, and calls `simulate-research-query`, a
+/// tool it runs only as a task, plainly and with a question on the way.
+async fn research<F, Fut>(connect: F)
+where
+    F: FnOnce(McpClientBuilder) -> Fut,
+    Fut: Future<Output = Result<McpClient, agentkit_core::mcp::McpError>>,
+{
     let asked = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&asked);
     let builder = McpClient::builder().on_elicitation(move |request| {
@@ -245,7 +264,7 @@ async fn the_reference_servers_task_only_tool_is_called_as_a_task() {
                 .with_content(json!({"interpretation": "programming"}))
         }
     });
-    let client = bounded(builder.connect_stdio(command))
+    let client = bounded(connect(builder))
         .await
         .expect("server-everything starts");
     assert_eq!(client.protocol_version().as_deref(), Some("2025-11-25"));
@@ -340,6 +359,63 @@ async fn a_tool_that_needs_tasks_the_server_does_not_declare_is_refused_at_impor
         refused.to_string().contains("runs only as a task"),
         "{refused}"
     );
+    assert!(registry.lookup("research").is_none());
+}
+
+/// A server of 2025-11-25 over streamable HTTP (a few lines of JavaScript, on Node.js's own
+/// HTTP server, on a free port), listing `research`, which needs a task, and `echo`, with no
+/// tasks capability; it answers each request with an SSE stream of one event, as the
+/// TypeScript SDK's servers do, and knows no `server/discover`.
+const NO_TASKS_HTTP_SERVER: &str = r#"
+const http = require("node:http");
+const schema = { type: "object" };
+const answer = (m) => {
+  if (m.method === "initialize") {
+    return { result: { protocolVersion: "2025-11-25", capabilities: { tools: {} },
+      serverInfo: { name: "no-tasks", version: "1" } } };
+  } else if (m.method === "tools/list") {
+    return { result: { tools: [
+      { name: "research", inputSchema: schema, execution: { taskSupport: "required" } },
+      { name: "echo", inputSchema: schema, execution: { taskSupport: "forbidden" } } ] } };
+  }
+  return { error: { code: -32601, message: "Method not found" } };
+};
+const server = http.createServer((req, res) => {
+  if (req.method !== "POST") return res.writeHead(405).end();
+  let body = "";
+  req.on("data", (chunk) => (body += chunk));
+  req.on("end", () => {
+    const m = JSON.parse(body);
+    if (m.id === undefined) return res.writeHead(202).end();
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    const reply = { jsonrpc: "2.0", id: m.id, ...answer(m) };
+    res.end(`event: message\ndata: ${JSON.stringify(reply)}\n\n`);
+  });
+});
+server.listen(0, "127.0.0.1", () =>
+  console.log(`listening on http://127.0.0.1:${server.address().port}/mcp`));
+"#;
+
+#[tokio::test]
+async fn a_tool_that_needs_tasks_the_server_does_not_declare_is_refused_at_import_over_http() {
+    let Some(_) = peers() else { return };
+    let mut command = tokio::process::Command::new("node");
+    command.args(["-e", NO_TASKS_HTTP_SERVER]);
+    let (_server, url) = node_over_http(command).await;
+    let client = bounded(McpClient::connect_http(&url))
+        .await
+        .expect("connects");
+    assert_eq!(client.protocol_version().as_deref(), Some("2025-11-25"));
+    let mut registry = ToolRegistry::new();
+    let import = bounded(client.register_tools(&mut registry, None))
+        .await
+        .expect("registers");
+    assert_eq!(import.registered(), ["echo"]);
+    let [refused] = import.refused() else {
+        panic!("one tool refused: {:?}", import.refused());
+    };
+    assert_eq!(refused.name(), "research");
+    assert_eq!(refused.reason(), &Refusal::TaskRequired);
     assert!(registry.lookup("research").is_none());
 }
 

@@ -28,6 +28,7 @@ use rmcp::transport::streamable_http_client::{
 
 use super::grants;
 use super::{Authorize, Grant, McpAuthError, McpOAuth};
+use crate::mcp::http_reader::http_client;
 
 type HttpError = StreamableHttpError<reqwest::Error>;
 type Manager = Arc<tokio::sync::Mutex<AuthorizationManager>>;
@@ -68,13 +69,8 @@ pub(in crate::mcp) async fn authorizing(
     let manager = AuthorizationManager::new(url)
         .await
         .map_err(|e| McpAuthError::new(DISCOVERING, e))?;
-    let http = reqwest::Client::builder()
-        // As rmcp's own client: no idle connections kept (a reused one can stall on the
-        // server's delayed ACK), and redirects followed only where they keep the request.
-        .pool_max_idle_per_host(0)
-        .redirect(same_origin_redirects())
-        .build()
-        .map_err(|e| McpAuthError::new(DISCOVERING, e))?;
+    // As rmcp's own client: a token is never sent to another origin.
+    let http = http_client().map_err(|e| McpAuthError::new(DISCOVERING, e))?;
     Ok(Authorizing {
         inner: AuthClient::new(http, manager),
         flow: Arc::new(Flow {
@@ -85,26 +81,6 @@ pub(in crate::mcp) async fn authorizing(
             authorized: AtomicBool::new(false),
             failure: Mutex::new(None),
         }),
-    })
-}
-
-/// rmcp's streamable HTTP client's redirect policy (which it keeps private): same-origin
-/// `307` and `308` only, at most ten. A token is never sent to another origin.
-fn same_origin_redirects() -> reqwest::redirect::Policy {
-    reqwest::redirect::Policy::custom(|attempt| {
-        let keeps_the_request = matches!(
-            attempt.status(),
-            reqwest::StatusCode::TEMPORARY_REDIRECT | reqwest::StatusCode::PERMANENT_REDIRECT
-        );
-        let same_origin = attempt
-            .previous()
-            .first()
-            .is_some_and(|first| first.origin() == attempt.url().origin());
-        if keeps_the_request && same_origin && attempt.previous().len() <= 10 {
-            attempt.follow()
-        } else {
-            attempt.stop()
-        }
     })
 }
 

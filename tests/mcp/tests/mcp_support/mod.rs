@@ -237,6 +237,65 @@ pub(crate) fn everything_server(peers: &Path) -> PathBuf {
     peers.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 }
 
+/// Runs `node` with the module `script` and `args` the way `node <script> <args>...` would,
+/// with the port the server it starts listens on changed to a free one (`PORT=0`, and
+/// `net.Server.listen` wrapped to say which): for the reference server, which listens on
+/// `$PORT` and prints only the port it was given.
+const ON_A_FREE_PORT: &str = r#"
+const net = require("node:net");
+const listen = net.Server.prototype.listen;
+net.Server.prototype.listen = function (...args) {
+  this.once("listening", () =>
+    console.log(`listening on http://127.0.0.1:${this.address().port}/mcp`));
+  return listen.apply(this, args);
+};
+import(require("node:url").pathToFileURL(process.argv[1]).href);
+"#;
+
+/// The reference server over streamable HTTP (`node <it> streamableHttp`) on a free port, and
+/// its URL. The process ends when the `Child` is dropped.
+pub(crate) async fn everything_server_over_http(peers: &Path) -> (Child, String) {
+    let mut command = Command::new("node");
+    command
+        .args(["-e", ON_A_FREE_PORT])
+        .arg(everything_server(peers))
+        .arg("streamableHttp")
+        .env("PORT", "0")
+        // It logs the port it was given (0) there.
+        .stderr(Stdio::null());
+    node_over_http(command).await
+}
+
+/// Starts `command`, a Node.js server over streamable HTTP that prints
+/// `listening on <its URL>` on its stdout once it serves, and reads that URL.
+pub(crate) async fn node_over_http(mut command: Command) -> (Child, String) {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("node starts");
+    let mut lines = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
+    let url = tokio::time::timeout(PEER_TIMEOUT, async {
+        loop {
+            let line = lines
+                .next_line()
+                .await
+                .expect("the server's stdout is readable");
+            let line = line.expect("the server exited before it listened");
+            if let Some(url) = line.strip_prefix("listening on ") {
+                break url.to_owned();
+            }
+        }
+    })
+    .await
+    .expect("the server did not print its URL in time");
+    // Its further lines (the reference server logs each request) go nowhere, rather than
+    // filling the pipe until the server blocks.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, url)
+}
+
 /// Runs the official MCP TypeScript SDK client (`client.mjs`): it connects over `transport`
 /// (`["stdio", command, args...]` or `["http", url]`), lists the tools, makes `calls`, and
 /// reports what it saw as `{"server", "tools", "calls": [{"result"} | {"error"}],

@@ -81,7 +81,7 @@ impl ToolOutput {
     ///
     /// What a tool has for the person or the program using the agent, not for the model: an
     /// MCP server's content block whose `audience` leaves out the assistant, or the text that
-    /// only repeats the structured output (see [`McpTool`](crate::mcp::McpTool), feature `mcp`).
+    /// only repeats the structured output (see `mcp::McpTool`, feature `mcp`).
     ///
     /// ```
     /// use agentkit_core::{Content, ToolOutput};

@@ -86,7 +86,7 @@ with the authorization code grant and PKCE, a person approving through the host
 ([`McpOAuth::authorization_code`](super::McpOAuth::authorization_code): the host opens the
 authorization URL, and hands back the URL the browser was redirected to), or with the client
 credentials grant, the client on its own ([`McpOAuth::client_credentials`](super::McpOAuth::client_credentials),
-or [`McpOAuth::private_key_jwt`](super::McpOAuth::private_key_jwt) with a private key); or, of
+or `McpOAuth::private_key_jwt` with a private key, feature `mcp-oauth-jwt`); or, of
 MCP's authorization extensions, with a workload's identity token
 ([`McpOAuth::jwt_bearer`](super::McpOAuth::jwt_bearer)) or a person's ID token at their
 enterprise's identity provider ([`McpOAuth::enterprise_managed`](super::McpOAuth::enterprise_managed)).

@@ -47,7 +47,7 @@ pub(super) type Assertion = dyn Fn() -> BoxFuture<'static, Result<Secret, BoxErr
 ///    else one from dynamic client registration (RFC 7591);
 /// 3. a token: through the host ([`authorization_code`](Self::authorization_code), with PKCE),
 ///    for the client itself ([`client_credentials`](Self::client_credentials), authenticated
-///    with a secret, or [`private_key_jwt`](Self::private_key_jwt), with a signed JWT), for
+///    with a secret, or `private_key_jwt`, with a signed JWT, feature `mcp-oauth-jwt`), for
 ///    a workload with its identity token ([`jwt_bearer`](Self::jwt_bearer), workload identity
 ///    federation), or for a person signed in at their enterprise's identity provider
 ///    ([`enterprise_managed`](Self::enterprise_managed)). It asks

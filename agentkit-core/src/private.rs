@@ -24,7 +24,7 @@ pub use crate::context::ToolContext;
 pub use crate::credentials::Credentials;
 pub use crate::error::BoxError;
 pub use crate::inputs::{Inputs, Parsed};
-pub use crate::output::{Returned, TypedOutput};
+pub use crate::output::{Lazy, OutputFields, OutputValue, Returned, TypedOutput};
 pub use crate::params::{ParamSchema, ToolParams};
 pub use crate::rules::{Literal, Number, ParamType};
 pub use crate::schema::{JsonObject, Param, ToolSchema, UnknownArguments};
@@ -55,6 +55,7 @@ pub use std::future::Future;
 pub use std::hash::Hash;
 pub use std::marker::Copy;
 pub use std::marker::{Send, Sync};
+pub use std::mem::take;
 pub use std::option::Option::{self, None, Some};
 // Through `std::primitive`, so that a user's `type i64 = ...` cannot shadow them.
 pub use std::primitive::{bool, f64, i64, str, usize};
@@ -81,34 +82,46 @@ pub const fn output_schema<T: TypedTool>() -> Option<ToolSchema> {
     }
 }
 
+/// The error of parameter `name`, whose value does not fit its field (of `expected`'s type):
+/// what generated code returns where it reads a field without `FromParam::from_param`.
+pub fn param_error(name: &str, expected: ParamType) -> ParamTypeError {
+    ParamTypeError::new(name, expected)
+}
+
 /// The body of the `Tool::parse_typed` that `#[tool(...)]` generates: the argument text
 /// straight into the tool's input struct, each argument checked by the validator's rules,
-/// with no object built around the arguments. What it cannot decide (invalid JSON, a key
-/// given twice, an undeclared argument) it leaves to the full path, which reports it in
-/// its usual words; the issues it finds itself are the ones the full path would find, in
-/// the same order.
-pub fn parse_typed<T: TypedTool + Tool>(
-    tool: &T,
+/// with no object built around the arguments; `input` makes the struct from the arguments
+/// (it is [`parsed_input`] of the struct). What it cannot decide (invalid JSON, a key given
+/// twice, an undeclared argument) it leaves to the full path, which reports it in its usual
+/// words; the issues it finds itself are the ones the full path would find, in the same
+/// order.
+///
+/// Not generic: only `input` knows the tool's type, so the rest is compiled once, here,
+/// rather than once per tool in the user's crate.
+pub fn parse_typed(
+    schema: Option<&ToolSchema>,
     text: &str,
     unknown: UnknownArguments,
     max_issues: usize,
-) -> Parsed
+    input: fn(&mut [Option<Value>]) -> Parsed,
+) -> Parsed {
+    parse_into(schema, text, unknown, max_issues, false, &mut |slots| {
+        input(slots)
+    })
+}
+
+/// The input struct of tool `T` made from the validated arguments in `slots`, for
+/// [`parse_typed`]: the one function of the typed fast path each tool compiles. Generic over
+/// the tool rather than its input, so that an input type without `FromInputs` is reported
+/// once, on the `TypedTool` impl, rather than once more here.
+pub fn parsed_input<T: TypedTool>(slots: &mut [Option<Value>]) -> Parsed
 where
     T::Input: 'static,
 {
-    // Only the last step knows the tool's type: the rest is compiled once, here, rather than
-    // once per tool in the user's crate.
-    parse_into(
-        Tool::spec(tool).input_schema(),
-        text,
-        unknown,
-        max_issues,
-        false,
-        &mut |slots| match T::Input::from_slots(slots) {
-            Some(input) => Parsed::Input(Box::new(input)),
-            None => Parsed::Unparsed,
-        },
-    )
+    match T::Input::from_slots(slots) {
+        Some(input) => Parsed::Input(Box::new(input)),
+        None => Parsed::Unparsed,
+    }
 }
 
 /// The serde glue of the types `#[tool(...)]` generates: their `Serialize` and `Deserialize`

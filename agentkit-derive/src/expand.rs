@@ -112,7 +112,9 @@ pub(crate) fn constraints_over(
 }
 
 /// `FromParam` and `IntoParam` of a fieldless enum whose variants stand for the string values
-/// (`#[tool]`'s generated enums, and `#[derive(ToolParams)]` on an enum).
+/// (`#[tool]`'s generated enums, and `#[derive(ToolParams)]` on an enum). Inline, so that each
+/// is compiled where it is used: a crate that declares such an enum and converts it one way
+/// only (an input's is read, an output's written) compiles only that way.
 pub(crate) fn enum_conversions(
     p: &Ident,
     name: &Ident,
@@ -129,8 +131,13 @@ pub(crate) fn enum_conversions(
         impl #p::FromParam for #name {
             const PARAM_TYPE: #p::ParamType = #p::ParamType::String;
 
+            #[inline]
             fn from_value(value: #p::Option<&#p::Value>) -> #p::Option<Self> {
-                match value?.as_str()? {
+                // No `?`: each is a `Try` impl compiled for `Self`.
+                let #p::Some(#p::Value::String(value)) = value else {
+                    return #p::None;
+                };
+                match value.as_str() {
                     #(#parses)*
                     _ => #p::None,
                 }
@@ -139,6 +146,7 @@ pub(crate) fn enum_conversions(
 
         #[automatically_derived]
         impl #p::IntoParam for #name {
+            #[inline]
             fn into_value(self) -> #p::Option<#p::Value> {
                 let value: &'static #p::str = match self {
                     #(#strs)*

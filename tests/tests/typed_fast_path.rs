@@ -577,6 +577,69 @@ fn the_model_text_of_a_typed_output_is_the_text_of_its_object() {
     );
 }
 
+// Every kind of optional field a typed output lists by itself (a string, an integer, a
+// float, a boolean, an enum), present or left out as the input says, beside a required one.
+#[tool(
+    name = "optionals",
+    input = [{ name = "present", type = boolean }],
+    output = [
+        { name = "z", type = boolean },
+        { name = "text", type = string, required = false },
+        { name = "count", type = integer, required = false },
+        { name = "ratio", type = float, required = false },
+        { name = "flag", type = boolean, required = false },
+        { name = "level", type = string, required = false, enum = ["low", "high"] },
+    ],
+)]
+struct Optionals;
+
+impl ToolHandler for Optionals {
+    async fn run(
+        &self,
+        input: OptionalsInput,
+        _: &ToolContext<'_>,
+    ) -> Result<OptionalsOutput, BoxError> {
+        let some = input.present;
+        Ok(OptionalsOutput {
+            z: some,
+            text: some.then(|| "\"quoted\" é".to_owned()),
+            count: some.then_some(-3),
+            ratio: some.then_some(0.25),
+            flag: some.then_some(false),
+            level: some.then_some(OptionalsOutputLevel::High),
+        })
+    }
+}
+
+#[test]
+fn a_typed_outputs_optional_fields_are_written_as_its_object_has_them() {
+    // Kept typed: its text is written from its fields.
+    assert!(Optionals.output_fits_by_type());
+    let mut registry = ToolRegistry::new();
+    registry.register(Optionals).unwrap();
+    let executor = ToolExecutor::new(registry);
+    for (present, expected) in [
+        (
+            true,
+            r#"{"count":-3,"flag":false,"level":"high","ratio":0.25,"text":"\"quoted\" é","z":true}"#,
+        ),
+        (false, r#"{"z":false}"#),
+    ] {
+        let call = ToolCall::new("c1", "optionals", json!({ "present": present }));
+        // The text written from the fields, the object made by reference, and the object
+        // made by taking the fields all agree.
+        let direct = block_on(executor.dispatch(&call)).to_model_content();
+        let read_first = block_on(executor.dispatch(&call));
+        let object = read_first.output().expect("a valid output").clone();
+        assert_eq!(direct, expected);
+        assert_eq!(serde_json::to_string(&object).unwrap(), expected);
+        let taken = block_on(executor.dispatch(&call))
+            .into_result()
+            .expect("a valid output");
+        assert_eq!(taken, object.into());
+    }
+}
+
 #[test]
 fn a_hand_written_tool_gets_the_validators_arguments_from_the_single_pass() {
     let (fast, full, _) = executors(plan_by_hand());

@@ -35,16 +35,14 @@
 //! [`Tool`]: crate::Tool
 
 use std::future::Future;
-use std::sync::OnceLock;
 
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::content::ToolOutput;
 use crate::context::ToolContext;
 use crate::error::BoxError;
 use crate::inputs::Inputs;
-use crate::output::{Returned, TypedOutput, floats_are_finite};
+use crate::output::Returned;
 use crate::schema::{JsonObject, Param};
 use crate::tool::StaticJsonSchema;
 
@@ -253,74 +251,14 @@ impl Returned {
     pub fn json<O: IntoOutput>(output: O) -> Returned {
         Returned::Json(Value::Object(output.into_output()))
     }
-
-    /// The output of a tool whose output struct fits its schema by its types: kept typed,
-    /// unless a float in it is not finite (it would become `null`, which the schema refuses),
-    /// in which case it is JSON now, for the validator to report.
-    pub fn typed<O: IntoOutput + Serialize + Send + Sync + 'static>(output: O) -> Returned {
-        if floats_are_finite(&output) {
-            Returned::typed_without_floats(output)
-        } else {
-            Returned::json(output)
-        }
-    }
-
-    /// The output of a tool whose output struct fits its schema by its types and holds no
-    /// float: kept typed, with nothing to check.
-    pub fn typed_without_floats<O: IntoOutput + Serialize + Send + Sync + 'static>(
-        output: O,
-    ) -> Returned {
-        Returned::Typed(Box::new(Lazy {
-            typed: output,
-            json: OnceLock::new(),
-        }))
-    }
-}
-
-/// The typed output, and its JSON once something asked for it.
-///
-/// The generic part is kept small: every `#[tool]` output type compiles its own copy of it,
-/// in the user's crate, so the once-only conversion lives in non-generic functions.
-struct Lazy<O> {
-    typed: O,
-    json: OnceLock<Value>,
-}
-
-impl<O: IntoOutput + Serialize + Send + Sync> TypedOutput for Lazy<O> {
-    fn as_json(&self) -> &Value {
-        json_once(&self.json, &|| Value::Object(to_object(&self.typed)))
-    }
-
-    fn write_json(&self) -> Option<String> {
-        serde_json::to_string(&self.typed).ok()
-    }
-
-    fn into_json(self: Box<Self>) -> Value {
-        let Lazy { typed, json } = *self;
-        match json.into_inner() {
-            Some(json) => json,
-            None => Value::Object(typed.into_output()),
-        }
-    }
-}
-
-/// The value in `cell`, made by `make` on the first call.
-fn json_once<'a>(cell: &'a OnceLock<Value>, make: &dyn Fn() -> Value) -> &'a Value {
-    cell.get_or_init(make)
-}
-
-/// `value` as an object, by its `Serialize` impl, which for a `#[tool]` output writes the same
-/// object as its `into_output` (left as it is, for `into_json`).
-fn to_object<O: Serialize>(value: &O) -> JsonObject {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::Object(object)) => object,
-        _ => JsonObject::new(),
-    }
 }
 
 /// The body of the `Tool::execute_inputs` that `#[tool(...)]` generates, which its
 /// `Tool::execute` runs too (see [`execute_json`]): one function for both, so that a tool
 /// without `ToolHandler` is one error, not one per method, and each tool compiles one future.
+///
+/// Compiled once per tool, in the user's crate: written with `match` rather than `?` and
+/// closures, each of which would be one more function per tool to compile.
 pub async fn execute_typed<T: ToolHandler>(
     tool: &T,
     inputs: Inputs<'_>,
@@ -330,84 +268,35 @@ where
     T::Input: 'static,
 {
     let input = match inputs {
-        Inputs::Json(inputs) => T::Input::from_inputs(inputs)?,
-        Inputs::Parsed(input) => *input
-            .downcast::<T::Input>()
-            .map_err(|_| "the parsed input is not this tool's")?,
+        Inputs::Json(inputs) => match T::Input::from_inputs(inputs) {
+            Ok(input) => input,
+            Err(error) => return Err(error.into()),
+        },
+        Inputs::Parsed(input) => match input.downcast::<T::Input>() {
+            Ok(input) => *input,
+            Err(_) => return Err(not_this_tools()),
+        },
     };
-    Ok(tool.run(input, ctx).await?.into_returned())
+    match tool.run(input, ctx).await {
+        Ok(output) => Ok(output.into_returned()),
+        Err(error) => Err(error),
+    }
+}
+
+/// The error of a parsed input of another tool's type, which the executor never passes.
+fn not_this_tools() -> BoxError {
+    BoxError::from("the parsed input is not this tool's")
 }
 
 /// The body of the `Tool::execute` that `#[tool(...)]` generates: the run of its
-/// `Tool::execute_inputs`, as a [`ToolOutput`].
+/// `Tool::execute_inputs`, as a [`ToolOutput`]. (The executor runs `execute_inputs` itself,
+/// so a crate that only registers its tools never compiles this: the generated `execute` is
+/// `#[inline]`.)
 pub async fn execute_json<F: Future<Output = Result<Returned, BoxError>>>(
     run: F,
 ) -> Result<ToolOutput, BoxError> {
-    Ok(run.await?.into_output())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[derive(Serialize)]
-    struct Reading {
-        temperature: f64,
-    }
-
-    impl IntoOutput for Reading {
-        fn into_output(self) -> JsonObject {
-            let mut object = JsonObject::new();
-            object.insert("temperature".into(), self.temperature.into());
-            object
-        }
-    }
-
-    #[test]
-    fn a_typed_output_is_made_json_once_when_first_asked() {
-        let returned = Returned::typed(Reading { temperature: 21.5 });
-        assert!(matches!(returned, Returned::Typed(_)));
-        let first = returned.structured().unwrap();
-        assert_eq!(first, &json!({"temperature": 21.5}));
-        assert!(
-            std::ptr::eq(first, returned.structured().unwrap()),
-            "converted twice"
-        );
-        assert_eq!(
-            returned.into_output().into_parts().0.unwrap(),
-            json!({"temperature": 21.5})
-        );
-        // Taken without being read first.
-        let returned = Returned::typed(Reading { temperature: -3.0 });
-        assert_eq!(
-            returned.into_output().into_parts().0.unwrap(),
-            json!({"temperature": -3.0})
-        );
-    }
-
-    #[test]
-    fn readers_on_several_threads_see_one_conversion() {
-        let returned = Returned::typed(Reading { temperature: 1.0 });
-        let addresses: Vec<usize> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..4)
-                .map(|_| {
-                    scope.spawn(|| std::ptr::from_ref(returned.structured().unwrap()) as usize)
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap()).collect()
-        });
-        assert!(addresses.windows(2).all(|w| w[0] == w[1]), "{addresses:?}");
-        assert_eq!(returned.structured().unwrap(), &json!({"temperature": 1.0}));
-    }
-
-    #[test]
-    fn a_typed_output_with_a_float_that_is_not_finite_is_json_at_once() {
-        // JSON now, so that the executor's validator refuses the `null` it became.
-        let returned = Returned::typed(Reading {
-            temperature: f64::NAN,
-        });
-        assert!(matches!(returned, Returned::Json(_)));
-        assert_eq!(returned.structured().unwrap()["temperature"], Value::Null);
+    match run.await {
+        Ok(returned) => Ok(returned.into_output()),
+        Err(error) => Err(error),
     }
 }

@@ -56,10 +56,12 @@ impl ParamTypeError {
 pub trait FromParam: Sized {
     /// Reads parameter `name` from `inputs`.
     fn from_param(inputs: &JsonObject, name: &str) -> Result<Self, ParamTypeError> {
-        Self::from_value(inputs.get(name)).ok_or_else(|| ParamTypeError {
-            param: name.to_owned(),
-            expected: Self::PARAM_TYPE,
-        })
+        // A `match`, not `ok_or_else` and a closure: for each generated type this is compiled
+        // in the user's crate, and a closure is one more function there.
+        match Self::from_value(inputs.get(name)) {
+            Some(value) => Ok(value),
+            None => Err(ParamTypeError::new(name, Self::PARAM_TYPE)),
+        }
     }
 
     /// The schema type this Rust type stands for.

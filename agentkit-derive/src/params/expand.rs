@@ -39,6 +39,11 @@ pub(crate) fn private() -> Ident {
 
 /// `impls` in one anonymous `const` block that imports `<crate>::__private` once, as serde's
 /// derives do: one token per path rather than five, and the import seen nowhere else.
+///
+/// The impls' methods are `#[inline]`: each is then compiled where it is used (a struct that
+/// is only an input never compiles its output conversions, one that is never nested nor
+/// declared as JSON Schema never compiles its `FromParam` or schema writers), not all of them
+/// in every crate that derives.
 pub(crate) fn wrap(krate: &TokenStream, impls: &TokenStream) -> TokenStream {
     quote! {
         #[doc(hidden)]
@@ -116,6 +121,7 @@ fn expand_struct(p: &Ident, ident: &Ident, fields: &[FieldParam<'_>]) -> TokenSt
             const SHAPE: #p::Shape = #p::Shape::dictionary(<Self as #p::ToolParams>::PARAMS)
                 .with_json(false #(|| #shapes.json)*);
 
+            #[inline]
             fn write_json_schema(defs: &mut #p::SchemaDefs) -> #p::Value {
                 defs.named::<Self>(#name, |defs| {
                     let mut object = #p::ObjectSchema::new();
@@ -124,6 +130,7 @@ fn expand_struct(p: &Ident, ident: &Ident, fields: &[FieldParam<'_>]) -> TokenSt
                 })
             }
 
+            #[inline]
             fn write_fields(#object_schema: &mut #p::ObjectSchema, #defs: &mut #p::SchemaDefs) {
                 #(#field_schemas)*
             }
@@ -133,11 +140,13 @@ fn expand_struct(p: &Ident, ident: &Ident, fields: &[FieldParam<'_>]) -> TokenSt
         impl #p::FromParam for #ident {
             const PARAM_TYPE: #p::ParamType = #p::ParamType::Dictionary;
 
+            #[inline]
             fn from_value(value: #p::Option<&#p::Value>) -> #p::Option<Self> {
                 let #object = value?.as_object()?;
                 #p::Some(Self { #(#value_reads)* })
             }
 
+            #[inline]
             fn from_owned(value: #p::Option<#p::Value>) -> #p::Option<Self> {
                 let #p::Value::Object(#owned) = value? else {
                     return #p::None;
@@ -148,6 +157,7 @@ fn expand_struct(p: &Ident, ident: &Ident, fields: &[FieldParam<'_>]) -> TokenSt
 
         #[automatically_derived]
         impl #p::IntoParam for #ident {
+            #[inline]
             fn into_value(self) -> #p::Option<#p::Value> {
                 #p::Some(#p::Value::Object(#p::IntoOutput::into_output(self)))
             }
@@ -168,10 +178,12 @@ fn expand_struct(p: &Ident, ident: &Ident, fields: &[FieldParam<'_>]) -> TokenSt
                     #p::None
                 };
 
+            #[inline]
             fn from_inputs(#inputs: &#p::JsonObject) -> #p::Result<Self, #p::ParamTypeError> {
                 #p::Ok(Self { #(#reads)* })
             }
 
+            #[inline]
             fn from_slots(#slots: &mut [#p::Option<#p::Value>]) -> #p::Option<Self> {
                 #p::Some(Self { #(#slot_takes)* })
             }
@@ -188,6 +200,7 @@ fn expand_struct(p: &Ident, ident: &Ident, fields: &[FieldParam<'_>]) -> TokenSt
                     #p::None
                 };
 
+            #[inline]
             fn into_output(self) -> #p::JsonObject {
                 let #output = #p::JsonObject::new();
                 #(#writes)*
@@ -242,7 +255,10 @@ fn field_schemas(p: &Ident, fields: &[FieldParam<'_>], params: &TokenStream) -> 
 /// `FromInputs::JSON_SCHEMA` with the options for models, and for its
 /// `IntoOutput::JSON_SCHEMA` with the standard ones, as outputs are compiled.
 fn json_schema_fn(p: &Ident, ident: &Ident) -> TokenStream {
+    // Inline, like the impls' methods: compiled only where a `JSON_SCHEMA` that is `Some`
+    // is used, not for every type that derives (a six-type one never uses them).
     quote! {
+        #[inline]
         fn __agentkit_json_schema()
             -> #p::Result<&'static #p::JsonSchema, &'static #p::SchemaError>
         {
@@ -251,6 +267,7 @@ fn json_schema_fn(p: &Ident, ident: &Ident) -> TokenStream {
             #p::static_schema(&CELL, #p::root_json_schema::<#ident>)
         }
 
+        #[inline]
         fn __agentkit_output_json_schema()
             -> #p::Result<&'static #p::JsonSchema, &'static #p::SchemaError>
         {
@@ -469,6 +486,7 @@ fn expand_tagged(
             // enum itself (`And { items: Vec<Expr> }`).
             const SHAPE: #p::Shape = #p::Shape::json(#p::ParamType::Dictionary);
 
+            #[inline]
             fn write_json_schema(defs: &mut #p::SchemaDefs) -> #p::Value {
                 defs.named::<Self>(#name, |defs| {
                     #p::one_of(#p::Vec::from([#(#schemas),*]))
@@ -480,6 +498,7 @@ fn expand_tagged(
         impl #p::FromParam for #ident {
             const PARAM_TYPE: #p::ParamType = #p::ParamType::Dictionary;
 
+            #[inline]
             fn from_value(value: #p::Option<&#p::Value>) -> #p::Option<Self> {
                 let object = value?.as_object()?;
                 match object.get(#tag)?.as_str()? {
@@ -491,6 +510,7 @@ fn expand_tagged(
 
         #[automatically_derived]
         impl #p::IntoParam for #ident {
+            #[inline]
             fn into_value(self) -> #p::Option<#p::Value> {
                 match self {
                     #(#writes)*
@@ -508,6 +528,7 @@ fn expand_tagged(
             const JSON_SCHEMA: #p::Option<#p::StaticJsonSchema> =
                 #p::Some(__agentkit_json_schema);
 
+            #[inline]
             fn from_inputs(inputs: &#p::JsonObject) -> #p::Result<Self, #p::ParamTypeError> {
                 #p::from_object(inputs, #tag)
             }
@@ -518,6 +539,7 @@ fn expand_tagged(
             const JSON_SCHEMA: #p::Option<#p::StaticJsonSchema> =
                 #p::Some(__agentkit_output_json_schema);
 
+            #[inline]
             fn into_output(self) -> #p::JsonObject {
                 match #p::IntoParam::into_value(self) {
                     #p::Some(#p::Value::Object(object)) => object,

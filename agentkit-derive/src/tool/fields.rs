@@ -10,7 +10,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
 use super::ast::Tool;
-use crate::ast::{Param, Str};
+use crate::ast::{Param, Str, Ty};
 use crate::expand::{enum_conversions, literal};
 use crate::forms;
 use crate::rules::{self, ParamType};
@@ -22,7 +22,16 @@ pub(crate) struct Field<'a> {
     pub(crate) name: &'a str,
     pub(crate) ty: TokenStream,
     /// Whether the field is an `Option`: left out of the serialized form when `None`.
-    optional: bool,
+    pub(crate) optional: bool,
+    /// The scalar a six-type field holds, if it holds one (a string enum is its value's
+    /// text): what its typed output lists it as.
+    pub(crate) scalar: Option<Scalar>,
+    /// Whether the field holds a float anywhere (itself, a list's items, a dictionary's
+    /// fields, at any depth): only a float can be non-finite, which JSON has no number for.
+    pub(crate) holds_float: bool,
+    /// Whether the field is a generated struct (a dictionary with `fields`), which has no
+    /// `Default` to take it with.
+    pub(crate) nested: bool,
     /// Whether `null` is the field's value (`nullable = true`): `None` is written as `null`,
     /// never left out, so a required nullable field is always there.
     nullable: bool,
@@ -31,6 +40,17 @@ pub(crate) struct Field<'a> {
     /// no default in.
     default: Option<TokenStream>,
     pub(crate) doc: String,
+}
+
+/// The scalar a field holds: the methods of `OutputFields` a typed output lists it with.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scalar {
+    Str,
+    /// A string enum, listed as its value's text (`as_str`).
+    Enum,
+    Int,
+    Float,
+    Bool,
 }
 
 /// Which struct a field is for: an absent input gets its default before `run` sees it, so
@@ -153,6 +173,15 @@ pub(crate) fn fields<'a>(
             None if g.fallback => quote!(#p::Value),
             None => continue,
         };
+        let scalar = match &undecided {
+            None if !forms::rust::applies(param) => scalar(param),
+            _ => None,
+        };
+        let holds_float = holds_float(param);
+        let nested = undecided.is_none()
+            && !forms::rust::applies(param)
+            && param.ty.is_some_and(|ty| ty.ty == ParamType::Dictionary)
+            && param.fields.is_some();
         let has_default = param.default.is_some() || param.default_guessed;
         let optional = undecided.is_none()
             && ((!param.is_required() && (side == Side::Output || !has_default))
@@ -196,6 +225,9 @@ pub(crate) fn fields<'a>(
                     name: also_name,
                     ty: ty.clone(),
                     optional,
+                    scalar,
+                    holds_float,
+                    nested,
                     nullable,
                     default: default.clone(),
                     doc: doc.clone(),
@@ -207,12 +239,40 @@ pub(crate) fn fields<'a>(
             name: &name.value,
             ty,
             optional,
+            scalar,
+            holds_float,
+            nested,
             nullable,
             default,
             doc,
         });
     }
     fields
+}
+
+/// The scalar a parameter of the six types holds, as [`six_rust`] types it; `None` for a list
+/// or a dictionary.
+fn scalar(param: &Param) -> Option<Scalar> {
+    Some(match param.ty?.ty {
+        ParamType::String if enum_variants(&param.constraints).is_some() => Scalar::Enum,
+        ParamType::String => Scalar::Str,
+        ParamType::Integer => Scalar::Int,
+        ParamType::Float => Scalar::Float,
+        ParamType::Boolean => Scalar::Bool,
+        ParamType::List | ParamType::Dictionary => return None,
+    })
+}
+
+/// Whether the Rust type of `param` holds a float anywhere: itself, a list's items, a
+/// dictionary's fields, at any depth.
+fn holds_float(param: &Param) -> bool {
+    let float = |ty: Option<Ty>| ty.is_some_and(|ty| ty.ty == ParamType::Float);
+    float(param.ty)
+        || float(param.items.map(|(items, _)| items))
+        || param
+            .fields
+            .as_ref()
+            .is_some_and(|(fields, _)| fields.iter().any(holds_float))
 }
 
 /// The Rust type of a parameter of the six types (a dictionary with `fields` a struct, a
@@ -293,11 +353,13 @@ pub(crate) fn nested_struct(
             impl #p::FromParam for #name {
                 const PARAM_TYPE: #p::ParamType = #p::ParamType::Dictionary;
 
+                #[inline]
                 fn from_value(value: #p::Option<&#p::Value>) -> #p::Option<Self> {
                     let #value = value?.as_object()?;
                     #p::Some(Self { #(#reads)* })
                 }
 
+                #[inline]
                 fn from_owned(value: #p::Option<#p::Value>) -> #p::Option<Self> {
                     let #p::Value::Object(#owned) = value? else {
                         return #p::None;
@@ -308,6 +370,7 @@ pub(crate) fn nested_struct(
 
             #[automatically_derived]
             impl #p::IntoParam for #name {
+                #[inline]
                 fn into_value(self) -> #p::Option<#p::Value> {
                     let mut output = #p::JsonObject::new();
                     #writes
@@ -333,7 +396,8 @@ fn string_enum(
     let p = &g.p;
     let vis = &g.tool.item.vis;
     let doc = format!("The allowed values of `{param}` in `{parent}`, generated by `#[tool]`.");
-    let derives = g.derives(&quote!(#p::Copy, #p::Eq, #p::Hash,));
+    // `Eq` by hand: the derive writes a method, which a crate compiles whether it is used or not.
+    let derives = g.derives(&quote!(#p::Copy, #p::Hash,));
     let defs = variants.iter().map(|(value, variant)| {
         let doc = format!("`\"{value}\"`");
         quote! {
@@ -360,6 +424,7 @@ fn string_enum(
         impl #name {
             /// The value as the model sends it.
             #[must_use]
+            #[inline]
             #vis const fn as_str(self) -> &'static #p::str {
                 match self {
                     #(#strs)*
@@ -368,7 +433,11 @@ fn string_enum(
         }
 
         #[automatically_derived]
+        impl #p::Eq for #name {}
+
+        #[automatically_derived]
         impl #p::Display for #name {
+            #[inline]
             fn fmt(&self, f: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
                 f.write_str(self.as_str())
             }

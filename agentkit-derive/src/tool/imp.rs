@@ -17,6 +17,9 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
     let at = tool.private_at(ident.span());
     let run = quote_spanned!(ident.span()=> #at::execute_typed(self, inputs, ctx));
     let execute = quote_spanned! {ident.span()=>
+        // Inline: the executor runs `execute_inputs`, so a crate that only registers its
+        // tools never compiles this (a caller of `execute` compiles it where it calls it).
+        #[inline]
         fn execute(
             &self,
             inputs: &#p::JsonObject,
@@ -32,7 +35,13 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
             unknown: #p::UnknownArguments,
             max_issues: #p::usize,
         ) -> #p::Parsed {
-            #p::parse_typed(self, text, unknown, max_issues)
+            #p::parse_typed(
+                #p::Tool::spec(self).input_schema(),
+                text,
+                unknown,
+                max_issues,
+                #p::parsed_input::<Self>,
+            )
         }
 
         fn execute_inputs(

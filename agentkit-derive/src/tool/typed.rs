@@ -6,9 +6,9 @@ use quote::{format_ident, quote};
 
 use super::ast::Tool;
 use super::fields::{
-    Field, Gen, Side, deserialize, enum_variants, fields, serialize, struct_def, writes,
+    Field, Gen, Scalar, Side, deserialize, enum_variants, fields, serialize, struct_def, writes,
 };
-use crate::ast::{Param, Ty};
+use crate::ast::Param;
 use crate::ctxt::Reported;
 use crate::rules::{self, ParamType};
 
@@ -144,27 +144,71 @@ fn from_inputs(g: &Gen<'_, '_>, name: &Ident, fields: &[Field<'_>], side: Side) 
     } else {
         quote!(inputs)
     };
-    let reads = fields.iter().map(
-        |Field { ident, name, .. }| quote!(#ident: #p::FromParam::from_param(inputs, #name)?,),
-    );
+    // An input's fields are read with `match`es rather than `?`: each `?` is a `Try` impl
+    // compiled for `Self`, in the user's crate, for every tool. A generated enum is read by
+    // reference, with `from_value` (its one conversion), rather than through `from_param` and
+    // `from_owned`, which would be compiled for it too.
+    let by_value = |field: &Field<'_>| field.scalar == Some(Scalar::Enum) && !field.optional;
+    let reads = fields.iter().map(|field| {
+        let (ident, name) = (&field.ident, field.name);
+        if side == Side::Output {
+            // Inline (see below): compiled only where a caller deserializes an output, so
+            // written short.
+            quote!(#ident: #p::FromParam::from_param(inputs, #name)?,)
+        } else if by_value(field) {
+            quote! {
+                #ident: match #p::FromParam::from_value(inputs.get(#name)) {
+                    #p::Some(value) => value,
+                    #p::None => return #p::Err(#p::param_error(#name, #p::ParamType::String)),
+                },
+            }
+        } else {
+            quote! {
+                #ident: match #p::FromParam::from_param(inputs, #name) {
+                    #p::Ok(value) => value,
+                    #p::Err(error) => return #p::Err(error),
+                },
+            }
+        }
+    });
     let body = if g.fallback {
         quote!(#p::unreachable!("#[tool] reported errors for this tool"))
     } else {
         quote!(#p::Ok(Self { #(#reads)* }))
     };
-    // The fast path's: the fields in parameter order, each taken from its slot.
+    // The fast path's: the fields in parameter order, each taken from its slot (there are as
+    // many as parameters: the length is checked once, so that no index can panic).
     let slots = if fields.is_empty() || g.fallback {
         quote!(_)
     } else {
         quote!(slots)
     };
-    let takes = fields.iter().enumerate().map(|(index, Field { ident, .. })| {
-        quote!(#ident: #p::FromParam::from_owned(slots.get_mut(#index)?.take())?,)
+    let takes = fields.iter().enumerate().map(|(index, field)| {
+        let ident = &field.ident;
+        let value = if by_value(field) {
+            quote!(#p::FromParam::from_value(slots[#index].as_ref()))
+        } else {
+            quote!(#p::FromParam::from_owned(slots[#index].take()))
+        };
+        quote! {
+            #ident: match #value {
+                #p::Some(value) => value,
+                #p::None => return #p::None,
+            },
+        }
     });
+    let count = fields.len();
     let slots_body = if g.fallback {
         quote!(#p::None)
+    } else if fields.is_empty() {
+        quote!(#p::Some(Self {}))
     } else {
-        quote!(#p::Some(Self { #(#takes)* }))
+        quote! {
+            if slots.len() < #count {
+                return #p::None;
+            }
+            #p::Some(Self { #(#takes)* })
+        }
     };
     // An output struct is read from an object only to deserialize it, never on the fast
     // path: the trait's default `from_slots` serves it, at no cost to compile.
@@ -175,9 +219,13 @@ fn from_inputs(g: &Gen<'_, '_>, name: &Ident, fields: &[Field<'_>], side: Side) 
             }
         }
     });
+    // An output struct's is there to deserialize it: inline, so that it is compiled where a
+    // caller deserializes one, not in every crate that declares a tool.
+    let inline = (side == Side::Output).then(|| quote!(#[inline]));
     quote! {
         #[automatically_derived]
         impl #p::FromInputs for #name {
+            #inline
             fn from_inputs(#inputs: &#p::JsonObject) -> #p::Result<Self, #p::ParamTypeError> {
                 #body
             }
@@ -212,19 +260,41 @@ fn output_struct(g: &mut Gen<'_, '_>, name: &Ident, params: &[Param]) -> TokenSt
     let serde = serialize(p, name, &fields);
     let de = deserialize(p, name, "object", false);
     // Valid by construction: the executor keeps it typed, and makes it JSON when asked.
-    let into_returned = (!g.fallback && fits_by_type(params)).then(|| {
-        // Without a float, nothing in it can become `null`: no walk over it to check.
-        let typed = if holds_float(params) {
-            quote!(typed)
+    let typed = !g.fallback && fits_by_type(params);
+    let into_returned = typed.then(|| {
+        // A float that is not finite would become `null`, which the schema refuses: each
+        // field that holds one is looked at, here, where its type is known (a float field
+        // directly, anything else through its `Serialize`). Without a float, nothing in it
+        // can become `null`.
+        let checks: Vec<TokenStream> = fields
+            .iter()
+            .filter(|f| f.holds_float)
+            .map(|f| {
+                let ident = &f.ident;
+                if f.scalar == Some(Scalar::Float) && !f.optional {
+                    quote!(self.#ident.is_finite())
+                } else {
+                    quote!(#p::OutputValue::is_finite(&self.#ident))
+                }
+            })
+            .collect();
+        let finite = if checks.is_empty() {
+            quote!(true)
         } else {
-            quote!(typed_without_floats)
+            quote!(#(#checks)&&*)
         };
         quote! {
             fn into_returned(self) -> #p::Returned {
-                #p::Returned::#typed(self)
+                let finite = #finite;
+                let output = #p::Lazy {
+                    json: #p::OnceLock::new(),
+                    output: self,
+                };
+                #p::Returned::typed(#p::Box::new(output), finite)
             }
         }
     });
+    let typed_output = typed.then(|| typed_output(p, name, &fields));
     quote! {
         #def
 
@@ -237,9 +307,78 @@ fn output_struct(g: &mut Gen<'_, '_>, name: &Ident, params: &[Param]) -> TokenSt
             #into_returned
         }
 
+        #typed_output
         #from_inputs
         #serde
         #de
+    }
+}
+
+/// `impl TypedOutput`: the fields listed in key order, as the JSON object keeps them, so
+/// that the text written from them is the text of the object. A scalar is listed by its own
+/// method, anything else as an `OutputValue`; an optional field only when it is there.
+fn typed_output(p: &Ident, name: &Ident, fields: &[Field<'_>]) -> TokenStream {
+    let mut sorted: Vec<&Field<'_>> = fields.iter().collect();
+    sorted.sort_by_key(|f| f.name);
+    let lists = sorted.into_iter().map(|f| {
+        let (ident, key) = (&f.ident, f.name);
+        // An optional field's value is bound by reference, a required one's is a place.
+        let (place, copy) = if f.optional {
+            (quote!(value), quote!(*value))
+        } else {
+            (quote!(&self.#ident), quote!(self.#ident))
+        };
+        let list = match f.scalar {
+            Some(Scalar::Str) => quote!(fields.str(#key, #place);),
+            Some(Scalar::Enum) => quote!(fields.str(#key, (#copy).as_str());),
+            Some(Scalar::Int) => quote!(fields.int(#key, #copy);),
+            Some(Scalar::Float) => quote!(fields.float(#key, #copy);),
+            Some(Scalar::Bool) => quote!(fields.bool(#key, #copy);),
+            None => quote!(fields.value(#key, #place);),
+        };
+        if f.optional {
+            quote! {
+                if let #p::Some(value) = &self.#ident {
+                    #list
+                }
+            }
+        } else {
+            list
+        }
+    });
+    let fields_var = if fields.is_empty() {
+        quote!(_)
+    } else {
+        quote!(fields)
+    };
+    // Each field taken, so that `into_output` moves its strings: a scalar (an enum too) is
+    // copied, a generated struct cloned (it has no `Default`), anything else taken.
+    let takes = fields.iter().map(|f| {
+        let ident = &f.ident;
+        let copied = !f.optional
+            && matches!(
+                f.scalar,
+                Some(Scalar::Int | Scalar::Float | Scalar::Bool | Scalar::Enum)
+            );
+        if copied {
+            quote!(#ident: self.#ident,)
+        } else if f.nested && !f.optional {
+            quote!(#ident: #p::Clone::clone(&self.#ident),)
+        } else {
+            quote!(#ident: #p::take(&mut self.#ident),)
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        impl #p::TypedOutput for #name {
+            fn fields(&self, #fields_var: &mut #p::OutputFields<'_>) {
+                #(#lists)*
+            }
+
+            fn take_object(&mut self) -> #p::JsonObject {
+                #p::IntoOutput::into_output(Self { #(#takes)* })
+            }
+        }
     }
 }
 
@@ -267,20 +406,5 @@ pub(crate) fn fits_by_type(params: &[Param]) -> bool {
                 .fields
                 .as_ref()
                 .is_none_or(|(fields, _)| fits_by_type(fields))
-    })
-}
-
-/// Whether the generated struct for `params` holds a float anywhere (a field, a list's items,
-/// a dictionary's fields, at any depth): only a float can be non-finite, which JSON has no
-/// number for.
-fn holds_float(params: &[Param]) -> bool {
-    let float = |ty: Option<Ty>| ty.is_some_and(|ty| ty.ty == ParamType::Float);
-    params.iter().any(|param| {
-        float(param.ty)
-            || float(param.items.map(|(items, _)| items))
-            || param
-                .fields
-                .as_ref()
-                .is_some_and(|(fields, _)| holds_float(fields))
     })
 }

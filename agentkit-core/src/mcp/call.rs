@@ -7,7 +7,8 @@ use std::sync::Arc;
 use rmcp::ErrorData;
 use rmcp::RoleServer;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, MetaObject, ProtocolVersion,
+    CallToolRequestParams, CallToolResponse, CallToolResult, InputResponses, MetaObject,
+    ProtocolVersion,
 };
 use rmcp::service::RequestContext;
 use serde_json::{Map, Value};
@@ -47,12 +48,10 @@ impl McpServer {
         let asks_by_rounds = context
             .protocol_version()
             .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
-        let rounds = asks_by_rounds.then(|| {
-            (
-                request.arguments.clone().unwrap_or_default(),
-                request.input_responses.take(),
-                request.request_state.take(),
-            )
+        let rounds = asks_by_rounds.then(|| Rounds {
+            arguments: request.arguments.clone().unwrap_or_default(),
+            responses: request.input_responses.take(),
+            state: request.request_state.take(),
         });
         let arguments = self.arguments_as_written(&context, request.arguments);
         let parts = context.extensions.get::<http::request::Parts>();
@@ -70,31 +69,24 @@ impl McpServer {
         let (result, deferred_id) = match (&self.deferred, resume) {
             (Some(_), Some(id)) => self.resume(&call, &id, principal.as_ref()).await?,
             _ => {
-                let name = call.name().to_owned();
-                let retry = rounds.as_ref().map(|(arguments, responses, state)| Retry {
-                    tool: &name,
-                    arguments,
-                    responses: responses.clone(),
-                    state: state.clone(),
-                });
-                match (then_task, retry) {
-                    (true, Some(retry)) => {
-                        return self
-                            .rounds_then_task(call, &context, principal, retry)
-                            .await;
-                    }
-                    (_, retry) => {
-                        match self.run(&call, &context, principal.clone(), retry).await? {
-                            Round::Done(result) => (result, None),
-                            Round::InputRequired(input) => return Ok(input.into()),
-                            // A round driven to its end or its questions does not become a task.
-                            Round::Working => {
-                                return Err(ErrorData::internal_error(
-                                    "the call stopped without an answer",
-                                    None,
-                                ));
-                            }
-                        }
+                if then_task && let Some(rounds) = &rounds {
+                    // The call moves into its task: the round borrows a copy of its name.
+                    let name = call.name().to_owned();
+                    let retry = rounds.retry(&name);
+                    return self
+                        .rounds_then_task(call, &context, principal, retry)
+                        .await;
+                }
+                let retry = rounds.as_ref().map(|rounds| rounds.retry(call.name()));
+                match self.run(&call, &context, principal.clone(), retry).await? {
+                    Round::Done(result) => (result, None),
+                    Round::InputRequired(input) => return Ok(input.into()),
+                    // A round driven to its end or its questions does not become a task.
+                    Round::Working => {
+                        return Err(ErrorData::internal_error(
+                            "the call stopped without an answer",
+                            None,
+                        ));
                     }
                 }
             }
@@ -312,6 +304,25 @@ impl McpServer {
 }
 
 /// The protocol error for a tool `name` the client may not know of.
+/// What a call of a 2026-07-28 client carries for its input rounds.
+struct Rounds {
+    arguments: JsonObject,
+    responses: Option<InputResponses>,
+    state: Option<String>,
+}
+
+impl Rounds {
+    /// The retry of the tool `tool` these rounds make.
+    fn retry<'a>(&'a self, tool: &'a str) -> Retry<'a> {
+        Retry {
+            tool,
+            arguments: &self.arguments,
+            responses: self.responses.clone(),
+            state: self.state.clone(),
+        }
+    }
+}
+
 fn unknown_tool(name: &str) -> ErrorData {
     let unknown = UnknownToolError::new(name, Vec::new());
     ErrorData::invalid_params(Error::from(unknown).to_model_message(), None)

@@ -344,6 +344,12 @@ async fn a_tool_that_needs_tasks_the_server_does_not_declare_is_refused_at_impor
     let client = bounded(McpClient::connect_stdio(command))
         .await
         .expect("the server starts");
+    research_is_refused_at_import(&client).await;
+}
+
+/// `client`'s server, of 2025-11-25, lists `research`, which needs a task, and `echo`, and
+/// declares no tasks: `echo` is registered, `research` refused, saying why.
+async fn research_is_refused_at_import(client: &McpClient) {
     assert_eq!(client.protocol_version().as_deref(), Some("2025-11-25"));
     let mut registry = ToolRegistry::new();
     let import = bounded(client.register_tools(&mut registry, None))
@@ -405,18 +411,7 @@ async fn a_tool_that_needs_tasks_the_server_does_not_declare_is_refused_at_impor
     let client = bounded(McpClient::connect_http(&url))
         .await
         .expect("connects");
-    assert_eq!(client.protocol_version().as_deref(), Some("2025-11-25"));
-    let mut registry = ToolRegistry::new();
-    let import = bounded(client.register_tools(&mut registry, None))
-        .await
-        .expect("registers");
-    assert_eq!(import.registered(), ["echo"]);
-    let [refused] = import.refused() else {
-        panic!("one tool refused: {:?}", import.refused());
-    };
-    assert_eq!(refused.name(), "research");
-    assert_eq!(refused.reason(), &Refusal::TaskRequired);
-    assert!(registry.lookup("research").is_none());
+    research_is_refused_at_import(&client).await;
 }
 
 #[tokio::test]

@@ -262,12 +262,14 @@ impl McpClient {
     /// server declares tasks for `tools/call` (`capabilities.tasks.requests.tools.call`), and
     /// refused otherwise ([`Refusal::TaskRequired`]), rather than registered to fail when
     /// called. The client reads a tool's `execution` off the server's stream, before rmcp
-    /// parses it; where it cannot, it does not see it, and such a tool is imported as any
-    /// other (its calls fail on the server): over a transport of the application's own
+    /// parses it. A server that answers with JSON bodies rather than SSE streams (the
+    /// TypeScript SDK's `enableJsonResponse`) is asked for its `initialize` and `tools/list`
+    /// answers a second time, to read them whole; the second `initialize` opens a session
+    /// that is ended (`DELETE`) as soon as it is read. Where the client cannot read the
+    /// server's stream, it does not see a tool's `execution`, and such a tool is imported as
+    /// any other (its calls fail on the server): over a transport of the application's own
     /// ([`connect_transport`](super::McpClientBuilder::connect_transport),
-    /// [`from_connection`](Self::from_connection)), and over streamable HTTP when the server
-    /// answers with a JSON body rather than an SSE stream (the TypeScript SDK's servers send
-    /// SSE unless configured otherwise, `enableJsonResponse`).
+    /// [`from_connection`](Self::from_connection)).
     ///
     /// The listing honours the server's caching hints (MCP 2026-07-28, SEP-2549, through
     /// rmcp's client cache): a list the server says is fresh for a while (`ttlMs`, honoured up

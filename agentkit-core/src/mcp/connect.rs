@@ -177,7 +177,7 @@ impl McpClientBuilder {
         let client =
             http_reader::http_client().map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
         let legacy = Arc::new(LegacyTasks::default());
-        let client = http_reader::Reading::new(client, Arc::clone(&legacy));
+        let client = http_reader::Reading::new(client.clone(), Arc::clone(&legacy), client);
         let again = || {
             let config = StreamableHttpClientTransportConfig::with_uri(url);
             StreamableHttpClientTransport::with_client(client.clone(), config)
@@ -193,14 +193,15 @@ impl McpClientBuilder {
         url: &str,
         oauth: super::McpOAuth,
     ) -> Result<McpClient, McpError> {
-        let authorizing = super::oauth::authorizing(url, oauth)
+        // Read inside rmcp's `AuthClient`, where each request has its token (see
+        // `http_reader`).
+        let legacy = Arc::new(LegacyTasks::default());
+        let authorizing = super::oauth::authorizing(url, oauth, Arc::clone(&legacy))
             .await
             .map_err(|e| McpError::new(McpErrorKind::Connect, e))?;
-        let legacy = Arc::new(LegacyTasks::default());
-        let client = http_reader::Reading::new(authorizing.clone(), Arc::clone(&legacy));
         let again = || {
             let config = StreamableHttpClientTransportConfig::with_uri(url);
-            StreamableHttpClientTransport::with_client(client.clone(), config)
+            StreamableHttpClientTransport::with_client(authorizing.clone(), config)
         };
         self.connect(again(), Some(again), Some(legacy))
             .await

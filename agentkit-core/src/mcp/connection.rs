@@ -10,9 +10,10 @@ use rmcp::model::{
     ClientRequest, DEFAULT_MRTR_MAX_ROUNDS, RequestId, ServerResult,
 };
 use rmcp::service::{Peer, PeerRequestOptions, ServiceError};
+use tokio::sync::mpsc;
 
 use super::elicit::{Answers, fulfill};
-use super::forward::Routes;
+use super::forward::{Remote, Route, Routes};
 use super::legacy_tasks::LegacyTasks;
 use crate::context::ToolContext;
 use crate::error::BoxError;
@@ -108,29 +109,37 @@ impl Connection {
         if let Some((route, _)) = &route {
             route.claim(handle.progress_token.clone());
         }
-        let mut response = std::pin::pin!(handle.await_response());
-        let result = match route {
-            None => response.await,
-            Some((route, mut reports)) => {
-                let result = loop {
-                    match select(std::pin::pin!(reports.recv()), response.as_mut()).await {
-                        Either::Left((Some(report), _)) => report.forward(ctx),
-                        Either::Left((None, _)) => break response.await,
-                        Either::Right((result, _)) => break result,
-                    }
-                };
-                // The transport routed what the server sent before the result as it read it
-                // (see `forward`): all of it is queued by now.
-                drop(route);
-                while let Ok(report) = reports.try_recv() {
-                    report.forward(ctx);
-                }
-                result
-            }
-        };
+        let result = forwarding(route, ctx, handle.await_response()).await;
         abandoned.id = None;
         result
     }
+}
+
+/// Awaits `response`, handing what the server reports on `route` (when there is one) to
+/// `ctx` meanwhile, and all it reported before `response` came, after.
+pub(super) async fn forwarding<T>(
+    route: Option<(Route, mpsc::UnboundedReceiver<Remote>)>,
+    ctx: &ToolContext<'_>,
+    response: impl Future<Output = T>,
+) -> T {
+    let mut response = std::pin::pin!(response);
+    let Some((route, mut reports)) = route else {
+        return response.await;
+    };
+    let result = loop {
+        match select(std::pin::pin!(reports.recv()), response.as_mut()).await {
+            Either::Left((Some(report), _)) => report.forward(ctx),
+            Either::Left((None, _)) => break response.await,
+            Either::Right((result, _)) => break result,
+        }
+    };
+    // The transport routed what the server sent before the result as it read it (see
+    // `forward`): all of it is queued by now.
+    drop(route);
+    while let Ok(report) = reports.try_recv() {
+        report.forward(ctx);
+    }
+    result
 }
 
 /// Tells the server that the caller gave up on request `id`, when dropped before it is

@@ -1,20 +1,32 @@
 //! The streamable HTTP client of [`McpClient::connect_http`](super::McpClient::connect_http)
-//! and `connect_http_with_oauth`: any of rmcp's [`StreamableHttpClient`]s, whose SSE events
-//! the client reads before rmcp parses them (for what a 2025-11-25 server says of tasks that
+//! and `connect_http_with_oauth`: any of rmcp's [`StreamableHttpClient`]s, whose answers the
+//! client reads before rmcp parses them (for what a 2025-11-25 server says of tasks that
 //! rmcp's types leave out, see `legacy_tasks`).
 //!
 //! Every method is the inner client's own, so its limits (the size of an event, of a JSON
-//! body) stay enforced where they are, before any event is read here. A response the server
-//! sends as a JSON body rather than an SSE stream reaches this client already parsed by the
-//! inner one, into rmcp's types: what they leave out is gone, and is not read.
+//! body) stay enforced where they are, before anything is read here. The data of each SSE
+//! event is read as it passes. A response the server sends as a JSON body rather than an SSE
+//! stream (a server's choice, such as the TypeScript SDK's `enableJsonResponse`) reaches this
+//! client already parsed by the inner one, into rmcp's types, so what they leave out is gone:
+//! for the two answers that say anything of tasks, `initialize` and `tools/list`, the client
+//! then asks again itself ([`Again`]) and reads the second answer's body. `tools/list` is a
+//! read; the second `initialize` opens a session of its own, ended as soon as it is read
+//! (`DELETE`), and a server that keeps no sessions opens none. Neither costs a server that
+//! answers with SSE anything.
+//!
+//! Under OAuth, this client sits inside rmcp's `AuthClient`, so each request reaches it with
+//! its token, which the second request carries too.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures_util::StreamExt;
 use http::{HeaderName, HeaderValue};
-use rmcp::model::ClientJsonRpcMessage;
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
 use rmcp::transport::common::client_side_sse::BoxedSseResponse;
+use rmcp::transport::common::http_header::{
+    EVENT_STREAM_MIME_TYPE, HEADER_SESSION_ID, JSON_MIME_TYPE,
+};
 use rmcp::transport::streamable_http_client::{
     StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
     StreamableHttpResponseLimits,
@@ -22,16 +34,20 @@ use rmcp::transport::streamable_http_client::{
 
 use super::legacy_tasks::LegacyTasks;
 
-/// `inner`, with the data of each SSE event it receives read by `tasks` first.
+/// `inner`, with the data of each SSE event it receives read by `tasks` first, and the two
+/// answers that say anything of tasks asked again with `http` when they came as JSON bodies.
 #[derive(Clone)]
 pub(super) struct Reading<C> {
     inner: C,
     tasks: Arc<LegacyTasks>,
+    http: reqwest::Client,
 }
 
 impl<C> Reading<C> {
-    pub(super) fn new(inner: C, tasks: Arc<LegacyTasks>) -> Self {
-        Reading { inner, tasks }
+    /// `inner`, read by `tasks`; `http` sends what is asked again (the inner client itself,
+    /// where that is a `reqwest::Client`).
+    pub(super) fn new(inner: C, tasks: Arc<LegacyTasks>, http: reqwest::Client) -> Self {
+        Reading { inner, tasks, http }
     }
 
     /// `stream`, each event's data read by `tasks` as it passes.
@@ -48,13 +64,132 @@ impl<C> Reading<C> {
             .boxed()
     }
 
-    fn response(&self, response: StreamableHttpPostResponse) -> StreamableHttpPostResponse {
-        match response {
-            StreamableHttpPostResponse::Sse(stream, session) => {
-                StreamableHttpPostResponse::Sse(self.stream(stream), session)
+    /// What `posting` answered, read: its SSE events as they pass, and when it was a JSON
+    /// body, `again`'s second answer (read before the first is handed on, so that what it
+    /// says of tasks is known before rmcp's client acts on the first).
+    async fn posted<E: std::error::Error + Send + Sync + 'static>(
+        &self,
+        posting: impl Future<Output = Posted<E>>,
+        again: Option<Again>,
+        max_body: usize,
+    ) -> Posted<E> {
+        match posting.await? {
+            StreamableHttpPostResponse::Sse(stream, session) => Ok(
+                StreamableHttpPostResponse::Sse(self.stream(stream), session),
+            ),
+            json @ StreamableHttpPostResponse::Json(..) => {
+                if let Some(again) = again {
+                    again.read(&self.http, &self.tasks, max_body).await;
+                }
+                Ok(json)
             }
-            // A JSON body is parsed already (see the module docs); nothing to read.
-            other => other,
+            other => Ok(other),
+        }
+    }
+}
+
+/// A request to send again when its answer came as a JSON body: `initialize` or `tools/list`
+/// (see the module docs), with what the first one was sent with.
+struct Again {
+    uri: Arc<str>,
+    message: ClientJsonRpcMessage,
+    session_id: Option<Arc<str>>,
+    auth_header: Option<String>,
+    custom_headers: HashMap<HeaderName, HeaderValue>,
+}
+
+impl Again {
+    /// `message`'s, when it is one of the two requests whose answers say anything of tasks;
+    /// the rest are not copied.
+    fn of(
+        uri: &Arc<str>,
+        message: &ClientJsonRpcMessage,
+        session_id: &Option<Arc<str>>,
+        auth_header: &Option<String>,
+        custom_headers: &HashMap<HeaderName, HeaderValue>,
+    ) -> Option<Again> {
+        let JsonRpcMessage::Request(request) = message else {
+            return None;
+        };
+        let initialize = match &request.request {
+            ClientRequest::InitializeRequest(_) => true,
+            ClientRequest::ListToolsRequest(_) => false,
+            _ => return None,
+        };
+        Some(Again {
+            uri: Arc::clone(uri),
+            message: message.clone(),
+            // A second `initialize` opens its own session rather than joining one.
+            session_id: if initialize { None } else { session_id.clone() },
+            auth_header: auth_header.clone(),
+            custom_headers: custom_headers.clone(),
+        })
+    }
+
+    fn initializes(&self) -> bool {
+        matches!(
+            &self.message,
+            JsonRpcMessage::Request(request)
+                if matches!(request.request, ClientRequest::InitializeRequest(_))
+        )
+    }
+
+    fn with_headers(&self, mut request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        if let Some(token) = &self.auth_header {
+            request = request.bearer_auth(token);
+        }
+        // The inner client sent the first request with these, so they are valid ones.
+        for (name, value) in &self.custom_headers {
+            request = request.header(name, value);
+        }
+        request
+    }
+
+    /// Sends the request again with `http`, and has `tasks` read the answer's body, of at
+    /// most `max_body` bytes. Best effort: an answer that does not come, or not as a JSON
+    /// body within the limit, is not read, and the tools are then taken as the first answer
+    /// gave them (no tasks).
+    async fn read(self, http: &reqwest::Client, tasks: &LegacyTasks, max_body: usize) {
+        let mut request = self.with_headers(http.post(&*self.uri)).header(
+            http::header::ACCEPT,
+            format!("{JSON_MIME_TYPE}, {EVENT_STREAM_MIME_TYPE}"),
+        );
+        if let Some(session) = &self.session_id {
+            request = request.header(HEADER_SESSION_ID, &**session);
+        }
+        let Ok(mut response) = request.json(&self.message).send().await else {
+            return;
+        };
+        let opened = self
+            .initializes()
+            .then(|| response.headers().get(HEADER_SESSION_ID).cloned())
+            .flatten();
+        let json = response
+            .headers()
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|value| value.trim_start().starts_with(JSON_MIME_TYPE));
+        if response.status().is_success() && json {
+            let mut body = Vec::new();
+            let mut whole = true;
+            while let Ok(Some(chunk)) = response.chunk().await {
+                if body.len() + chunk.len() > max_body {
+                    whole = false;
+                    break;
+                }
+                body.extend_from_slice(&chunk);
+            }
+            if whole {
+                tasks.read(&body);
+            }
+        }
+        drop(response);
+        if let Some(session) = opened {
+            let ended = self
+                .with_headers(http.delete(&*self.uri))
+                .header(HEADER_SESSION_ID, session);
+            // A server that cannot end it ends it when it expires.
+            let _ = ended.send().await;
         }
     }
 }
@@ -102,11 +237,12 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for Reading<C> {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Posted<C::Error> {
-        let posted = self
-            .inner
-            .post_message(uri, message, session_id, auth_header, custom_headers)
-            .await;
-        posted.map(|response| self.response(response))
+        let again = Again::of(&uri, &message, &session_id, &auth_header, &custom_headers);
+        let max_body = StreamableHttpResponseLimits::default().max_json_response_size;
+        let posting =
+            self.inner
+                .post_message(uri, message, session_id, auth_header, custom_headers);
+        self.posted(posting, again, max_body).await
     }
 
     async fn post_message_with_max_sse_event_size(
@@ -118,18 +254,17 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for Reading<C> {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> Posted<C::Error> {
-        let posted = self
-            .inner
-            .post_message_with_max_sse_event_size(
-                uri,
-                message,
-                session_id,
-                auth_header,
-                custom_headers,
-                max_sse_event_size,
-            )
-            .await;
-        posted.map(|response| self.response(response))
+        let again = Again::of(&uri, &message, &session_id, &auth_header, &custom_headers);
+        let max_body = StreamableHttpResponseLimits::default().max_json_response_size;
+        let posting = self.inner.post_message_with_max_sse_event_size(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            max_sse_event_size,
+        );
+        self.posted(posting, again, max_body).await
     }
 
     async fn post_message_with_response_limits(
@@ -141,18 +276,17 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for Reading<C> {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> Posted<C::Error> {
-        let posted = self
-            .inner
-            .post_message_with_response_limits(
-                uri,
-                message,
-                session_id,
-                auth_header,
-                custom_headers,
-                limits,
-            )
-            .await;
-        posted.map(|response| self.response(response))
+        let again = Again::of(&uri, &message, &session_id, &auth_header, &custom_headers);
+        let max_body = limits.max_json_response_size;
+        let posting = self.inner.post_message_with_response_limits(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            limits,
+        );
+        self.posted(posting, again, max_body).await
     }
 
     async fn delete_session(
@@ -320,7 +454,7 @@ mod tests {
         };
         let tasks = Arc::new(LegacyTasks::default());
         (
-            Reading::new(canned.clone(), Arc::clone(&tasks)),
+            Reading::new(canned.clone(), Arc::clone(&tasks), reqwest::Client::new()),
             tasks,
             canned,
         )
@@ -362,6 +496,42 @@ mod tests {
         assert_eq!(tasks.support("research"), TaskSupport::Required);
         // The inner client's own limited method, not its plain one.
         assert_eq!(*canned.called.lock().unwrap(), ["limited post"]);
+    }
+
+    #[test]
+    fn only_the_two_answers_that_say_anything_of_tasks_are_asked_again() {
+        let uri: Arc<str> = "http://x/mcp".into();
+        let session = Some(Arc::<str>::from("s1"));
+        let token = Some("t".to_owned());
+        let headers = HashMap::new();
+        let message = |request: &str| -> ClientJsonRpcMessage {
+            serde_json::from_str(&format!(r#"{{"jsonrpc":"2.0","id":3,{request}}}"#)).unwrap()
+        };
+        let again =
+            |message: &ClientJsonRpcMessage| Again::of(&uri, message, &session, &token, &headers);
+
+        let listed = again(&message(r#""method":"tools/list""#)).expect("tools/list");
+        assert!(!listed.initializes());
+        // Asked again in the same session, with the same token.
+        assert_eq!(listed.session_id.as_deref(), Some("s1"));
+        assert_eq!(listed.auth_header.as_deref(), Some("t"));
+
+        let initialize = message(
+            r#""method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}"#,
+        );
+        let initialize = again(&initialize).expect("initialize");
+        assert!(initialize.initializes());
+        // A session of its own.
+        assert_eq!(initialize.session_id, None);
+
+        // A call, a ping and a notification are never copied.
+        let call = message(r#""method":"tools/call","params":{"name":"echo","arguments":{}}"#);
+        assert!(again(&call).is_none());
+        assert!(again(&message(r#""method":"ping""#)).is_none());
+        let initialized: ClientJsonRpcMessage =
+            serde_json::from_str(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+                .unwrap();
+        assert!(again(&initialized).is_none());
     }
 
     #[tokio::test]

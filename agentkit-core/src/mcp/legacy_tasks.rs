@@ -6,20 +6,19 @@
 //! its server capabilities no `tasks`, and its requests no `task` parameter. So the client
 //! reads those off the server's stream itself ([`LegacyTasks::read`], before rmcp parses
 //! it): over stdio each line of the server's stdout (`child`), over streamable HTTP the data
-//! of each SSE event, of the responses to its POSTs and of its GET stream (`http_reader`).
-//! It calls such a tool with raw requests (rmcp's custom requests, sent over the same
-//! connection, with its session and headers): `tools/call` with
-//! `task: {}`, `tasks/get` polled at the server's `pollInterval` until the task needs input
+//! of each SSE event, of the responses to its POSTs and of its GET stream, and the
+//! `initialize` and `tools/list` answers a server sends as JSON bodies (a server's choice, such
+//! as the TypeScript SDK's `enableJsonResponse`), which rmcp's HTTP client parses before
+//! anything can read them, by asking again (`http_reader`). It calls such a tool with raw
+//! requests (rmcp's custom requests, sent over the same connection, with its session and
+//! headers): `tools/call` with `task: {}`, `tasks/get` polled at the server's `pollInterval` until the task needs input
 //! or ends, then `tasks/result`, which waits for the end while the server sends what the task
 //! asks (an elicitation) as requests of its own, answered by the client's handlers; a call
 //! dropped before the end sends `tasks/cancel`.
 //!
 //! What the client cannot read, it cannot act on, and such a tool is then imported as any
 //! other (its calls fail on the server): over a transport of the application's own
-//! (`connect_transport`, `from_connection`), and over streamable HTTP from a response the
-//! server sends as a JSON body rather than an SSE stream (a server's choice, such as the
-//! TypeScript SDK's `enableJsonResponse`; its servers send SSE by default), which the HTTP
-//! client parses into rmcp's types before this module sees it.
+//! (`connect_transport`, `from_connection`).
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
@@ -27,12 +26,14 @@ use std::sync::{Mutex, PoisonError};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientRequest, CustomRequest, ServerResult,
 };
-use rmcp::service::ServiceError;
+use rmcp::service::{PeerRequestOptions, ServiceError};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::connection::Connection;
+use super::connection::{Connection, forwarding};
+use super::forward::Routes;
 use super::task_call::{CancelOnDrop, TaskEnded, poll_interval};
+use crate::context::ToolContext;
 use crate::error::BoxError;
 use crate::tool::TaskSupport;
 
@@ -143,18 +144,38 @@ impl Connection {
         self.peer.send_request(request).await
     }
 
-    /// Calls a tool as a task of 2025-11-25 (see the module docs).
+    /// Calls a tool as a task of 2025-11-25 (see the module docs), handing what the server
+    /// reports meanwhile to `ctx`: progress for the token of the `tools/call` request, which
+    /// SEP-1686 keeps for the task's whole life, and log messages.
     pub(super) async fn call_legacy_task(
         &self,
         params: CallToolRequestParams,
+        ctx: &ToolContext<'_>,
     ) -> Result<CallToolResult, BoxError> {
         let mut body = serde_json::to_value(&params)?;
         body["task"] = json!({});
-        let task = match self.raw_request("tools/call", body).await? {
-            // Answered at once after all.
-            ServerResult::CallToolResult(result) => return Ok(result),
-            other => serde_json::to_value(other)?,
+        let request = ClientRequest::CustomRequest(CustomRequest::new("tools/call", Some(body)));
+        // Open before the request goes, as for a plain call (see `call_once`).
+        let route = self.routes.as_ref().map(Routes::open);
+        let handle = self
+            .peer
+            .send_cancellable_request(request, PeerRequestOptions::no_options())
+            .await?;
+        if let Some((route, _)) = &route {
+            route.claim(handle.progress_token.clone());
+        }
+        let task = async {
+            match handle.await_response().await? {
+                // Answered at once after all.
+                ServerResult::CallToolResult(result) => Ok(result),
+                other => self.await_legacy_task(serde_json::to_value(other)?).await,
+            }
         };
+        forwarding(route, ctx, task).await
+    }
+
+    /// Waits for the end of `task`, the server's answer to a `tools/call` made a task.
+    async fn await_legacy_task(&self, task: Value) -> Result<CallToolResult, BoxError> {
         let Some(id) = task.pointer("/task/taskId").and_then(Value::as_str) else {
             return Err(ServiceError::UnexpectedResponse.into());
         };

@@ -92,12 +92,13 @@ const SERVER_TAG: &str = "mcp_server";
 ///
 /// A tool a 2025-11-25 server lists as running only as a task (`execution.taskSupport:
 /// "required"`, SEP-1686; see [`McpClient::tools`](super::McpClient::tools)) is called as
-/// one: `tools/call` with a `task`, `tasks/get` polled at the server's `pollInterval` until the task needs input or
-/// ends, then `tasks/result`, while which the server sends what the task asks (an
-/// elicitation) as requests of its own, answered by the builder's handlers; a call the
-/// executor gives up on sends `tasks/cancel`. The reference server's
-/// `simulate-research-query` is such a tool. Its progress and log messages do not reach the
-/// call's observers.
+/// one: `tools/call` with a `task`, `tasks/get` polled at the server's `pollInterval` until
+/// the task needs input or ends, then `tasks/result`, while which the server sends what the
+/// task asks (an elicitation) as requests of its own, answered by the builder's handlers; a
+/// call the executor gives up on sends `tasks/cancel`. The reference server's
+/// `simulate-research-query` is such a tool. Its progress (for the progress token of the
+/// `tools/call` request, which SEP-1686 keeps for the task's whole life) and its log messages
+/// reach the call's observers until the task's result, as below.
 ///
 /// The server's progress notifications for a call (`notifications/progress` for its request's
 /// progress token) and its log messages while the call runs (`notifications/message`) reach
@@ -241,7 +242,7 @@ impl Tool for McpTool {
         let request =
             CallToolRequestParams::new(self.remote_name.clone()).with_arguments(inputs.clone());
         let called = if self.legacy_task {
-            self.connection.call_legacy_task(request).await
+            self.connection.call_legacy_task(request, ctx).await
         } else {
             self.connection.call_tool(request, ctx).await
         };

@@ -9,8 +9,10 @@
 //! MCP 2025-11-25's tasks (SEP-1686), over stdio and over streamable HTTP: the reference
 //! server's `simulate-research-query` (`execution.taskSupport: "required"`) called as a task,
 //! its question answered on the way; and a tool that needs a task, of a server that does not
-//! declare tasks, refused at import; and the stdio server's process, which the client starts
-//! itself to read these, asked to exit when the client goes. Needs the peers
+//! declare tasks, refused at import, over SSE and over JSON bodies; what such a task reports
+//! (progress, log messages) reaching the executor's observers; and the stdio server's process,
+//! which the client starts itself to read these, asked to exit when the client goes. Needs
+//! the peers
 //! (`npm ci --prefix tests/mcp-peers`).
 
 use std::future::Future;
@@ -27,7 +29,8 @@ use agentkit_core::{
 use serde_json::{Value, json};
 
 use crate::mcp_support::{
-    PEER_TIMEOUT, everything_server, everything_server_over_http, node_over_http, peers,
+    PEER_TIMEOUT, everything_server, everything_server_over_http,
+    everything_server_over_http_answering_json, node_over_http, peers,
 };
 
 async fn bounded<T>(future: impl Future<Output = T>) -> T {
@@ -245,9 +248,33 @@ async fn the_reference_servers_task_only_tool_is_called_as_a_task_over_streamabl
     research(|builder| async move { builder.connect_http(&url).await }).await;
 }
 
+/// The same, with the server answering each request with a JSON body rather than an SSE
+/// stream: what it says of tasks in `initialize` and `tools/list` is read all the same. (Such
+/// a server cannot ask anything in the middle of a request: the TypeScript SDK drops the
+/// question, so only the plain call is made.)
+#[tokio::test]
+async fn the_reference_servers_task_only_tool_is_called_as_a_task_over_http_answering_json() {
+    let Some(peers) = peers() else { return };
+    let (_server, url) = everything_server_over_http_answering_json(&peers).await;
+    research_asking(
+        false,
+        |builder| async move { builder.connect_http(&url).await },
+    )
+    .await;
+}
+
 /// Connects to the reference server with `connect`, and calls `simulate-research-query`, a
 /// tool it runs only as a task, plainly and with a question on the way.
 async fn research<F, Fut>(connect: F)
+where
+    F: FnOnce(McpClientBuilder) -> Fut,
+    Fut: Future<Output = Result<McpClient, agentkit_core::mcp::McpError>>,
+{
+    research_asking(true, connect).await;
+}
+
+/// [`research`], the call with a question on the way made only when `asks`.
+async fn research_asking<F, Fut>(asks: bool, connect: F)
 where
     F: FnOnce(McpClientBuilder) -> Fut,
     Fut: Future<Output = Result<McpClient, agentkit_core::mcp::McpError>>,
@@ -293,6 +320,9 @@ where
     assert!(plain.is_success(), "{plain:?}");
     let report = plain.to_model_content();
     assert!(report.contains("# Research Report: rust"), "{report}");
+    if !asks {
+        return;
+    }
 
     // An ambiguous query: the task asks which meaning, through `tasks/result`, and the
     // application's answer shapes the report.
@@ -371,7 +401,8 @@ async fn research_is_refused_at_import(client: &McpClient) {
 /// A server of 2025-11-25 over streamable HTTP (a few lines of JavaScript, on Node.js's own
 /// HTTP server, on a free port), listing `research`, which needs a task, and `echo`, with no
 /// tasks capability; it answers each request with an SSE stream of one event, as the
-/// TypeScript SDK's servers do, and knows no `server/discover`.
+/// TypeScript SDK's servers do (with the argument `json`, with a JSON body, as they do with
+/// `enableJsonResponse`), and knows no `server/discover`.
 const NO_TASKS_HTTP_SERVER: &str = r#"
 const http = require("node:http");
 const schema = { type: "object" };
@@ -393,9 +424,13 @@ const server = http.createServer((req, res) => {
   req.on("end", () => {
     const m = JSON.parse(body);
     if (m.id === undefined) return res.writeHead(202).end();
+    const reply = JSON.stringify({ jsonrpc: "2.0", id: m.id, ...answer(m) });
+    if (process.argv[1] === "json") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(reply);
+    }
     res.writeHead(200, { "content-type": "text/event-stream" });
-    const reply = { jsonrpc: "2.0", id: m.id, ...answer(m) };
-    res.end(`event: message\ndata: ${JSON.stringify(reply)}\n\n`);
+    res.end(`event: message\ndata: ${reply}\n\n`);
   });
 });
 server.listen(0, "127.0.0.1", () =>
@@ -407,6 +442,18 @@ async fn a_tool_that_needs_tasks_the_server_does_not_declare_is_refused_at_impor
     let Some(_) = peers() else { return };
     let mut command = tokio::process::Command::new("node");
     command.args(["-e", NO_TASKS_HTTP_SERVER]);
+    let (_server, url) = node_over_http(command).await;
+    let client = bounded(McpClient::connect_http(&url))
+        .await
+        .expect("connects");
+    research_is_refused_at_import(&client).await;
+}
+
+#[tokio::test]
+async fn a_tool_that_needs_tasks_the_server_does_not_declare_is_refused_at_import_answering_json() {
+    let Some(_) = peers() else { return };
+    let mut command = tokio::process::Command::new("node");
+    command.args(["-e", NO_TASKS_HTTP_SERVER, "json"]);
     let (_server, url) = node_over_http(command).await;
     let client = bounded(McpClient::connect_http(&url))
         .await
@@ -435,4 +482,92 @@ async fn the_stdio_server_is_asked_to_exit_when_the_client_goes() {
     })
     .await;
     let _ = std::fs::remove_file(&ended);
+}
+
+/// A server of 2025-11-25 over stdio (a few lines of JavaScript) that runs `count` only as a
+/// task and reports on it: progress 1 of 2 with the `tools/call` request's token and a log
+/// message before it answers that call with the task, and progress 2 of 2 before it answers
+/// the `tasks/get` that finds the task completed.
+const REPORTING_TASK_SERVER: &str = r#"
+const readline = require("node:readline");
+const send = (m) => process.stdout.write(JSON.stringify(m) + "\n");
+const progress = (progressToken, progress) =>
+  send({ jsonrpc: "2.0", method: "notifications/progress",
+    params: { progressToken, progress, total: 2 } });
+let token;
+readline.createInterface({ input: process.stdin }).on("line", (line) => {
+  const m = JSON.parse(line);
+  if (m.id === undefined) return;
+  const task = { taskId: "t1", status: "working", pollInterval: 10,
+    createdAt: new Date().toISOString(), lastUpdatedAt: new Date().toISOString(), ttl: 60000 };
+  let result;
+  if (m.method === "initialize") {
+    result = { protocolVersion: "2025-11-25",
+      capabilities: { tools: {}, logging: {}, tasks: { requests: { tools: { call: {} } } } },
+      serverInfo: { name: "reporting", version: "1" } };
+  } else if (m.method === "tools/list") {
+    result = { tools: [{ name: "count", inputSchema: { type: "object" },
+      execution: { taskSupport: "required" } }] };
+  } else if (m.method === "tools/call" && m.params.task) {
+    token = m.params._meta && m.params._meta.progressToken;
+    progress(token, 1);
+    send({ jsonrpc: "2.0", method: "notifications/message",
+      params: { level: "info", data: "counting" } });
+    result = { task };
+  } else if (m.method === "tasks/get") {
+    progress(token, 2);
+    result = { ...task, status: "completed" };
+  } else if (m.method === "tasks/result") {
+    result = { content: [{ type: "text", text: "counted to 2" }] };
+  } else {
+    return send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
+  }
+  send({ jsonrpc: "2.0", id: m.id, result });
+});
+"#;
+
+#[tokio::test]
+async fn what_a_task_of_2025_11_25_reports_reaches_the_observers() {
+    let Some(_) = peers() else { return };
+    let mut command = tokio::process::Command::new("node");
+    command.args(["-e", REPORTING_TASK_SERVER]);
+    let client = bounded(McpClient::connect_stdio(command))
+        .await
+        .expect("the server starts");
+    assert_eq!(client.protocol_version().as_deref(), Some("2025-11-25"));
+    let mut registry = ToolRegistry::new();
+    let import = bounded(client.register_tools(&mut registry, None))
+        .await
+        .expect("registers");
+    assert_eq!(import.registered(), ["count"]);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let observed = Arc::clone(&seen);
+    let executor = ToolExecutor::builder(registry)
+        .observer(move |event: &ToolEvent<'_>| {
+            let entry = match event {
+                ToolEvent::Progress { progress, .. } => {
+                    format!("progress {} of {:?}", progress.progress(), progress.total())
+                }
+                ToolEvent::Log { message, .. } => format!("log {}", message.text()),
+                ToolEvent::Completed { .. } => "completed".to_owned(),
+                _ => return,
+            };
+            observed
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(entry);
+        })
+        .build();
+    let counted = call(&executor, "count", json!({})).await;
+    assert_eq!(counted.to_model_content(), "counted to 2", "{counted:?}");
+    let seen = seen.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    assert_eq!(
+        seen,
+        [
+            "progress 1 of Some(2.0)",
+            "log counting",
+            "progress 2 of Some(2.0)",
+            "completed"
+        ]
+    );
 }

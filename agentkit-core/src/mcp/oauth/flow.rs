@@ -28,7 +28,8 @@ use rmcp::transport::streamable_http_client::{
 
 use super::grants;
 use super::{Authorize, Grant, McpAuthError, McpOAuth};
-use crate::mcp::http_reader::http_client;
+use crate::mcp::http_reader::{Reading, http_client};
+use crate::mcp::legacy_tasks::LegacyTasks;
 
 type HttpError = StreamableHttpError<reqwest::Error>;
 type Manager = Arc<tokio::sync::Mutex<AuthorizationManager>>;
@@ -44,14 +45,15 @@ const STEPPING_UP: &str = "asking for the scopes the server wants";
 /// [`McpOAuth`].
 #[derive(Clone)]
 pub(in crate::mcp) struct Authorizing {
-    inner: AuthClient<reqwest::Client>,
+    inner: AuthClient<Reading<reqwest::Client>>,
     flow: Arc<Flow>,
 }
 
-/// A client for the server at `url`, not yet authorized.
+/// A client for the server at `url`, not yet authorized, whose answers `legacy` reads.
 pub(in crate::mcp) async fn authorizing(
     url: &str,
     oauth: McpOAuth,
+    legacy: Arc<LegacyTasks>,
 ) -> Result<Authorizing, McpAuthError> {
     if oauth.client_secret.is_some() && oauth.client_id.is_none() {
         return Err(McpAuthError::new(
@@ -72,7 +74,7 @@ pub(in crate::mcp) async fn authorizing(
     // As rmcp's own client: a token is never sent to another origin.
     let http = http_client().map_err(|e| McpAuthError::new(DISCOVERING, e))?;
     Ok(Authorizing {
-        inner: AuthClient::new(http, manager),
+        inner: AuthClient::new(Reading::new(http.clone(), legacy, http), manager),
         flow: Arc::new(Flow {
             url: url.to_owned(),
             oauth,

@@ -266,6 +266,43 @@ pub(crate) async fn everything_server_over_http(peers: &Path) -> (Child, String)
     node_over_http(command).await
 }
 
+/// [`ON_A_FREE_PORT`], with the TypeScript SDK's server transport made to answer every
+/// request with a JSON body rather than an SSE stream, as `enableJsonResponse: true` does (the
+/// reference server has no option for it). Run from the peers' directory, whose SDK is the
+/// one the reference server loads.
+const ON_A_FREE_PORT_ANSWERING_JSON: &str = r#"
+const net = require("node:net");
+const listen = net.Server.prototype.listen;
+net.Server.prototype.listen = function (...args) {
+  this.once("listening", () =>
+    console.log(`listening on http://127.0.0.1:${this.address().port}/mcp`));
+  return listen.apply(this, args);
+};
+import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js").then((sdk) => {
+  const transport = sdk.WebStandardStreamableHTTPServerTransport.prototype;
+  const handle = transport.handleRequest;
+  transport.handleRequest = function (...args) {
+    this._enableJsonResponse = true;
+    return handle.apply(this, args);
+  };
+  return import(require("node:url").pathToFileURL(process.argv[1]).href);
+});
+"#;
+
+/// [`everything_server_over_http`], answering every request with a JSON body (the
+/// TypeScript SDK's `enableJsonResponse`).
+pub(crate) async fn everything_server_over_http_answering_json(peers: &Path) -> (Child, String) {
+    let mut command = Command::new("node");
+    command
+        .args(["-e", ON_A_FREE_PORT_ANSWERING_JSON])
+        .arg(everything_server(peers))
+        .arg("streamableHttp")
+        .current_dir(peers)
+        .env("PORT", "0")
+        .stderr(Stdio::null());
+    node_over_http(command).await
+}
+
 /// Starts `command`, a Node.js server over streamable HTTP that prints
 /// `listening on <its URL>` on its stdout once it serves, and reads that URL.
 pub(crate) async fn node_over_http(mut command: Command) -> (Child, String) {

@@ -88,6 +88,14 @@ impl<C> Reading<C> {
     }
 }
 
+/// Whether a request with `headers` is of MCP 2026-07-28 or later: rmcp names the revision in
+/// each request's `MCP-Protocol-Version` once it is agreed.
+fn speaks_2026(headers: &HashMap<HeaderName, HeaderValue>) -> bool {
+    headers
+        .get(&HeaderName::from_static("mcp-protocol-version"))
+        .is_some_and(|version| version.as_bytes() >= b"2026-07-28".as_slice())
+}
+
 /// A request to send again when its answer came as a JSON body: `initialize` or `tools/list`
 /// (see the module docs), with what the first one was sent with.
 struct Again {
@@ -113,7 +121,8 @@ impl Again {
         };
         let initialize = match &request.request {
             ClientRequest::InitializeRequest(_) => true,
-            ClientRequest::ListToolsRequest(_) => false,
+            // rmcp models what a server of 2026-07-28 says of tasks: its lists are read once.
+            ClientRequest::ListToolsRequest(_) if !speaks_2026(custom_headers) => false,
             _ => return None,
         };
         Some(Again {
@@ -126,6 +135,7 @@ impl Again {
         })
     }
 
+    /// Whether this is a second `initialize` (which opens a session of its own).
     fn initializes(&self) -> bool {
         matches!(
             &self.message,
@@ -523,6 +533,16 @@ mod tests {
         assert!(initialize.initializes());
         // A session of its own.
         assert_eq!(initialize.session_id, None);
+
+        // A list of 2026-07-28, whose tasks rmcp reads itself, is not asked again; one of
+        // 2025-11-25 is.
+        let list = message(r#""method":"tools/list""#);
+        let at = |version: &'static str| {
+            let name = HeaderName::from_static("mcp-protocol-version");
+            HashMap::from([(name, HeaderValue::from_static(version))])
+        };
+        assert!(Again::of(&uri, &list, &session, &token, &at("2026-07-28")).is_none());
+        assert!(Again::of(&uri, &list, &session, &token, &at("2025-11-25")).is_some());
 
         // A call, a ping and a notification are never copied.
         let call = message(r#""method":"tools/call","params":{"name":"echo","arguments":{}}"#);

@@ -19,6 +19,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures_util::StreamExt;
 use http::{HeaderName, HeaderValue};
@@ -156,14 +157,17 @@ impl Again {
     }
 
     /// Sends the request again with `http`, and has `tasks` read the answer's body, of at
-    /// most `max_body` bytes. Best effort: an answer that does not come, or not as a JSON
-    /// body within the limit, is not read, and the tools are then taken as the first answer
-    /// gave them (no tasks).
+    /// most `max_body` bytes. Best effort, within [`AGAIN_TIMEOUT`] a request: an answer that
+    /// does not come, or not as a whole JSON body within the limit, is not read, and the
+    /// tools are then taken as the first answer gave them (no tasks).
     async fn read(self, http: &reqwest::Client, tasks: &LegacyTasks, max_body: usize) {
-        let mut request = self.with_headers(http.post(&*self.uri)).header(
-            http::header::ACCEPT,
-            format!("{JSON_MIME_TYPE}, {EVENT_STREAM_MIME_TYPE}"),
-        );
+        let mut request = self
+            .with_headers(http.post(&*self.uri))
+            .header(
+                http::header::ACCEPT,
+                format!("{JSON_MIME_TYPE}, {EVENT_STREAM_MIME_TYPE}"),
+            )
+            .timeout(AGAIN_TIMEOUT);
         if let Some(session) = &self.session_id {
             request = request.header(HEADER_SESSION_ID, &**session);
         }
@@ -178,17 +182,20 @@ impl Again {
             .headers()
             .get(http::header::CONTENT_TYPE)
             .and_then(|value| value.to_str().ok())
-            .is_some_and(|value| value.trim_start().starts_with(JSON_MIME_TYPE));
+            .and_then(|value| value.split(';').next())
+            .is_some_and(|essence| essence.trim().eq_ignore_ascii_case(JSON_MIME_TYPE));
         if response.status().is_success() && json {
             let mut body = Vec::new();
-            let mut whole = true;
-            while let Ok(Some(chunk)) = response.chunk().await {
-                if body.len() + chunk.len() > max_body {
-                    whole = false;
-                    break;
+            let whole = loop {
+                match response.chunk().await {
+                    Ok(Some(chunk)) if body.len() + chunk.len() <= max_body => {
+                        body.extend_from_slice(&chunk);
+                    }
+                    Ok(None) => break true,
+                    // Too large, or cut: not read.
+                    Ok(Some(_)) | Err(_) => break false,
                 }
-                body.extend_from_slice(&chunk);
-            }
+            };
             if whole {
                 tasks.read(&body);
             }
@@ -197,12 +204,17 @@ impl Again {
         if let Some(session) = opened {
             let ended = self
                 .with_headers(http.delete(&*self.uri))
-                .header(HEADER_SESSION_ID, session);
+                .header(HEADER_SESSION_ID, session)
+                .timeout(AGAIN_TIMEOUT);
             // A server that cannot end it ends it when it expires.
             let _ = ended.send().await;
         }
     }
 }
+
+/// How long each request of [`Again::read`] may take: it is not the application's request,
+/// and it must not hold the application's up for long.
+const AGAIN_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The HTTP client rmcp's `StreamableHttpClientTransport::from_uri` makes (which it keeps
 /// private): no idle connections kept (a reused one can stall on the server's delayed ACK),

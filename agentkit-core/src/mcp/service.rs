@@ -21,7 +21,7 @@ use tower_service::Service;
 
 use super::auth::{Body, full};
 use super::options::HttpOptions;
-use super::raw::tool_call_arguments;
+use super::raw::call_arguments;
 use super::server::McpServer;
 use super::sessions::Sessions;
 use crate::error::BoxError;
@@ -146,7 +146,7 @@ impl McpHttpService {
             return full_up(self.sessions.max(), options.session_idle);
         }
         if parts.method == Method::POST
-            && let Some((_, arguments)) = tool_call_arguments(&bytes)
+            && let Some(arguments) = call_arguments(&bytes)
         {
             parts.extensions.insert(arguments);
         }

@@ -21,18 +21,20 @@ pub struct Sample {
     pub cpu_us: f64,
 }
 
-/// Opens `sessions` sessions on `addr`, then has each make `calls` calls of kind `kind` in
-/// sequence, all sessions at once. Opening and closing the sessions is not timed.
+/// Opens `sessions` sessions on `addr` (connections only, when `stateless`), then has each
+/// make `calls` calls of kind `kind` in sequence, all sessions at once. Opening and closing
+/// the sessions is not timed.
 pub async fn measure(
     addr: SocketAddr,
     server_pid: Option<u32>,
     sessions: usize,
     calls: usize,
     kind: Calls,
+    stateless: bool,
 ) -> Result<Sample, Error> {
     let mut opened = Vec::with_capacity(sessions);
     for _ in 0..sessions {
-        opened.push(Session::open(addr).await?);
+        opened.push(Session::open(addr, stateless).await?);
     }
     let cpu_before = server_pid.map(cpu_time);
     let start = Instant::now();

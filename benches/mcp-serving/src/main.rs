@@ -40,12 +40,16 @@ struct Options {
     nagle: bool,
     /// A command the servers run under (a profiler), before the server's own.
     wrap: Vec<String>,
+    /// Whether the servers serve without sessions (`McpServer::stateless`, rmcp's
+    /// `legacy_session_mode` off and JSON responses), and the clients call without one.
+    stateless: bool,
 }
 
 fn main() -> Result<(), Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some("serve") if args.len() == 2 => serve(&args[1]),
+        Some("serve") if args.len() == 2 => serve(&args[1], false),
+        Some("serve") if args.len() == 3 && args[2] == "--stateless" => serve(&args[1], true),
         Some("bench") => {
             let options = parse(&args[1..])?;
             tokio::runtime::Builder::new_current_thread()
@@ -60,8 +64,12 @@ fn main() -> Result<(), Error> {
 const USAGE: &str = "usage: mcp-serving serve KIND
        mcp-serving bench [--rounds N] [--calls N] [--sessions 1,8,64]
                          [--server-cpus LIST | --no-pin] [--servers agentkit,axum,hyper]
-                         [--calls-kinds valid,invalid] [--no-nagle]
-                         [--wrap 'valgrind --tool=callgrind']";
+                         [--calls-kinds valid,invalid] [--no-nagle] [--stateless]
+                         [--wrap 'valgrind --tool=callgrind']
+
+--stateless: every server serves without sessions (agentkit's McpServer::stateless, rmcp's
+legacy_session_mode off with JSON responses, as agentkit sets it), and each call is a request
+of its own: no initialize, no Mcp-Session-Id, no DELETE.";
 
 fn parse(args: &[String]) -> Result<Options, Error> {
     let mut options = Options {
@@ -73,6 +81,7 @@ fn parse(args: &[String]) -> Result<Options, Error> {
         kinds: vec![Calls::Valid, Calls::Invalid],
         nagle: true,
         wrap: Vec::new(),
+        stateless: false,
     };
     let mut args = args.iter();
     while let Some(flag) = args.next() {
@@ -103,6 +112,7 @@ fn parse(args: &[String]) -> Result<Options, Error> {
                     .collect::<Result<_, _>>()?
             }
             "--no-nagle" => options.nagle = false,
+            "--stateless" => options.stateless = true,
             "--help" | "-h" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -117,7 +127,7 @@ fn parse(args: &[String]) -> Result<Options, Error> {
 /// One server process: a multi-thread runtime as `#[tokio::main]` makes it, so one worker
 /// per core the process may run on (one, under `taskset -c 0`). It returns on `SIGTERM`, so
 /// that a profiler it runs under writes its profile.
-fn serve(kind: &str) -> Result<(), Error> {
+fn serve(kind: &str, stateless: bool) -> Result<(), Error> {
     use tokio::signal::unix::{SignalKind, signal};
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -127,7 +137,7 @@ fn serve(kind: &str) -> Result<(), Error> {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
             println!("{}", listener.local_addr()?);
             tokio::select! {
-                served = servers::serve(kind, listener) => served,
+                served = servers::serve(kind, listener, stateless) => served,
                 _ = terminate.recv() => Ok(()),
             }
         })
@@ -140,7 +150,12 @@ struct Server {
 }
 
 impl Server {
-    fn start(kind: &str, cpus: Option<&str>, wrap: &[String]) -> Result<Server, Error> {
+    fn start(
+        kind: &str,
+        cpus: Option<&str>,
+        wrap: &[String],
+        stateless: bool,
+    ) -> Result<Server, Error> {
         let exe = std::env::current_exe()?.into_os_string();
         let mut line: Vec<std::ffi::OsString> = Vec::new();
         if let Some(cpus) = cpus {
@@ -151,6 +166,7 @@ impl Server {
         let mut child = Command::new(&line[0])
             .args(&line[1..])
             .args(["serve", kind])
+            .args(stateless.then_some("--stateless"))
             .stdout(Stdio::piped())
             .spawn()?;
         let mut line = String::new();
@@ -193,9 +209,15 @@ pub type Cells = BTreeMap<(usize, &'static str), BTreeMap<String, Vec<Sample>>>;
 async fn bench(options: Options) -> Result<(), Error> {
     let cpus = options.server_cpus.as_deref();
     println!(
-        "servers pinned to: {}; client: this process, a current-thread runtime",
-        cpus.unwrap_or("(not pinned)")
+        "servers pinned to: {}; client: this process, a current-thread runtime; {}",
+        cpus.unwrap_or("(not pinned)"),
+        if options.stateless {
+            "stateless: no sessions, every call a request of its own"
+        } else {
+            "a session per connection"
+        }
     );
+    let stateless = options.stateless;
 
     // Once: the default without TCP_NODELAY, beside the same server with it.
     let nagle: &[&str] = if options.nagle {
@@ -204,8 +226,8 @@ async fn bench(options: Options) -> Result<(), Error> {
         &[]
     };
     for kind in nagle {
-        let server = Server::start(kind, cpus, &options.wrap)?;
-        let sample = measure(server.addr, server.pid(), 1, 20, Calls::Valid).await?;
+        let server = Server::start(kind, cpus, &options.wrap, stateless)?;
+        let sample = measure(server.addr, server.pid(), 1, 20, Calls::Valid, stateless).await?;
         println!(
             "{kind:>10}: 1 session, 20 valid calls: p50 {:.3} ms, {:.0} calls/s",
             ms(sample.p50),
@@ -215,7 +237,10 @@ async fn bench(options: Options) -> Result<(), Error> {
 
     let mut running = Vec::new();
     for kind in &options.servers {
-        running.push((kind.clone(), Server::start(kind, cpus, &options.wrap)?));
+        running.push((
+            kind.clone(),
+            Server::start(kind, cpus, &options.wrap, stateless)?,
+        ));
     }
     let cells: Vec<(usize, Calls)> = options
         .sessions
@@ -228,7 +253,7 @@ async fn bench(options: Options) -> Result<(), Error> {
     for &(sessions, kind) in &cells {
         for (_, server) in &running {
             let calls = (per_session(sessions) / 4).max(5);
-            measure(server.addr, server.pid(), sessions, calls, kind).await?;
+            measure(server.addr, server.pid(), sessions, calls, kind, stateless).await?;
         }
     }
 
@@ -245,6 +270,7 @@ async fn bench(options: Options) -> Result<(), Error> {
                     sessions,
                     per_session(sessions),
                     kind,
+                    stateless,
                 )
                 .await?;
                 results

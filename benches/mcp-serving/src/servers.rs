@@ -26,8 +26,8 @@ use hyper_util::service::TowerToHyperService;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::model::{ServerCapabilities, ServerConfig};
-use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ServerHandler, tool_handler, tool_router};
 use serde::{Deserialize, Serialize};
 use tokio::net::TcpListener;
@@ -35,9 +35,11 @@ use tokio::net::TcpListener;
 /// The servers this benchmark can start, by the name the command line gives them.
 pub const KINDS: [&str; 4] = ["agentkit", "axum", "axum-nagle", "hyper"];
 
-/// Serves `kind` on `listener` until the process is killed.
-pub async fn serve(kind: &str, listener: TcpListener) -> Result<(), BoxError> {
+/// Serves `kind` on `listener` until the process is killed, without sessions when
+/// `stateless`.
+pub async fn serve(kind: &str, listener: TcpListener, stateless: bool) -> Result<(), BoxError> {
     match kind {
+        "agentkit" if stateless => agentkit_server()?.stateless().serve_http(listener).await,
         "agentkit" => agentkit_server()?.serve_http(listener).await,
         "axum" => {
             // Each response is written in more than one small segment: without `TCP_NODELAY`
@@ -45,10 +47,10 @@ pub async fn serve(kind: &str, listener: TcpListener) -> Result<(), BoxError> {
             let listener = listener.tap_io(|stream| {
                 let _ = stream.set_nodelay(true);
             });
-            axum::serve(listener, axum_router()).await?;
+            axum::serve(listener, axum_router(stateless)).await?;
         }
-        "axum-nagle" => axum::serve(listener, axum_router()).await?,
-        "hyper" => serve_hyper(listener).await,
+        "axum-nagle" => axum::serve(listener, axum_router(stateless)).await?,
+        "hyper" => serve_hyper(listener, stateless).await,
         _ => return Err(format!("unknown server {kind:?}; one of {KINDS:?}").into()),
     }
     Ok(())
@@ -172,21 +174,21 @@ impl ServerHandler for WeatherServer {
 }
 
 /// rmcp's streamable HTTP service of the plain server, with rmcp's default configuration (as
-/// agentkit's `streamable_http_service` uses).
-fn rmcp_service() -> StreamableHttpService<WeatherServer, LocalSessionManager> {
-    StreamableHttpService::new(
-        || Ok(WeatherServer::new()),
-        Default::default(),
-        Default::default(),
-    )
+/// agentkit's `streamable_http_service` uses); when `stateless`, without sessions and with
+/// JSON responses, as `McpServer::stateless` sets it.
+fn rmcp_service(stateless: bool) -> StreamableHttpService<WeatherServer, LocalSessionManager> {
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(!stateless)
+        .with_json_response(stateless);
+    StreamableHttpService::new(|| Ok(WeatherServer::new()), Default::default(), config)
 }
 
-fn axum_router() -> axum::Router {
-    axum::Router::new().nest_service("/mcp", rmcp_service())
+fn axum_router(stateless: bool) -> axum::Router {
+    axum::Router::new().nest_service("/mcp", rmcp_service(stateless))
 }
 
-async fn serve_hyper(listener: TcpListener) {
-    let service = TowerToHyperService::new(rmcp_service());
+async fn serve_hyper(listener: TcpListener, stateless: bool) {
+    let service = TowerToHyperService::new(rmcp_service(stateless));
     loop {
         let Ok((stream, _)) = listener.accept().await else {
             continue;

@@ -49,13 +49,15 @@ impl Calls {
 pub struct Session {
     sender: SendRequest<Full<Bytes>>,
     host: HeaderValue,
-    id: HeaderValue,
+    /// The session's id; none when the server serves without sessions.
+    id: Option<HeaderValue>,
     next_id: u64,
 }
 
 impl Session {
-    /// Connects to `addr` and initializes an MCP session.
-    pub async fn open(addr: SocketAddr) -> Result<Session, Error> {
+    /// Connects to `addr` and initializes an MCP session; only connects when `stateless`
+    /// (each call is then a request of its own, as a stateless server serves it).
+    pub async fn open(addr: SocketAddr, stateless: bool) -> Result<Session, Error> {
         let stream = TcpStream::connect(addr).await?;
         // As reqwest does by default: the request must not wait on the server's ACKs either.
         stream.set_nodelay(true)?;
@@ -65,9 +67,12 @@ impl Session {
         let mut session = Session {
             sender,
             host: HeaderValue::from_str(&addr.to_string())?,
-            id: HeaderValue::from_static(""),
-            next_id: 0,
+            id: None,
+            next_id: 1,
         };
+        if stateless {
+            return Ok(session);
+        }
         let initialize = format!(
             r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"{PROTOCOL_VERSION}","capabilities":{{}},"clientInfo":{{"name":"mcp-serving-bench","version":"0.0.0"}}}}}}"#
         );
@@ -79,10 +84,12 @@ impl Session {
             )
             .into());
         }
-        session.id = headers
-            .get("mcp-session-id")
-            .cloned()
-            .ok_or("initialize: no Mcp-Session-Id in the answer")?;
+        session.id = Some(
+            headers
+                .get("mcp-session-id")
+                .cloned()
+                .ok_or("initialize: no Mcp-Session-Id in the answer")?,
+        );
         let answer = last_message(&body)?;
         if answer.get("result").is_none() {
             return Err(format!("initialize failed: {answer}").into());
@@ -92,7 +99,6 @@ impl Session {
         if status != StatusCode::ACCEPTED {
             return Err(format!("notifications/initialized: HTTP {status}").into());
         }
-        session.next_id = 1;
         Ok(session)
     }
 
@@ -115,8 +121,12 @@ impl Session {
         Ok(elapsed)
     }
 
-    /// Ends the session (`DELETE`), so that the server does not keep it.
+    /// Ends the session (`DELETE`), so that the server does not keep it; nothing to end
+    /// without one.
     pub async fn close(mut self) -> Result<(), Error> {
+        if self.id.is_none() {
+            return Ok(());
+        }
         let request = self
             .request(Method::DELETE, true)
             .body(Full::new(Bytes::new()))?;
@@ -133,12 +143,12 @@ impl Session {
             .header(HOST, self.host.clone())
             .header(CONTENT_TYPE, "application/json")
             .header(ACCEPT, "application/json, text/event-stream");
-        if in_session {
-            builder
-                .header("mcp-session-id", self.id.clone())
-                .header("mcp-protocol-version", PROTOCOL_VERSION)
-        } else {
-            builder
+        match (in_session, &self.id) {
+            (false, _) => builder,
+            (true, Some(id)) => builder
+                .header("mcp-session-id", id.clone())
+                .header("mcp-protocol-version", PROTOCOL_VERSION),
+            (true, None) => builder.header("mcp-protocol-version", PROTOCOL_VERSION),
         }
     }
 

@@ -229,6 +229,70 @@ mod tests {
 
     /// The scan finds what serde finds, and hands serde what it is unsure of.
     #[test]
+    fn every_cut_of_a_message_is_scanned_without_a_panic() {
+        // A message cut anywhere, in a string, after an escape, inside nested values: the
+        // scan is a read of bytes a client sent, and never panics on them.
+        let message = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","arguments":{"a":[1,{"b":"}\"\\"}],"c":"\u00e9","d":-1.5e3,"e":[[{}]]}}}"#;
+        for end in 0..=message.len() {
+            let cut = &message[..end];
+            let _ = scan::call_arguments(cut);
+            let scanned = call_arguments(cut).map(|arguments| arguments.0);
+            let parsed = parsed_call_arguments(cut).map(|arguments| arguments.0);
+            assert_eq!(scanned, parsed, "{}", String::from_utf8_lossy(cut));
+        }
+    }
+
+    #[test]
+    fn the_scan_never_panics_and_on_json_reads_what_serde_reads() {
+        // Messages pieced together at random (a fixed sequence) from what JSON is made of.
+        let pieces: [&[u8]; 16] = [
+            b"{",
+            b"}",
+            b"[",
+            b"]",
+            b"\"",
+            b"\\",
+            b":",
+            b",",
+            b" ",
+            b"\"method\"",
+            b"\"tools/call\"",
+            b"\"params\"",
+            b"\"arguments\"",
+            b"1",
+            b"null",
+            b"\\u",
+        ];
+        // Each after one of these openings, so that the pieces reach the scan's every part.
+        let openings: [&[u8]; 4] = [
+            b"",
+            br#"{"a":"#,
+            br#"{"method":"tools/call","params":"#,
+            br#"{"method":"tools/call","params":{"arguments":"#,
+        ];
+        // xorshift32: a fixed sequence, the same on every run.
+        let mut state = 0x2545_f491_u32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as usize
+        };
+        for round in 0..40_000 {
+            let mut message = openings[round % openings.len()].to_vec();
+            for _ in 0..next() % 12 {
+                message.extend_from_slice(pieces[next() % pieces.len()]);
+            }
+            let scanned = call_arguments(&message).map(|arguments| arguments.0);
+            // On JSON, the scan reads what serde reads.
+            if serde_json::from_slice::<serde_json::Value>(&message).is_ok() {
+                let parsed = parsed_call_arguments(&message).map(|arguments| arguments.0);
+                assert_eq!(scanned, parsed, "{}", String::from_utf8_lossy(&message));
+            }
+        }
+    }
+
+    #[test]
     fn the_scan_reads_what_serde_reads() {
         let messages: [&[u8]; 16] = [
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","arguments":{"a":[1,{"b":"}\""}],"a":2}}}"#,

@@ -126,7 +126,10 @@ impl<'a> Scan<'a> {
     /// Passes a string, the opening quote passed already.
     fn pass_string(&mut self) -> Option<()> {
         loop {
-            let length = self.bytes[self.at..]
+            // `get`: an escape as the message's last byte leaves `at` past its end.
+            let length = self
+                .bytes
+                .get(self.at..)?
                 .iter()
                 .position(|&b| b == b'"' || b == b'\\')?;
             self.at += length + 1;

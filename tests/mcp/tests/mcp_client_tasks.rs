@@ -9,7 +9,8 @@
 //! MCP 2025-11-25's tasks (SEP-1686), over stdio and over streamable HTTP: the reference
 //! server's `simulate-research-query` (`execution.taskSupport: "required"`) called as a task,
 //! its question answered on the way; and a tool that needs a task, of a server that does not
-//! declare tasks, refused at import, over SSE and over JSON bodies; what such a task reports
+//! declare tasks, refused at import, over SSE and over JSON bodies (where the session the
+//! second `initialize` opens is ended at once); what such a task reports
 //! (progress, log messages) reaching the executor's observers; and the stdio server's process,
 //! which the client starts itself to read these, asked to exit when the client goes. Needs
 //! the peers
@@ -21,7 +22,7 @@ use std::time::Duration;
 
 use agentkit_core::mcp::rmcp::ServiceExt;
 use agentkit_core::mcp::rmcp::model::{ElicitResult, ElicitationAction};
-use agentkit_core::mcp::{McpClient, McpClientBuilder, McpServer, Refusal};
+use agentkit_core::mcp::{McpClient, McpClientBuilder, McpServer, McpTool, Refusal};
 use agentkit_core::{
     BoxError, Elicitation, ElicitationRequest, ErrorKind, JsonObject, TaskSupport, Tool, ToolCall,
     ToolContext, ToolEvent, ToolExecutor, ToolOutput, ToolRegistry, ToolResult, ToolSpec,
@@ -570,4 +571,61 @@ async fn what_a_task_of_2025_11_25_reports_reaches_the_observers() {
             "completed"
         ]
     );
+}
+
+/// A server of 2025-11-25 over streamable HTTP that answers with JSON bodies and keeps
+/// sessions: each `initialize` opens one, a `DELETE` ends it, and `tools/list` lists one tool
+/// named after how many are open (`open_<n>`).
+const SESSIONS_HTTP_SERVER: &str = r#"
+const http = require("node:http");
+const open = new Set();
+let opened = 0;
+const server = http.createServer((req, res) => {
+  const session = req.headers["mcp-session-id"];
+  if (req.method === "DELETE") {
+    open.delete(session);
+    return res.writeHead(200).end();
+  }
+  if (req.method !== "POST") return res.writeHead(405).end();
+  let body = "";
+  req.on("data", (chunk) => (body += chunk));
+  req.on("end", () => {
+    const m = JSON.parse(body);
+    if (m.id === undefined) return res.writeHead(202).end();
+    const headers = { "content-type": "application/json" };
+    let result;
+    if (m.method === "initialize") {
+      const id = `s${++opened}`;
+      open.add(id);
+      headers["mcp-session-id"] = id;
+      result = { protocolVersion: "2025-11-25", capabilities: { tools: {} },
+        serverInfo: { name: "sessions", version: "1" } };
+    } else if (m.method === "tools/list") {
+      result = { tools: [{ name: `open_${open.size}`, inputSchema: { type: "object" } }] };
+    } else {
+      return res.writeHead(200, headers).end(JSON.stringify({ jsonrpc: "2.0", id: m.id,
+        error: { code: -32601, message: "Method not found" } }));
+    }
+    res.writeHead(200, headers).end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
+  });
+});
+server.listen(0, "127.0.0.1", () =>
+  console.log(`listening on http://127.0.0.1:${server.address().port}/mcp`));
+"#;
+
+#[tokio::test]
+async fn the_session_a_second_initialize_opens_is_ended_at_once() {
+    let Some(_) = peers() else { return };
+    let mut command = tokio::process::Command::new("node");
+    command.args(["-e", SESSIONS_HTTP_SERVER]);
+    let (_server, url) = node_over_http(command).await;
+    let client = bounded(McpClient::connect_http(&url))
+        .await
+        .expect("connects");
+    assert_eq!(client.protocol_version().as_deref(), Some("2025-11-25"));
+    // The `initialize` answered with a JSON body was sent again to read it whole; the
+    // session that opened is ended before the client goes on: one is open, the client's.
+    let tools = bounded(client.tools(None)).await.expect("lists");
+    let names: Vec<_> = tools.tools().iter().map(McpTool::remote_name).collect();
+    assert_eq!(names, ["open_1"]);
 }

@@ -370,12 +370,29 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
 #[tokio::test]
 async fn a_tool_that_needs_tasks_the_server_does_not_declare_is_refused_at_import() {
     let Some(_) = peers() else { return };
-    let mut command = tokio::process::Command::new("node");
-    command.args(["-e", NO_TASKS_SERVER]);
-    let client = bounded(McpClient::connect_stdio(command))
-        .await
-        .expect("the server starts");
+    let client = connect_over_stdio(NO_TASKS_SERVER).await;
     research_is_refused_at_import(&client).await;
+}
+
+/// A client of the server over stdio that `node -e <script>` is.
+async fn connect_over_stdio(script: &str) -> McpClient {
+    let mut command = tokio::process::Command::new("node");
+    command.args(["-e", script]);
+    bounded(McpClient::connect_stdio(command))
+        .await
+        .expect("the server starts")
+}
+
+/// A client of the server over streamable HTTP that `node -e <script> <args>...` starts
+/// (`script_and_args`), and the server's process, which ends when dropped.
+async fn connect_to_script(script_and_args: &[&str]) -> (tokio::process::Child, McpClient) {
+    let mut command = tokio::process::Command::new("node");
+    command.arg("-e").args(script_and_args);
+    let (server, url) = node_over_http(command).await;
+    let client = bounded(McpClient::connect_http(&url))
+        .await
+        .expect("connects");
+    (server, client)
 }
 
 /// `client`'s server, of 2025-11-25, lists `research`, which needs a task, and `echo`, and
@@ -441,24 +458,14 @@ server.listen(0, "127.0.0.1", () =>
 #[tokio::test]
 async fn a_tool_that_needs_tasks_the_server_does_not_declare_is_refused_at_import_over_http() {
     let Some(_) = peers() else { return };
-    let mut command = tokio::process::Command::new("node");
-    command.args(["-e", NO_TASKS_HTTP_SERVER]);
-    let (_server, url) = node_over_http(command).await;
-    let client = bounded(McpClient::connect_http(&url))
-        .await
-        .expect("connects");
+    let (_server, client) = connect_to_script(&[NO_TASKS_HTTP_SERVER]).await;
     research_is_refused_at_import(&client).await;
 }
 
 #[tokio::test]
 async fn a_tool_that_needs_tasks_the_server_does_not_declare_is_refused_at_import_answering_json() {
     let Some(_) = peers() else { return };
-    let mut command = tokio::process::Command::new("node");
-    command.args(["-e", NO_TASKS_HTTP_SERVER, "json"]);
-    let (_server, url) = node_over_http(command).await;
-    let client = bounded(McpClient::connect_http(&url))
-        .await
-        .expect("connects");
+    let (_server, client) = connect_to_script(&[NO_TASKS_HTTP_SERVER, "json"]).await;
     research_is_refused_at_import(&client).await;
 }
 
@@ -530,11 +537,7 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
 #[tokio::test]
 async fn what_a_task_of_2025_11_25_reports_reaches_the_observers() {
     let Some(_) = peers() else { return };
-    let mut command = tokio::process::Command::new("node");
-    command.args(["-e", REPORTING_TASK_SERVER]);
-    let client = bounded(McpClient::connect_stdio(command))
-        .await
-        .expect("the server starts");
+    let client = connect_over_stdio(REPORTING_TASK_SERVER).await;
     assert_eq!(client.protocol_version().as_deref(), Some("2025-11-25"));
     let mut registry = ToolRegistry::new();
     let import = bounded(client.register_tools(&mut registry, None))
@@ -616,12 +619,7 @@ server.listen(0, "127.0.0.1", () =>
 #[tokio::test]
 async fn the_session_a_second_initialize_opens_is_ended_at_once() {
     let Some(_) = peers() else { return };
-    let mut command = tokio::process::Command::new("node");
-    command.args(["-e", SESSIONS_HTTP_SERVER]);
-    let (_server, url) = node_over_http(command).await;
-    let client = bounded(McpClient::connect_http(&url))
-        .await
-        .expect("connects");
+    let (_server, client) = connect_to_script(&[SESSIONS_HTTP_SERVER]).await;
     assert_eq!(client.protocol_version().as_deref(), Some("2025-11-25"));
     // The `initialize` answered with a JSON body was sent again to read it whole; the
     // session that opened is ended before the client goes on: one is open, the client's.

@@ -240,7 +240,10 @@ pub(crate) fn everything_server(peers: &Path) -> PathBuf {
 /// Runs `node` with the module `script` and `args` the way `node <script> <args>...` would,
 /// with the port the server it starts listens on changed to a free one (`PORT=0`, and
 /// `net.Server.listen` wrapped to say which): for the reference server, which listens on
-/// `$PORT` and prints only the port it was given.
+/// `$PORT` and prints only the port it was given. With `ANSWER_JSON` set, the TypeScript SDK's
+/// server transport is made to answer every request with a JSON body rather than an SSE
+/// stream, as `enableJsonResponse: true` does (the reference server has no option for it);
+/// run from the peers' directory then, whose SDK is the one the reference server loads.
 const ON_A_FREE_PORT: &str = r#"
 const net = require("node:net");
 const listen = net.Server.prototype.listen;
@@ -249,12 +252,37 @@ net.Server.prototype.listen = function (...args) {
     console.log(`listening on http://127.0.0.1:${this.address().port}/mcp`));
   return listen.apply(this, args);
 };
-import(require("node:url").pathToFileURL(process.argv[1]).href);
+const start = () => import(require("node:url").pathToFileURL(process.argv[1]).href);
+if (process.env.ANSWER_JSON) {
+  import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js").then((sdk) => {
+    const transport = sdk.WebStandardStreamableHTTPServerTransport.prototype;
+    const handle = transport.handleRequest;
+    transport.handleRequest = function (...args) {
+      this._enableJsonResponse = true;
+      return handle.apply(this, args);
+    };
+    return start();
+  });
+} else {
+  start();
+}
 "#;
 
 /// The reference server over streamable HTTP (`node <it> streamableHttp`) on a free port, and
 /// its URL. The process ends when the `Child` is dropped.
 pub(crate) async fn everything_server_over_http(peers: &Path) -> (Child, String) {
+    node_over_http(everything_over_http(peers)).await
+}
+
+/// [`everything_server_over_http`], answering every request with a JSON body (the
+/// TypeScript SDK's `enableJsonResponse`).
+pub(crate) async fn everything_server_over_http_answering_json(peers: &Path) -> (Child, String) {
+    let mut command = everything_over_http(peers);
+    command.current_dir(peers).env("ANSWER_JSON", "1");
+    node_over_http(command).await
+}
+
+fn everything_over_http(peers: &Path) -> Command {
     let mut command = Command::new("node");
     command
         .args(["-e", ON_A_FREE_PORT])
@@ -263,44 +291,7 @@ pub(crate) async fn everything_server_over_http(peers: &Path) -> (Child, String)
         .env("PORT", "0")
         // It logs the port it was given (0) there.
         .stderr(Stdio::null());
-    node_over_http(command).await
-}
-
-/// [`ON_A_FREE_PORT`], with the TypeScript SDK's server transport made to answer every
-/// request with a JSON body rather than an SSE stream, as `enableJsonResponse: true` does (the
-/// reference server has no option for it). Run from the peers' directory, whose SDK is the
-/// one the reference server loads.
-const ON_A_FREE_PORT_ANSWERING_JSON: &str = r#"
-const net = require("node:net");
-const listen = net.Server.prototype.listen;
-net.Server.prototype.listen = function (...args) {
-  this.once("listening", () =>
-    console.log(`listening on http://127.0.0.1:${this.address().port}/mcp`));
-  return listen.apply(this, args);
-};
-import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js").then((sdk) => {
-  const transport = sdk.WebStandardStreamableHTTPServerTransport.prototype;
-  const handle = transport.handleRequest;
-  transport.handleRequest = function (...args) {
-    this._enableJsonResponse = true;
-    return handle.apply(this, args);
-  };
-  return import(require("node:url").pathToFileURL(process.argv[1]).href);
-});
-"#;
-
-/// [`everything_server_over_http`], answering every request with a JSON body (the
-/// TypeScript SDK's `enableJsonResponse`).
-pub(crate) async fn everything_server_over_http_answering_json(peers: &Path) -> (Child, String) {
-    let mut command = Command::new("node");
     command
-        .args(["-e", ON_A_FREE_PORT_ANSWERING_JSON])
-        .arg(everything_server(peers))
-        .arg("streamableHttp")
-        .current_dir(peers)
-        .env("PORT", "0")
-        .stderr(Stdio::null());
-    node_over_http(command).await
 }
 
 /// Starts `command`, a Node.js server over streamable HTTP that prints

@@ -40,6 +40,10 @@ use crate::tool::{BoxFuture, DynTool, ToolSpec};
 
 impl ToolExecutor {
     /// Runs one call: its events, its arguments, its tool, its result.
+    ///
+    /// An async block rather than an `async fn`, whose future would keep its arguments (the
+    /// call's options among them) beside the body's own copies for as long as it runs.
+    #[allow(clippy::manual_async_fn)]
     pub(super) fn run_inner<'a>(
         &'a self,
         tool_name: &'a str,

@@ -45,6 +45,8 @@ impl McpServer {
     /// Not an `async fn`, whose future would keep the request and its context twice (as
     /// arguments, and as the body's own); the rare paths (a resumed call, input rounds, a
     /// task) are boxed, so that the future of a plain call is the size of a plain call.
+    // An async block, not an `async fn`: see the doc above.
+    #[allow(clippy::manual_async_fn)]
     pub(super) fn call(
         &self,
         mut request: CallToolRequestParams,
@@ -187,6 +189,8 @@ impl McpServer {
     /// tool asks by requests of its own (2025-11-25), or through its task (see `tasks`).
     ///
     /// Not an `async fn`, whose future would keep `principal` twice.
+    // An async block, not an `async fn`: see the doc above.
+    #[allow(clippy::manual_async_fn)]
     pub(super) fn run_to_end<'a>(
         &'a self,
         call: &'a ToolCall,

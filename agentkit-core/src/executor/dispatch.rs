@@ -207,31 +207,36 @@ impl ToolExecutor {
 
     /// Like [`dispatch_until`](Self::dispatch_until), for a call served to `client`: its
     /// reports also go to `reporter`, and its tool may ask the client.
+    ///
+    /// Not an `async fn`: its options are made before the call's future, so that future
+    /// does not keep its arguments beside the run's own copy of them (a served call's
+    /// future is allocated for every call; see `benches/mcp-serving`).
     #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
-    pub(crate) async fn dispatch_served(
-        &self,
-        call: &ToolCall,
-        deadline: impl Future<Output = ()> + Send,
+    pub(crate) fn dispatch_served<'a>(
+        &'a self,
+        call: &'a ToolCall,
+        deadline: impl Future<Output = ()> + Send + 'a,
         reporter: Option<CallReporter>,
         client: Option<Arc<dyn ClientSession>>,
-    ) -> ToolResult {
+    ) -> impl Future<Output = ToolResult> + Send + 'a {
         let options = CallOptions {
             until: Some(Box::pin(deadline)),
             reporter,
             client,
             ..CallOptions::default()
         };
-        self.dispatch_with(call, options).await
+        self.dispatch_with(call, options)
     }
 
-    pub(super) async fn dispatch_with(
-        &self,
-        call: &ToolCall,
-        options: CallOptions<'_>,
-    ) -> ToolResult {
+    /// Runs `call` with `options`: the future of [`run`](Self::run) itself, with nothing of
+    /// its own around it.
+    pub(super) fn dispatch_with<'a>(
+        &'a self,
+        call: &'a ToolCall,
+        options: CallOptions<'a>,
+    ) -> impl Future<Output = ToolResult> + Send + 'a {
         let arguments = Cow::Borrowed(call.arguments());
         self.run(call.name(), call.shared_id(), arguments, options)
-            .await
     }
 
     /// A view of the executor's tools, to narrow and rename for a turn (see [`Toolset`]):
@@ -357,4 +362,22 @@ fn no_call_id() -> &'static Arc<str> {
 
 fn strict(result: ToolResult) -> Result<ToolResult, Error> {
     result.into_strict()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A served call's future is allocated for every call (boxed by the MCP server): it holds
+    /// the call's arguments once, and the rare paths' futures (an approval's question, a
+    /// blocking tool) are boxed out of it. It was 2 128 bytes before that; past the bound,
+    /// something large is held across an `.await` again.
+    #[test]
+    fn a_served_calls_future_stays_small() {
+        let executor = ToolExecutor::new(ToolRegistry::new());
+        let call = ToolCall::new("call_1", "tool", "{}");
+        let future = executor.dispatch_served(&call, std::future::pending(), None, None);
+        let size = std::mem::size_of_val(&future);
+        assert!(size <= 1_400, "a served call's future is {size} bytes");
+    }
 }

@@ -41,89 +41,107 @@ impl McpServer {
     /// Serves the call `request`: plainly, or, when `then_task` (see
     /// [`with_input_before_task`](Self::with_input_before_task)), in rounds that end in a
     /// task for a client of 2026-07-28.
-    pub(super) async fn call(
+    ///
+    /// Not an `async fn`, whose future would keep the request and its context twice (as
+    /// arguments, and as the body's own); the rare paths (a resumed call, input rounds, a
+    /// task) are boxed, so that the future of a plain call is the size of a plain call.
+    // An async block, not an `async fn`: see the doc above.
+    #[allow(clippy::manual_async_fn)]
+    pub(super) fn call(
         &self,
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
         then_task: bool,
-    ) -> Result<CallToolResponse, ErrorData> {
-        // A client of 2026-07-28 is not sent requests while the call runs: the call answers
-        // with what the tool asks, and the client calls again with the answers.
-        let asks_by_rounds = context
-            .protocol_version()
-            .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
-        let rounds = asks_by_rounds.then(|| Rounds {
-            arguments: request.arguments.clone().unwrap_or_default(),
-            responses: request.input_responses.take(),
-            state: request.request_state.take(),
-        });
-        let arguments = self.arguments_as_written(&context, request.arguments);
-        let parts = context.extensions.get::<http::request::Parts>();
-        let principal = parts.and_then(|parts| parts.extensions.get::<Principal>().cloned());
-        if !self.may_use(principal.as_ref(), &request.name) {
-            // A tool the principal may not call is one it cannot know of.
-            return Err(unknown_tool(&request.name));
-        }
-        let call = ToolCall::new(context.id.to_string(), request.name, arguments);
-        let resume = context
-            .meta
-            .get(RESUME_META)
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let (result, deferred_id) = match (&self.deferred, resume) {
-            (Some(_), Some(id)) => self.resume(&call, &id, principal.as_ref()).await?,
-            _ => {
-                if then_task && let Some(rounds) = &rounds {
-                    // The call moves into its task: the round borrows a copy of its name.
-                    let name = call.name().to_owned();
-                    let retry = rounds.retry(&name);
-                    return self
-                        .rounds_then_task(call, &context, principal, retry)
-                        .await;
+    ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + Send + '_ {
+        async move {
+            // A client of 2026-07-28 is not sent requests while the call runs: the call answers
+            // with what the tool asks, and the client calls again with the answers.
+            let asks_by_rounds = context
+                .protocol_version()
+                .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
+            let rounds = asks_by_rounds.then(|| Rounds {
+                arguments: request.arguments.clone().unwrap_or_default(),
+                responses: request.input_responses.take(),
+                state: request.request_state.take(),
+            });
+            let arguments = self.arguments_as_written(&context, request.arguments);
+            let parts = context.extensions.get::<http::request::Parts>();
+            let principal = parts.and_then(|parts| parts.extensions.get::<Principal>().cloned());
+            if !self.may_use(principal.as_ref(), &request.name) {
+                // A tool the principal may not call is one it cannot know of.
+                return Err(unknown_tool(&request.name));
+            }
+            let call = ToolCall::new(context.id.to_string(), request.name, arguments);
+            let resume = context
+                .meta
+                .get(RESUME_META)
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            let (result, deferred_id) = match (&self.deferred, resume) {
+                (Some(_), Some(id)) => {
+                    Box::pin(self.resume(&call, &id, principal.as_ref())).await?
                 }
-                let retry = rounds.as_ref().map(|rounds| rounds.retry(call.name()));
-                match self.run(&call, &context, principal.clone(), retry).await? {
-                    Round::Done(result) => (result, None),
-                    Round::InputRequired(input) => return Ok(input.into()),
-                    // A round driven to its end or its questions does not become a task.
-                    Round::Working => {
-                        return Err(ErrorData::internal_error(
-                            "the call stopped without an answer",
-                            None,
-                        ));
+                _ => {
+                    if then_task && let Some(rounds) = &rounds {
+                        // The call moves into its task: the round borrows a copy of its name.
+                        let name = call.name().to_owned();
+                        let retry = rounds.retry(&name);
+                        return Box::pin(self.rounds_then_task(call, &context, principal, retry))
+                            .await;
+                    }
+                    let round = match &rounds {
+                        None => {
+                            Round::Done(self.run_to_end(&call, &context, principal.clone()).await)
+                        }
+                        Some(rounds) => {
+                            let retry = rounds.retry(call.name());
+                            Box::pin(self.run_round(&call, &context, principal.clone(), retry))
+                                .await?
+                        }
+                    };
+                    match round {
+                        Round::Done(result) => (result, None),
+                        Round::InputRequired(input) => return Ok(input.into()),
+                        // A round driven to its end or its questions does not become a task.
+                        Round::Working => {
+                            return Err(ErrorData::internal_error(
+                                "the call stopped without an answer",
+                                None,
+                            ));
+                        }
                     }
                 }
+            };
+            if let Some(error) = result
+                .error()
+                .filter(|e| e.kind() == ErrorKind::UnknownTool)
+            {
+                // The executor's text: bounded and escaped however long or odd the name.
+                return Err(ErrorData::invalid_params(error.to_model_message(), None));
             }
-        };
-        if let Some(error) = result
-            .error()
-            .filter(|e| e.kind() == ErrorKind::UnknownTool)
-        {
-            // The executor's text: bounded and escaped however long or odd the name.
-            return Err(ErrorData::invalid_params(error.to_model_message(), None));
-        }
-        let deferred_id = match (deferred_id, &self.deferred, result.deferred()) {
-            (Some(id), _, _) => Some(id),
-            (None, Some(store), Some(deferred)) => {
-                let id = new_id();
-                let subject = principal.as_ref().map(Principal::subject);
-                store.keep(&id, deferred, subject).map_err(|_| {
-                    ErrorData::internal_error("the deferred call could not be kept", None)
-                })?;
-                Some(id)
+            let deferred_id = match (deferred_id, &self.deferred, result.deferred()) {
+                (Some(id), _, _) => Some(id),
+                (None, Some(store), Some(deferred)) => {
+                    let id = new_id();
+                    let subject = principal.as_ref().map(Principal::subject);
+                    store.keep(&id, deferred, subject).map_err(|_| {
+                        ErrorData::internal_error("the deferred call could not be kept", None)
+                    })?;
+                    Some(id)
+                }
+                _ => None,
+            };
+            let structured = self
+                .executor
+                .registry()
+                .lookup(call.name())
+                .is_some_and(ToolSpec::has_output_schema);
+            let mut answer = into_call_tool_result(result, structured);
+            if let Some(id) = deferred_id {
+                with_deferred_id(&mut answer, id);
             }
-            _ => None,
-        };
-        let structured = self
-            .executor
-            .registry()
-            .lookup(call.name())
-            .is_some_and(ToolSpec::has_output_schema);
-        let mut answer = into_call_tool_result(result, structured);
-        if let Some(id) = deferred_id {
-            with_deferred_id(&mut answer, id);
+            Ok(answer.into())
         }
-        Ok(answer.into())
     }
 
     /// The arguments of the call of `context` as the client wrote them, where the transport
@@ -169,49 +187,52 @@ impl McpServer {
 
     /// Runs `call` through the executor to its end, for the client of `context`, which the
     /// tool asks by requests of its own (2025-11-25), or through its task (see `tasks`).
-    pub(super) async fn run_to_end(
-        &self,
-        call: &ToolCall,
-        context: &RequestContext<RoleServer>,
+    ///
+    /// Not an `async fn`, whose future would keep `principal` twice.
+    // An async block, not an `async fn`: see the doc above.
+    #[allow(clippy::manual_async_fn)]
+    pub(super) fn run_to_end<'a>(
+        &'a self,
+        call: &'a ToolCall,
+        context: &'a RequestContext<RoleServer>,
         principal: Option<Principal>,
-    ) -> ToolResult {
-        let _in_flight = self.calls.as_ref().map(CallsInFlight::enter);
-        let deadline = self.deadline(context);
-        // Progress goes to the client only when it asked, with a token for the call; log
-        // messages at or above the level it set.
-        let token = context.meta.get_progress_token();
-        let stream = context.extensions.get::<RequestStream>().cloned();
-        let (notifier, reporter) = CallNotifier::start(
-            context.peer.clone(),
-            stream,
-            token,
-            Arc::clone(&self.log_threshold),
-        );
-        // A task's client is asked through the task (see `tasks::input`).
-        let client: Arc<dyn ClientSession> = match context.extensions.get::<TaskClient>() {
-            Some(task) => task.session(principal),
-            None => Arc::new(PeerSession::new(context.peer.clone(), principal)),
-        };
-        let result = self
-            .executor
-            .dispatch_served(call, deadline, Some(reporter), Some(client))
-            .await;
-        notifier.finish().await;
-        result
+    ) -> impl Future<Output = ToolResult> + Send + 'a {
+        async move {
+            let _in_flight = self.calls.as_ref().map(CallsInFlight::enter);
+            let deadline = self.deadline(context);
+            // Progress goes to the client only when it asked, with a token for the call; log
+            // messages at or above the level it set.
+            let token = context.meta.get_progress_token();
+            let stream = context.extensions.get::<RequestStream>().cloned();
+            let (notifier, reporter) = CallNotifier::start(
+                context.peer.clone(),
+                stream,
+                token,
+                Arc::clone(&self.log_threshold),
+            );
+            // A task's client is asked through the task (see `tasks::input`).
+            let client: Arc<dyn ClientSession> = match context.extensions.get::<TaskClient>() {
+                Some(task) => task.session(principal),
+                None => Arc::new(PeerSession::new(context.peer.clone(), principal)),
+            };
+            let result = self
+                .executor
+                .dispatch_served(call, deadline, Some(reporter), Some(client))
+                .await;
+            notifier.finish().await;
+            result
+        }
     }
 
-    /// Runs `call` through the executor, for the client of `context`: to its end, or, for a
-    /// client of 2026-07-28 (a `retry`), until it asks what the client has not answered.
-    async fn run(
+    /// Runs `call` through the executor, for a client of 2026-07-28 (its `retry`), until it
+    /// asks what the client has not answered.
+    async fn run_round(
         &self,
         call: &ToolCall,
         context: &RequestContext<RoleServer>,
         principal: Option<Principal>,
-        retry: Option<Retry<'_>>,
+        mut retry: Retry<'_>,
     ) -> Result<Round, ErrorData> {
-        let Some(mut retry) = retry else {
-            return Ok(Round::Done(self.run_to_end(call, context, principal).await));
-        };
         let _in_flight = self.calls.as_ref().map(CallsInFlight::enter);
         let deadline = self.deadline(context);
         let (notifier, reporter, session) = self.open_round(context, &mut retry, principal)?;

@@ -17,7 +17,7 @@ use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
-use futures_util::Stream;
+use futures_util::{FutureExt as _, Stream};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::WorkerTransport;
 use rmcp::transport::streamable_http_server::SessionManager;
@@ -222,13 +222,19 @@ impl SessionManager for Sessions {
         Ok((id, transport))
     }
 
-    async fn initialize_session(
+    // The methods a request runs are not `async fn`s: their futures, inside rmcp's request
+    // future, would keep the message beside the inner manager's future that holds it too
+    // (752 bytes more a request than rmcp's own manager, for `create_stream`).
+    fn initialize_session(
         &self,
         id: &SessionId,
         message: ClientJsonRpcMessage,
-    ) -> Result<ServerJsonRpcMessage, Self::Error> {
+    ) -> impl Future<Output = Result<ServerJsonRpcMessage, Self::Error>> + Send {
         self.touch(id);
-        Ok(self.shared.inner.initialize_session(id, message).await?)
+        self.shared
+            .inner
+            .initialize_session(id, message)
+            .map(|initialized| Ok(initialized?))
     }
 
     async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
@@ -240,26 +246,33 @@ impl SessionManager for Sessions {
         Ok(self.shared.inner.close_session(id).await?)
     }
 
-    async fn create_stream(
+    fn create_stream(
         &self,
         id: &SessionId,
         mut message: ClientJsonRpcMessage,
-    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+    ) -> impl Future<
+        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
+    > + Send {
         self.touch(id);
         // The request's reports ride its own stream, before its response (rmcp sends log
         // messages to the standalone one): see `request_stream`.
         let queued = request_stream::open(&mut message);
-        let stream = self.shared.inner.create_stream(id, message).await?;
-        Ok(ReportsFirst::new(queued, stream))
+        self.shared
+            .inner
+            .create_stream(id, message)
+            .map(|stream| Ok(ReportsFirst::new(queued, stream?)))
     }
 
-    async fn accept_message(
+    fn accept_message(
         &self,
         id: &SessionId,
         message: ClientJsonRpcMessage,
-    ) -> Result<(), Self::Error> {
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send {
         self.touch(id);
-        Ok(self.shared.inner.accept_message(id, message).await?)
+        self.shared
+            .inner
+            .accept_message(id, message)
+            .map(|accepted| Ok(accepted?))
     }
 
     async fn create_standalone_stream(

@@ -10,6 +10,7 @@
 mod blocking;
 mod budget;
 mod builder;
+mod conclude;
 mod contain;
 mod deadline;
 mod dispatch;

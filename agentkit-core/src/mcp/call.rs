@@ -351,8 +351,10 @@ impl Future for Ended {
             return Poll::Ready(());
         }
         // Nothing is woken through a noop waker: registering it would be for nothing, and
-        // would replace the registration of the poll that can wake.
-        if cx.waker().will_wake(&futures_util::task::noop_waker()) {
+        // would replace the registration of the poll that can wake. The executor's check
+        // (`now_or_never`) polls with this very static waker; a fresh `noop_waker()` may carry
+        // another copy of its vtable, which `will_wake` would not take for the same.
+        if cx.waker().will_wake(futures_util::task::noop_waker_ref()) {
             return Poll::Pending;
         }
         let waiting = this.waiting.get_or_insert_with(|| {
@@ -425,6 +427,8 @@ mod tests {
             let (cancelled, shutdown) = (CancellationToken::new(), CancellationToken::new());
             let mut end = ended(&cancelled, &shutdown);
             assert!((&mut end).now_or_never().is_none());
+            // A check without waiting registers nothing with the tokens.
+            assert!(end.waiting.is_none());
             let waiting = tokio::spawn(end);
             tokio::task::yield_now().await;
             assert!(!waiting.is_finished());

@@ -9,7 +9,7 @@ use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
     ClientRequest, DEFAULT_MRTR_MAX_ROUNDS, RequestId, ServerResult,
 };
-use rmcp::service::{Peer, PeerRequestOptions, ServiceError};
+use rmcp::service::{Peer, PeerRequestOptions, RequestHandle, ServiceError};
 use tokio::sync::mpsc;
 
 use super::elicit::{Answers, fulfill};
@@ -93,25 +93,35 @@ impl Connection {
         ctx: &ToolContext<'_>,
     ) -> Result<ServerResult, ServiceError> {
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-        // Open before the request goes: a log message the server sends at once is then
-        // the call's, not lost while the request is still being sent.
+        let (route, handle) = self.send_routed(request).await?;
+        let mut abandoned = Abandoned::new(&self.peer, &handle);
+        let result = forwarding(route, ctx, handle.await_response()).await;
+        abandoned.id = None;
+        result
+    }
+
+    /// Sends `request` with a route open for what the server reports on it, its progress
+    /// token claimed. The route opens before the request goes: a log message the server
+    /// sends at once is then the call's, not lost while the request is still being sent.
+    pub(super) async fn send_routed(
+        &self,
+        request: ClientRequest,
+    ) -> Result<
+        (
+            Option<(Route, mpsc::UnboundedReceiver<Remote>)>,
+            RequestHandle<RoleClient>,
+        ),
+        ServiceError,
+    > {
         let route = self.routes.as_ref().map(Routes::open);
         let handle = self
             .peer
             .send_cancellable_request(request, PeerRequestOptions::no_options())
             .await?;
-        // A call dropped before its result (the executor's timeout, a cancelled turn) is
-        // cancelled on the server too, as rmcp's `call_tool` does.
-        let mut abandoned = Abandoned {
-            peer: &self.peer,
-            id: Some(handle.id.clone()),
-        };
         if let Some((route, _)) = &route {
             route.claim(handle.progress_token.clone());
         }
-        let result = forwarding(route, ctx, handle.await_response()).await;
-        abandoned.id = None;
-        result
+        Ok((route, handle))
     }
 }
 
@@ -143,10 +153,21 @@ pub(super) async fn forwarding<T>(
 }
 
 /// Tells the server that the caller gave up on request `id`, when dropped before it is
-/// cleared.
-struct Abandoned<'a> {
+/// cleared: a call dropped before its answer (the executor's timeout, a cancelled turn) is
+/// cancelled on the server too, as rmcp's `call_tool` does.
+pub(super) struct Abandoned<'a> {
     peer: &'a Peer<RoleClient>,
-    id: Option<RequestId>,
+    pub(super) id: Option<RequestId>,
+}
+
+impl<'a> Abandoned<'a> {
+    /// For `handle`'s request, until its `id` is cleared.
+    pub(super) fn new(peer: &'a Peer<RoleClient>, handle: &RequestHandle<RoleClient>) -> Self {
+        Abandoned {
+            peer,
+            id: Some(handle.id.clone()),
+        }
+    }
 }
 
 impl Drop for Abandoned<'_> {

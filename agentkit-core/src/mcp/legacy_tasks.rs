@@ -26,12 +26,11 @@ use std::sync::{Mutex, PoisonError};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientRequest, CustomRequest, ServerResult,
 };
-use rmcp::service::{PeerRequestOptions, ServiceError};
+use rmcp::service::ServiceError;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::connection::{Connection, forwarding};
-use super::forward::Routes;
+use super::connection::{Abandoned, Connection, forwarding};
 use super::task_call::{CancelOnDrop, TaskEnded, poll_interval};
 use crate::context::ToolContext;
 use crate::error::BoxError;
@@ -155,17 +154,14 @@ impl Connection {
         let mut body = serde_json::to_value(&params)?;
         body["task"] = json!({});
         let request = ClientRequest::CustomRequest(CustomRequest::new("tools/call", Some(body)));
-        // Open before the request goes, as for a plain call (see `call_once`).
-        let route = self.routes.as_ref().map(Routes::open);
-        let handle = self
-            .peer
-            .send_cancellable_request(request, PeerRequestOptions::no_options())
-            .await?;
-        if let Some((route, _)) = &route {
-            route.claim(handle.progress_token.clone());
-        }
+        // The route stays open for the task's life: its reports carry this request's token.
+        let (route, handle) = self.send_routed(request).await?;
+        let mut abandoned = Abandoned::new(&self.peer, &handle);
         let task = async {
-            match handle.await_response().await? {
+            let answered = handle.await_response().await;
+            // Answered: from here a dropped call cancels the task, not the request.
+            abandoned.id = None;
+            match answered? {
                 // Answered at once after all.
                 ServerResult::CallToolResult(result) => Ok(result),
                 other => self.await_legacy_task(serde_json::to_value(other)?).await,

@@ -17,6 +17,7 @@ use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
+use futures_util::future::Either;
 use futures_util::{FutureExt as _, Stream};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::WorkerTransport;
@@ -26,7 +27,7 @@ use rmcp::transport::streamable_http_server::session::local::{
 };
 use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId};
 
-use super::request_stream::{self, ReportsFirst};
+use super::request_stream::{self, FIRST_MESSAGE_WAIT, FirstMessage, ReportsFirst};
 
 /// The most sessions the maps are made for up front; past it they grow as needed.
 const PREALLOCATED_MAX: usize = 16_384;
@@ -124,10 +125,13 @@ impl Sessions {
             .await
     }
 
-    fn touch(&self, id: &SessionId) {
-        if let Some(seen) = self.shared.state().seen.get_mut(id) {
+    /// Marks session `id` seen now; and how many sessions are live.
+    fn touch(&self, id: &SessionId) -> usize {
+        let mut state = self.shared.state();
+        if let Some(seen) = state.seen.get_mut(id) {
             *seen = Instant::now();
         }
+        state.seen.len()
     }
 
     /// Starts the sweeper, once, on the runtime of the first session.
@@ -253,14 +257,21 @@ impl SessionManager for Sessions {
     ) -> impl Future<
         Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
     > + Send {
-        self.touch(id);
+        // With other sessions live, the headers wait for the first message, to go out with it
+        // (see `request_stream`).
+        let wait = (self.touch(id) > 1).then_some(FIRST_MESSAGE_WAIT);
         // The request's reports ride its own stream, before its response (rmcp sends log
         // messages to the standalone one): see `request_stream`.
         let queued = request_stream::open(&mut message);
         self.shared
             .inner
             .create_stream(id, message)
-            .map(|stream| Ok(ReportsFirst::new(queued, stream?)))
+            .then(move |stream| match stream {
+                Ok(stream) => {
+                    Either::Left(FirstMessage::new(ReportsFirst::new(queued, stream), wait).map(Ok))
+                }
+                Err(error) => Either::Right(std::future::ready(Err(error.into()))),
+            })
     }
 
     fn accept_message(

@@ -177,3 +177,110 @@ async fn a_call_deferred_on_one_replica_resumes_on_another() {
     assert!(forged["error"].is_object(), "{forged}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Answers `released` once the test lets it.
+struct Held {
+    spec: ToolSpec,
+    release: Arc<tokio::sync::Notify>,
+}
+
+impl Tool for Held {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn execute(&self, _: &JsonObject, _: &ToolContext<'_>) -> Result<ToolOutput, BoxError> {
+        self.release.notified().await;
+        Ok("released".into())
+    }
+}
+
+/// With other sessions live, a call's response headers wait for its first message, so that a
+/// quick call goes out in one write; but only for a while: a call still running past it has
+/// its headers and rmcp's priming event sent while it runs (here, it runs until the test has
+/// read them), and its result follows on the same stream.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_call_gets_its_headers_while_it_runs_with_other_sessions_live() {
+    const REVISION: &str = "2025-11-25";
+    let release = Arc::new(tokio::sync::Notify::new());
+    let spec = ToolSpec::builder("held").build().unwrap();
+    let mut registry = ToolRegistry::new();
+    registry
+        .register(Held {
+            spec,
+            release: Arc::clone(&release),
+        })
+        .unwrap();
+    let (address, _stop, _task) =
+        serve(McpServer::new(Arc::new(ToolExecutor::new(registry)))).await;
+    let initialize = INITIALIZE.replace("2025-06-18", REVISION);
+    let mut sessions = Vec::new();
+    for _ in 0..2 {
+        let answer = request(&address, "POST", &[("host", "127.0.0.1")], &initialize).await;
+        let id = answer
+            .header("mcp-session-id")
+            .expect("a session")
+            .to_owned();
+        let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        let headers = [
+            ("host", "127.0.0.1"),
+            ("mcp-session-id", id.as_str()),
+            ("mcp-protocol-version", REVISION),
+        ];
+        assert_eq!(
+            request(&address, "POST", &headers, initialized)
+                .await
+                .status,
+            202
+        );
+        sessions.push(id);
+    }
+
+    let body =
+        r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"held","arguments":{}}}"#;
+    let mut stream = TcpStream::connect(&address).await.unwrap();
+    let text = format!(
+        "POST /mcp HTTP/1.1\r\nconnection: close\r\nhost: 127.0.0.1\r\nmcp-session-id: {}\r\n\
+         mcp-protocol-version: {REVISION}\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\ncontent-length: {}\r\n\r\n{body}",
+        sessions[0],
+        body.len()
+    );
+    stream.write_all(text.as_bytes()).await.unwrap();
+    let mut reader = BufReader::new(stream);
+    // The tool runs until released: the headers must come without its result.
+    let mut head = String::new();
+    loop {
+        let mut line = String::new();
+        tokio::time::timeout(Duration::from_secs(10), reader.read_line(&mut line))
+            .await
+            .expect("the headers while the call runs")
+            .unwrap();
+        if line.trim_end().is_empty() {
+            break;
+        }
+        head.push_str(&line);
+    }
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(head.contains("text/event-stream"), "{head}");
+    release.notify_one();
+    let mut rest = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), reader.read_to_end(&mut rest))
+        .await
+        .expect("the result once released")
+        .unwrap();
+    let rest = String::from_utf8_lossy(&rest);
+    let data: Vec<&str> = rest
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(str::trim)
+        .collect();
+    // rmcp's priming event (no message), then the result.
+    assert_eq!(data.first(), Some(&""), "{rest}");
+    let result: Value = serde_json::from_str(data.last().expect("a result")).unwrap();
+    assert_eq!(result["id"], 7, "{result}");
+    assert_eq!(
+        result["result"]["content"][0]["text"], "released",
+        "{result}"
+    );
+}

@@ -377,7 +377,7 @@ mod tests {
             let first = stream.next().await.expect("the priming event");
             assert_eq!(method(&first), "priming", "wait: {wait:?}");
             assert!(
-                (&mut stream).next().now_or_never().is_none(),
+                stream.next().now_or_never().is_none(),
                 "wait: {wait:?}: nothing more yet"
             );
             sent.unbounded_send(response()).unwrap();

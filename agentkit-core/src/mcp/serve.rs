@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 use super::auth::{Authenticate, BearerAuthLayer, ProtectedResource};
 use super::error::{McpError, McpErrorKind};
 use super::inflight::CallsInFlight;
+use super::options::HttpOptions;
 use super::raw::{PendingArguments, Reading};
 use super::server::McpServer;
 use super::service::McpHttpService;
@@ -57,8 +58,17 @@ impl McpServer {
     /// each accepted `TcpStream`. With
     /// [authentication](Self::with_auth), route the protected resource metadata's path
     /// (`/.well-known/oauth-protected-resource...`) to this service too.
+    ///
+    /// With more than one session live, a call's response (an SSE stream) starts with its
+    /// first message: the headers and the priming event wait for it, up to 50 ms, so that a
+    /// quick call is one write rather than two. A call that runs longer gets its headers and
+    /// priming event at 50 ms; a server's only session gets them at once.
     pub fn streamable_http_service(&self) -> McpHttpService {
-        McpHttpService::new(self.clone(), self.http.clone(), CancellationToken::new())
+        McpHttpService::new(
+            self.clone(),
+            HttpOptions::clone(&self.http),
+            CancellationToken::new(),
+        )
     }
 
     /// Serves clients over streamable HTTP (HTTP/1.1) on `listener`, at any path, until the
@@ -107,7 +117,7 @@ impl McpServer {
         let calls = Arc::new(CallsInFlight::default());
         let server = self.with_calls(Arc::clone(&calls));
         let sessions = CancellationToken::new();
-        let options = server.http.clone();
+        let options = HttpOptions::clone(&server.http);
         let service = TowerToHyperService::new(McpHttpService::new(
             server,
             options.clone(),
@@ -166,7 +176,7 @@ impl McpServer {
     /// [shuts down](Self::serve_http_until) (10 seconds unless set).
     #[must_use]
     pub fn with_shutdown_grace(mut self, grace: Duration) -> Self {
-        self.http.shutdown_grace = grace;
+        Arc::make_mut(&mut self.http).shutdown_grace = grace;
         self
     }
 
@@ -174,7 +184,7 @@ impl McpServer {
     /// answered 503 with `Retry-After`, until a session is closed or expires.
     #[must_use]
     pub fn with_max_sessions(mut self, max: usize) -> Self {
-        self.http.max_sessions = max;
+        Arc::make_mut(&mut self.http).max_sessions = max;
         self
     }
 
@@ -190,7 +200,7 @@ impl McpServer {
     /// MiB of where it started.
     #[must_use]
     pub fn with_session_idle_timeout(mut self, idle: Duration) -> Self {
-        self.http.session_idle = idle;
+        Arc::make_mut(&mut self.http).session_idle = idle;
         self
     }
 
@@ -198,7 +208,7 @@ impl McpServer {
     /// 413 before it is read.
     #[must_use]
     pub fn with_max_body_bytes(mut self, max: usize) -> Self {
-        self.http.max_body_bytes = max;
+        Arc::make_mut(&mut self.http).max_body_bytes = max;
         self
     }
 
@@ -206,7 +216,7 @@ impl McpServer {
     /// slow and idle connections are closed past it.
     #[must_use]
     pub fn with_header_timeout(mut self, timeout: Duration) -> Self {
-        self.http.header_timeout = timeout;
+        Arc::make_mut(&mut self.http).header_timeout = timeout;
         self
     }
 
@@ -217,7 +227,7 @@ impl McpServer {
         mut self,
         hosts: impl IntoIterator<Item = S>,
     ) -> Self {
-        self.http.allowed.hosts = hosts.into_iter().map(Into::into).collect();
+        Arc::make_mut(&mut self.http).allowed.hosts = hosts.into_iter().map(Into::into).collect();
         self
     }
 
@@ -231,8 +241,9 @@ impl McpServer {
         mut self,
         origins: impl IntoIterator<Item = S>,
     ) -> Self {
-        self.http.allowed.origins = origins.into_iter().map(Into::into).collect();
-        self.http.allowed.any_origin = false;
+        let allowed = &mut Arc::make_mut(&mut self.http).allowed;
+        allowed.origins = origins.into_iter().map(Into::into).collect();
+        allowed.any_origin = false;
         self
     }
 
@@ -240,7 +251,7 @@ impl McpServer {
     /// be called from any web page. Not for a server on the user's machine.
     #[must_use]
     pub fn allow_any_origin(mut self) -> Self {
-        self.http.allowed.any_origin = true;
+        Arc::make_mut(&mut self.http).allowed.any_origin = true;
         self
     }
 
@@ -254,7 +265,7 @@ impl McpServer {
     /// above), before the call's result: that response is then an SSE stream, not JSON.
     #[must_use]
     pub fn stateless(mut self) -> Self {
-        self.http.stateless = true;
+        Arc::make_mut(&mut self.http).stateless = true;
         self
     }
 
@@ -270,7 +281,8 @@ impl McpServer {
         authenticate: impl Authenticate,
         metadata: ProtectedResource,
     ) -> Self {
-        self.http.auth = Some(BearerAuthLayer::new(authenticate).with_metadata(metadata));
+        Arc::make_mut(&mut self.http).auth =
+            Some(BearerAuthLayer::new(authenticate).with_metadata(metadata));
         self
     }
 }

@@ -214,13 +214,15 @@ use crate::tool::ToolSpec;
 pub struct McpServer {
     pub(super) executor: Arc<ToolExecutor>,
     tools: Arc<[McpToolInfo]>,
-    info: Implementation,
-    instructions: Option<String>,
+    // Shared, as every field a session's clone does not change: `McpServer` is cloned for each
+    // session, and for each request when serving stateless.
+    info: Arc<Implementation>,
+    instructions: Option<Arc<str>>,
     pub(super) timeout: Option<Duration>,
     /// The session's log threshold: each session (each clone a transport makes) has its own.
     pub(super) log_threshold: Arc<LogThreshold>,
     /// The HTTP service's limits.
-    pub(super) http: HttpOptions,
+    pub(super) http: Arc<HttpOptions>,
     /// Which tools a principal may list and call.
     pub(super) access: Option<Access>,
     /// A stdio session's arguments texts, by request id.
@@ -264,11 +266,11 @@ impl McpServer {
         McpServer {
             executor,
             tools,
-            info: Implementation::new("agentkit", env!("CARGO_PKG_VERSION")),
+            info: Arc::new(Implementation::new("agentkit", env!("CARGO_PKG_VERSION"))),
             instructions: None,
             timeout: None,
             log_threshold: Arc::default(),
-            http: HttpOptions::default(),
+            http: Arc::default(),
             access: None,
             raw: None,
             calls: None,
@@ -296,7 +298,7 @@ impl McpServer {
     /// Sets the name and version the server gives clients when they connect.
     #[must_use]
     pub fn with_name(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
-        self.info = Implementation::new(name, version);
+        self.info = Arc::new(Implementation::new(name, version));
         self
     }
 
@@ -304,7 +306,7 @@ impl McpServer {
     /// `instructions`, which hosts may add to the model's prompt).
     #[must_use]
     pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
-        self.instructions = Some(instructions.into());
+        self.instructions = Some(Arc::from(instructions.into()));
         self
     }
 
@@ -380,9 +382,10 @@ impl ServerHandler for McpServer {
             .build();
         self.extras.declare(&mut capabilities);
         self.declare_tasks(&mut capabilities);
-        let mut config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
+        let mut config =
+            ServerConfig::new(capabilities).with_server_info(Implementation::clone(&self.info));
         if let Some(instructions) = &self.instructions {
-            config = config.with_instructions(instructions.clone());
+            config = config.with_instructions(instructions.to_string());
         }
         config
     }

@@ -326,7 +326,7 @@ mod tests {
     }
 
     /// An hour: a wait the tests never see pass.
-    const LONG: Duration = Duration::from_millis(50);
+    const LONG: Duration = Duration::from_secs(3600);
 
     /// Held for its first message, the stream is handed out only once the response comes, and
     /// then yields the priming event before it, and ends.

@@ -373,7 +373,13 @@ mod tests {
         for wait in [None, Some(Duration::from_millis(1))] {
             let (sent, inner) = futures_channel::mpsc::unbounded();
             sent.unbounded_send(priming()).unwrap();
-            let mut stream = FirstMessage::new(ReportsFirst::new(None, inner), wait).await;
+            // Bounded, so that a wait that never ends fails here rather than hanging the run.
+            let mut stream = tokio::time::timeout(
+                Duration::from_secs(10),
+                FirstMessage::new(ReportsFirst::new(None, inner), wait),
+            )
+            .await
+            .expect("handed out without its first message");
             let first = stream.next().await.expect("the priming event");
             assert_eq!(method(&first), "priming", "wait: {wait:?}");
             assert!(

@@ -2,8 +2,6 @@
 //! against the tool's output schema unless its types guarantee it, or its failure, with the
 //! call's secrets scrubbed from the error.
 
-use std::sync::Arc;
-
 use serde_json::Value;
 
 use super::blocking::NotStarted;
@@ -19,7 +17,7 @@ use crate::output::Returned;
 use crate::recorder::ReplayedFailure;
 use crate::rules::ParamType;
 use crate::schema::{IssueKind, Issues, JsonObject, UnknownArguments, ValidationIssue, value_kind};
-use crate::tool::{DynTool, ToolSpec};
+use crate::tool::ToolSpec;
 
 impl ToolExecutor {
     /// What a tool's run comes to: its output, checked unless its types guarantee it, or
@@ -27,7 +25,6 @@ impl ToolExecutor {
     /// counted against the turn's budget.
     pub(super) fn conclude(
         &self,
-        tool: &Arc<dyn DynTool>,
         spec: &ToolSpec,
         turn: Option<&TurnBudget>,
         finished: Finished,
@@ -69,10 +66,9 @@ impl ToolExecutor {
                 return cold(|| self.conclude_content(spec, *output, &secrets()));
             }
         };
-        // An output built from Rust types that fit the schema needs no validation, unless a
-        // non-finite float in it became `null`.
-        let fits = tool.output_fits_by_type() && !has_null(&output);
-        if !fits && spec.has_output_schema() {
+        // A typed output that fits its schema came back `Typed` above; one made JSON here
+        // held a float that is not finite (now `null`), which validation reports.
+        if spec.has_output_schema() {
             let mut issues = self.validate_output(spec, Some(&mut output));
             if !issues.is_empty() {
                 issues.scrub(&secrets());
@@ -150,16 +146,5 @@ impl ToolExecutor {
             }
         }
         issues
-    }
-}
-
-/// Whether a `null` is anywhere in `value`. (A scan of every value: for the small objects
-/// tools return, cheaper than looking up the float parameters by name.)
-fn has_null(value: &Value) -> bool {
-    match value {
-        Value::Null => true,
-        Value::Array(items) => items.iter().any(has_null),
-        Value::Object(object) => object.values().any(has_null),
-        _ => false,
     }
 }

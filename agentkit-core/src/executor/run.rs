@@ -345,7 +345,7 @@ impl ToolExecutor {
                     succeeded,
                 };
             }
-            self.conclude(tool, spec, turn, finished, credentials.as_ref())
+            self.conclude(spec, turn, finished, credentials.as_ref())
         }
     }
 
@@ -397,7 +397,7 @@ impl ToolExecutor {
                 Err(panic) => Err(panic),
             };
             let finished = finished(output, &credentials);
-            self.conclude(tool, spec, turn, finished, Some(&credentials))
+            self.conclude(spec, turn, finished, Some(&credentials))
         }
     }
 

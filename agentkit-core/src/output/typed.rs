@@ -6,7 +6,7 @@
 //! generic over the output type instead (serde_json's serializers, a lazily converted
 //! wrapper), each tool's output would compile its own copy of it in the user's crate: most of
 //! what a `#[tool]` cost to build. The generated code looks for a float that is not finite
-//! itself, where the field types are known (`IntoOutput::into_returned`).
+//! itself, where the field types are known (`TypedOutput::is_finite`).
 
 use std::sync::OnceLock;
 
@@ -25,9 +25,16 @@ pub trait TypedOutput: Send + Sync + 'static {
     /// left out), to `fields`.
     fn fields(&self, fields: &mut OutputFields<'_>);
 
-    /// The output as the object of its `IntoOutput::into_output`, taking its fields (their
-    /// strings move rather than being copied); the output is left empty.
+    /// The output as its JSON object, taking its fields (their strings move rather than
+    /// being copied); the output is left empty.
     fn take_object(&mut self) -> JsonObject;
+
+    /// Whether every float the output holds is finite (one that is not becomes `null`, which
+    /// the schema refuses). `#[tool]` writes it for an output holding a float, where the
+    /// field types are known.
+    fn is_finite(&self) -> bool {
+        true
+    }
 }
 
 /// A field's value that is not one of the four scalars (a list, a dictionary, a nested
@@ -222,8 +229,8 @@ fn object_of(output: &dyn TypedOutput) -> JsonObject {
 impl Returned {
     /// The output of a tool whose output struct fits its schema by its types: kept typed,
     /// unless one of its floats is not `finite` (it would become `null`, which the schema
-    /// refuses), in which case it is JSON now, for the validator to report. The generated
-    /// `into_returned` looks at its floats, where their types are known.
+    /// refuses), in which case it is JSON now, for the validator to report (see
+    /// [`TypedOutput::is_finite`]).
     pub fn typed(mut output: Box<Lazy<dyn TypedOutput>>, finite: bool) -> Returned {
         if finite {
             Returned::Typed(output)

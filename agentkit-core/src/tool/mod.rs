@@ -105,16 +105,6 @@ pub trait Tool: Send + Sync + 'static {
         parse_object(self.spec().input_schema(), text, unknown, max_issues, false)
     }
 
-    /// Whether every output the tool returns fits its output schema by the Rust types it is
-    /// built from, but for a non-finite float (which becomes `null`): the executor then checks
-    /// only for a `null` before skipping output validation. `#[tool(...)]` says so for an
-    /// output struct with no default and no constraint its types do not enforce. Not public
-    /// API.
-    #[doc(hidden)]
-    fn output_fits_by_type(&self) -> bool {
-        false
-    }
-
     /// Runs the tool as the executor does: on validated JSON inputs, or on what
     /// [`parse_typed`](Self::parse_typed) gave. `#[tool(...)]` runs both through one typed
     /// function; by default, JSON inputs go to [`execute`](Self::execute). Not public API.
@@ -143,8 +133,6 @@ pub(crate) trait DynTool: Send + Sync + 'static {
 
     fn parse_typed(&self, text: &str, unknown: UnknownArguments, max_issues: usize) -> Parsed;
 
-    fn output_fits_by_type(&self) -> bool;
-
     /// [`Tool::execute_inputs`], boxed: one future type a tool, whichever the inputs.
     fn execute_boxed<'a>(
         &'a self,
@@ -160,10 +148,6 @@ impl<T: Tool> DynTool for T {
 
     fn parse_typed(&self, text: &str, unknown: UnknownArguments, max_issues: usize) -> Parsed {
         Tool::parse_typed(self, text, unknown, max_issues)
-    }
-
-    fn output_fits_by_type(&self) -> bool {
-        Tool::output_fits_by_type(self)
     }
 
     fn execute_boxed<'a>(

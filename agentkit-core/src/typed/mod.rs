@@ -35,6 +35,7 @@
 //! [`Tool`]: crate::Tool
 
 use std::future::Future;
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -42,7 +43,7 @@ use crate::content::ToolOutput;
 use crate::context::ToolContext;
 use crate::error::BoxError;
 use crate::inputs::Inputs;
-use crate::output::Returned;
+use crate::output::{Lazy, Returned, TypedOutput};
 use crate::schema::{JsonObject, Param};
 use crate::tool::StaticJsonSchema;
 
@@ -114,6 +115,28 @@ pub trait IntoOutput {
         Self: Sized,
     {
         Returned::json(self)
+    }
+}
+
+/// An output struct `#[tool]` generates whose types guarantee its schema: kept typed by the
+/// executor, and made JSON only when something asks for it. One impl here rather than one a
+/// tool: each generated method is compile time in the user's crate. An output type that is
+/// none of these is reported as not implementing `IntoOutput`, not as lacking this hidden
+/// trait (`do_not_recommend`).
+#[doc(hidden)]
+#[diagnostic::do_not_recommend]
+impl<T: TypedOutput> IntoOutput for T {
+    fn into_output(mut self) -> JsonObject {
+        self.take_object()
+    }
+
+    fn into_returned(self) -> Returned {
+        let finite = self.is_finite();
+        let output = Lazy {
+            json: OnceLock::new(),
+            output: self,
+        };
+        Returned::typed(Box::new(output), finite)
     }
 }
 

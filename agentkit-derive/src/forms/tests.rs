@@ -46,7 +46,7 @@ fn a_six_type_output_keeps_its_expansion_and_a_form_declares_the_output_as_json_
     let six = expand(quote!(name = "s", output = [{ name = "x", type = integer }]));
     assert!(!six.contains("with_static_json_output"), "{six}");
     assert!(six.contains("static OUTPUT"), "{six}");
-    assert!(six.contains("output_fits_by_type"), "{six}");
+    assert!(six.contains("TypedOutput"), "{six}");
     // Only the output uses a form (through `defs`): the input stays six-type data, and the
     // output schema, compiled with the standard options, holds the definitions it uses.
     let out = expand(quote!(name = "s",
@@ -58,7 +58,7 @@ fn a_six_type_output_keeps_its_expansion_and_a_form_declares_the_output_as_json_
     assert!(!out.contains("with_static_json_input"), "{out}");
     assert!(out.contains("static INPUT"), "{out}");
     assert!(!out.contains("static OUTPUT"), "{out}");
-    assert!(!out.contains("output_fits_by_type"), "{out}");
+    assert!(!out.contains("TypedOutput"), "{out}");
     let start = out
         .find("static_schema_text_with (& CELL , ")
         .expect("an output schema");

@@ -5,12 +5,10 @@ use quote::{quote, quote_spanned};
 
 use super::ast::Tool;
 use super::thread_safety;
-use super::typed::fits_by_type;
 
 /// The `Tool` impl, with `spec_body` as the body of `spec`.
 pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream {
     let ident = &tool.item.ident;
-    let fits = tool.output_type.is_none() && tool.output.as_deref().is_some_and(fits_by_type);
     let p = tool.private();
     // Spanned on the struct's name, so that a missing `impl ToolHandler` is reported there
     // (once: the call and the returned future need it, and identical errors are merged).
@@ -52,13 +50,6 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
             #run
         }
     };
-    let fits = fits.then(|| {
-        quote! {
-            fn output_fits_by_type(&self) -> #p::bool {
-                true
-            }
-        }
-    });
     let bound = thread_safety::bound(tool);
     quote! {
         #[automatically_derived]
@@ -68,7 +59,6 @@ pub(crate) fn tool_impl(tool: &Tool<'_>, spec_body: &TokenStream) -> TokenStream
             }
 
             #execute
-            #fits
         }
     }
 }

@@ -6,7 +6,8 @@ use quote::{format_ident, quote};
 
 use super::ast::Tool;
 use super::fields::{
-    Field, Gen, Scalar, Side, deserialize, enum_variants, fields, serialize, struct_def, writes,
+    Field, Gen, Scalar, Side, deserialize, enum_variants, fields, put, serialize, struct_def,
+    writes,
 };
 use crate::ast::Param;
 use crate::ctxt::Reported;
@@ -244,70 +245,39 @@ fn output_struct(g: &mut Gen<'_, '_>, name: &Ident, params: &[Param]) -> TokenSt
         g.tool.item.ident
     );
     let def = struct_def(g, name, &fields, &doc);
-    let body = if g.fallback {
-        quote!(#p::unreachable!("#[tool] reported errors for this tool"))
-    } else if fields.is_empty() {
-        quote!(#p::JsonObject::new())
-    } else {
-        let writes = writes(p, &fields);
-        quote! {
-            let mut output = #p::JsonObject::new();
-            #writes
-            output
-        }
-    };
     let from_inputs = from_inputs(g, name, &fields, Side::Output);
     let serde = serialize(p, name, &fields);
     let de = deserialize(p, name, "object", false);
-    // Valid by construction: the executor keeps it typed, and makes it JSON when asked.
-    let typed = !g.fallback && fits_by_type(params);
-    let into_returned = typed.then(|| {
-        // A float that is not finite would become `null`, which the schema refuses: each
-        // field that holds one is looked at, here, where its type is known (a float field
-        // directly, anything else through its `Serialize`). Without a float, nothing in it
-        // can become `null`.
-        let checks: Vec<TokenStream> = fields
-            .iter()
-            .filter(|f| f.holds_float)
-            .map(|f| {
-                let ident = &f.ident;
-                if f.scalar == Some(Scalar::Float) && !f.optional {
-                    quote!(self.#ident.is_finite())
-                } else {
-                    quote!(#p::OutputValue::is_finite(&self.#ident))
-                }
-            })
-            .collect();
-        let finite = if checks.is_empty() {
-            quote!(true)
+    // Valid by construction: the executor keeps it typed, and makes it JSON when asked. Such
+    // a struct implements `TypedOutput` alone; agentkit-core's blanket impl makes it an
+    // `IntoOutput`, so that its conversions are not compiled again for every tool.
+    let conversions = if !g.fallback && fits_by_type(params) {
+        typed_output(p, name, &fields)
+    } else {
+        let body = if g.fallback {
+            quote!(#p::unreachable!("#[tool] reported errors for this tool"))
+        } else if fields.is_empty() {
+            quote!(#p::JsonObject::new())
         } else {
-            quote!(#(#checks)&&*)
+            let writes = writes(p, &fields);
+            quote! {
+                let mut output = #p::JsonObject::new();
+                #writes
+                output
+            }
         };
         quote! {
-            fn into_returned(self) -> #p::Returned {
-                let finite = #finite;
-                let output = #p::Lazy {
-                    json: #p::OnceLock::new(),
-                    output: self,
-                };
-                #p::Returned::typed(#p::Box::new(output), finite)
+            #[automatically_derived]
+            impl #p::IntoOutput for #name {
+                fn into_output(self) -> #p::JsonObject {
+                    #body
+                }
             }
         }
-    });
-    let typed_output = typed.then(|| typed_output(p, name, &fields));
+    };
     quote! {
         #def
-
-        #[automatically_derived]
-        impl #p::IntoOutput for #name {
-            fn into_output(self) -> #p::JsonObject {
-                #body
-            }
-
-            #into_returned
-        }
-
-        #typed_output
+        #conversions
         #from_inputs
         #serde
         #de
@@ -351,7 +321,7 @@ fn typed_output(p: &Ident, name: &Ident, fields: &[Field<'_>]) -> TokenStream {
     } else {
         quote!(fields)
     };
-    // Each field taken, so that `into_output` moves its strings: a scalar (an enum too) is
+    // Each field taken into the object, so that its strings move: a scalar (an enum too) is
     // copied, a generated struct cloned (it has no `Default`), anything else taken.
     let takes = fields.iter().map(|f| {
         let ident = &f.ident;
@@ -360,12 +330,45 @@ fn typed_output(p: &Ident, name: &Ident, fields: &[Field<'_>]) -> TokenStream {
                 f.scalar,
                 Some(Scalar::Int | Scalar::Float | Scalar::Bool | Scalar::Enum)
             );
-        if copied {
-            quote!(#ident: self.#ident,)
+        let value = if copied {
+            quote!(self.#ident)
         } else if f.nested && !f.optional {
-            quote!(#ident: #p::Clone::clone(&self.#ident),)
+            quote!(#p::Clone::clone(&self.#ident))
         } else {
-            quote!(#ident: #p::take(&mut self.#ident),)
+            quote!(#p::take(&mut self.#ident))
+        };
+        put(p, f, &value)
+    });
+    let take_object = if fields.is_empty() {
+        quote!(#p::JsonObject::new())
+    } else {
+        quote! {
+            let mut output = #p::JsonObject::new();
+            #(#takes)*
+            output
+        }
+    };
+    // A float that is not finite would become `null`, which the schema refuses: each field
+    // that holds one is looked at, here, where its type is known (a float field directly,
+    // anything else through its `Serialize`). Without a float, nothing in it can become
+    // `null`, and the trait's default says so.
+    let checks: Vec<TokenStream> = fields
+        .iter()
+        .filter(|f| f.holds_float)
+        .map(|f| {
+            let ident = &f.ident;
+            if f.scalar == Some(Scalar::Float) && !f.optional {
+                quote!(self.#ident.is_finite())
+            } else {
+                quote!(#p::OutputValue::is_finite(&self.#ident))
+            }
+        })
+        .collect();
+    let is_finite = (!checks.is_empty()).then(|| {
+        quote! {
+            fn is_finite(&self) -> #p::bool {
+                #(#checks)&&*
+            }
         }
     });
     quote! {
@@ -376,8 +379,10 @@ fn typed_output(p: &Ident, name: &Ident, fields: &[Field<'_>]) -> TokenStream {
             }
 
             fn take_object(&mut self) -> #p::JsonObject {
-                #p::IntoOutput::into_output(Self { #(#takes)* })
+                #take_object
             }
+
+            #is_finite
         }
     }
 }
@@ -386,7 +391,7 @@ fn typed_output(p: &Ident, name: &Ident, fields: &[Field<'_>]) -> TokenStream {
 /// validation (a non-finite float aside, which the executor checks for): no default to fill
 /// in, no constraint but a string `enum` that became a Rust enum, and none of the forms
 /// beyond the six types (validated against their JSON Schema), at any depth.
-pub(crate) fn fits_by_type(params: &[Param]) -> bool {
+fn fits_by_type(params: &[Param]) -> bool {
     params.iter().all(|param| {
         if param.forms.used() {
             return false;

@@ -3,9 +3,10 @@
 //! when something asks for it, or content parts.
 //!
 //! A `#[tool]` output struct whose types guarantee its schema (it implements the hidden
-//! `TypedOutput`) needs no validation, so on the executor's fast path nothing needs it as JSON until the
-//! caller reads [`ToolResult::output`](crate::ToolResult::output) or the model text: building
-//! the map (a node and a key per field) is left until then, and skipped when nobody asks.
+//! `TypedOutput`) needs no validation, so on the executor's fast path nothing needs it as JSON
+//! until the caller reads [`ToolResult::output`](crate::ToolResult::output) or the model text:
+//! building the map (a node and a key per field) is left until then, and skipped when nobody
+//! asks.
 
 use std::sync::OnceLock;
 

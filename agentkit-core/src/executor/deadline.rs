@@ -7,7 +7,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Instant;
 
-use futures_util::FutureExt as _;
+use futures_util::task::noop_waker_ref;
 
 use super::contain::Contained;
 use crate::error::discard;
@@ -39,10 +39,15 @@ impl Deadline<'_> {
     /// Whether the deadline has passed (checked without waiting).
     pub(super) fn is_past(&mut self) -> bool {
         self.at.is_some_and(|at| Instant::now() >= at)
-            || self
-                .until
-                .as_mut()
-                .is_some_and(|until| until.now_or_never().is_some())
+            || self.until.as_mut().is_some_and(|until| {
+                // With the one static no-op waker, which a future that would register to be
+                // woken can tell from a waker that wakes, and skip registering (a served
+                // call's end does: `mcp::call::Ended`). `now_or_never` makes a fresh no-op
+                // waker, whose vtable is a copy at another address: `will_wake` does not take
+                // it for the static one, and the future registered at every check.
+                let mut cx = Context::from_waker(noop_waker_ref());
+                Pin::new(until).poll(&mut cx).is_ready()
+            })
     }
 }
 
@@ -73,5 +78,49 @@ impl Future for Deadline<'_> {
             return Poll::Ready(());
         }
         Poll::Pending
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+    use super::*;
+
+    #[test]
+    fn a_check_polls_the_callers_future_once_with_the_static_noop_waker() {
+        let (polls, with_static_noop) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        // Ready at its second poll.
+        let probe = std::future::poll_fn(|cx| {
+            let polled = polls.fetch_add(1, Relaxed) + 1;
+            // The static itself, not a no-op waker that may or may not share its vtable
+            // (in a debug build it does, in a release build not).
+            if std::ptr::eq(cx.waker(), noop_waker_ref()) {
+                with_static_noop.fetch_add(1, Relaxed);
+            }
+            if polled >= 2 {
+                Poll::Ready(())
+            } else {
+                Poll::Pending
+            }
+        });
+        let until: Pin<Box<dyn Future<Output = ()> + Send + '_>> = Box::pin(probe);
+        let mut deadline = Deadline {
+            at: None,
+            sleep: None,
+            until: Some(Contained::new(until)),
+            runtime: &StdRuntime,
+        };
+        assert!(!deadline.is_past());
+        // One poll, with the waker a future that would register can tell apart (`Ended`).
+        assert_eq!(
+            (polls.load(Relaxed), with_static_noop.load(Relaxed)),
+            (1, 1)
+        );
+        assert!(deadline.is_past());
+        assert_eq!(
+            (polls.load(Relaxed), with_static_noop.load(Relaxed)),
+            (2, 2)
+        );
     }
 }

@@ -352,8 +352,9 @@ impl Future for Ended {
         }
         // Nothing is woken through a noop waker: registering it would be for nothing, and
         // would replace the registration of the poll that can wake. The executor's check
-        // (`now_or_never`) polls with this very static waker; a fresh `noop_waker()` may carry
-        // another copy of its vtable, which `will_wake` would not take for the same.
+        // (`Deadline::is_past`) polls with this very static waker; a fresh `noop_waker()` (as
+        // `now_or_never` makes) may carry another copy of its vtable, which `will_wake` would
+        // not take for the same.
         if cx.waker().will_wake(futures_util::task::noop_waker_ref()) {
             return Poll::Pending;
         }
@@ -426,7 +427,9 @@ mod tests {
         for by_shutdown in [false, true] {
             let (cancelled, shutdown) = (CancellationToken::new(), CancellationToken::new());
             let mut end = ended(&cancelled, &shutdown);
-            assert!((&mut end).now_or_never().is_none());
+            // As the executor checks it (`Deadline::is_past`): with the static no-op waker.
+            let mut check = Context::from_waker(futures_util::task::noop_waker_ref());
+            assert!(Pin::new(&mut end).poll(&mut check).is_pending());
             // A check without waiting registers nothing with the tokens.
             assert!(end.waiting.is_none());
             let waiting = tokio::spawn(end);

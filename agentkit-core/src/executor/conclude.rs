@@ -66,8 +66,8 @@ impl ToolExecutor {
                 return cold(|| self.conclude_content(spec, *output, &secrets()));
             }
         };
-        // A typed output that fits its schema came back `Typed` above; one made JSON here
-        // held a float that is not finite (now `null`), which validation reports.
+        // Anything else is checked: a hand-written tool's output, a generated one its types
+        // do not guarantee, or a typed one with a float that was not finite (now `null`).
         if spec.has_output_schema() {
             let mut issues = self.validate_output(spec, Some(&mut output));
             if !issues.is_empty() {

@@ -228,14 +228,17 @@ fn object_of(output: &dyn TypedOutput) -> JsonObject {
 
 impl Returned {
     /// The output of a tool whose output struct fits its schema by its types: kept typed,
-    /// unless one of its floats is not `finite` (it would become `null`, which the schema
-    /// refuses), in which case it is JSON now, for the validator to report (see
-    /// [`TypedOutput::is_finite`]).
-    pub fn typed(mut output: Box<Lazy<dyn TypedOutput>>, finite: bool) -> Returned {
-        if finite {
-            Returned::Typed(output)
+    /// unless one of its floats is not finite ([`TypedOutput::is_finite`]: it would become
+    /// `null`, which the schema refuses), in which case it is JSON now, for the validator to
+    /// report.
+    pub fn typed<T: TypedOutput>(mut output: T) -> Returned {
+        if output.is_finite() {
+            Returned::Typed(Box::new(Lazy {
+                json: OnceLock::new(),
+                output,
+            }))
         } else {
-            Returned::Json(Value::Object(output.output.take_object()))
+            Returned::Json(Value::Object(output.take_object()))
         }
     }
 }
@@ -276,15 +279,10 @@ mod tests {
             object.insert("temperature".into(), self.temperature.into());
             object
         }
-    }
 
-    /// `output`, boxed as generated code boxes it, its floats `finite` or not.
-    fn typed(output: impl TypedOutput, finite: bool) -> Returned {
-        let lazy = Lazy {
-            json: OnceLock::new(),
-            output,
-        };
-        Returned::typed(Box::new(lazy), finite)
+        fn is_finite(&self) -> bool {
+            self.temperature.is_finite()
+        }
     }
 
     fn reading(temperature: f64, rank: Option<i64>) -> Returned {
@@ -295,7 +293,7 @@ mod tests {
             tags: vec!["x".into(), "é".into()],
             ok: true,
         };
-        typed(reading, temperature.is_finite())
+        Returned::typed(reading)
     }
 
     #[test]
@@ -345,7 +343,7 @@ mod tests {
                 JsonObject::new()
             }
         }
-        let returned = typed(Odd, true);
+        let returned = Returned::typed(Odd);
         let Returned::Typed(lazy) = &returned else {
             panic!("kept typed")
         };
@@ -392,11 +390,11 @@ mod tests {
                 object.insert("values".into(), std::mem::take(&mut self.0).into());
                 object
             }
+            fn is_finite(&self) -> bool {
+                OutputValue::is_finite(&self.0)
+            }
         }
-        let listed = |values: Vec<f64>| {
-            let finite = OutputValue::is_finite(&values);
-            typed(Listed(values), finite)
-        };
+        let listed = |values: Vec<f64>| Returned::typed(Listed(values));
         let returned = listed(vec![1.0, f64::NAN]);
         assert!(matches!(returned, Returned::Json(_)));
         assert_eq!(returned.structured().unwrap()["values"], json!([1.0, null]));

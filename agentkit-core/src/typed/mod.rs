@@ -35,7 +35,6 @@
 //! [`Tool`]: crate::Tool
 
 use std::future::Future;
-use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -43,7 +42,7 @@ use crate::content::ToolOutput;
 use crate::context::ToolContext;
 use crate::error::BoxError;
 use crate::inputs::Inputs;
-use crate::output::{Lazy, Returned, TypedOutput};
+use crate::output::{Returned, TypedOutput};
 use crate::schema::{JsonObject, Param};
 use crate::tool::StaticJsonSchema;
 
@@ -108,8 +107,8 @@ pub trait IntoOutput {
     fn into_output(self) -> JsonObject;
 
     /// The output as the executor carries it: an object to validate, unless the type
-    /// guarantees its schema (`#[tool]` says so for such an output struct), when it stays
-    /// typed until something asks for its JSON.
+    /// guarantees its schema (a `#[tool]` output struct whose types do), when it stays typed
+    /// until something asks for its JSON.
     fn into_returned(self) -> Returned
     where
         Self: Sized,
@@ -120,9 +119,9 @@ pub trait IntoOutput {
 
 /// An output struct `#[tool]` generates whose types guarantee its schema: kept typed by the
 /// executor, and made JSON only when something asks for it. One impl here rather than one a
-/// tool: each generated method is compile time in the user's crate. An output type that is
-/// none of these is reported as not implementing `IntoOutput`, not as lacking this hidden
-/// trait (`do_not_recommend`).
+/// tool: each generated method is compile time in the user's crate. A type that implements
+/// neither trait is reported as not implementing `IntoOutput`, not as lacking this hidden one
+/// (`do_not_recommend`).
 #[doc(hidden)]
 #[diagnostic::do_not_recommend]
 impl<T: TypedOutput> IntoOutput for T {
@@ -131,12 +130,7 @@ impl<T: TypedOutput> IntoOutput for T {
     }
 
     fn into_returned(self) -> Returned {
-        let finite = self.is_finite();
-        let output = Lazy {
-            json: OnceLock::new(),
-            output: self,
-        };
-        Returned::typed(Box::new(output), finite)
+        Returned::typed(self)
     }
 }
 

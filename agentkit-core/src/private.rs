@@ -33,7 +33,7 @@ pub use crate::tool::{
     StaticJsonSchema, static_schema, static_schema_text, static_schema_text_with,
     static_schema_with,
 };
-pub use crate::tool::{TaskSupport, Tool, ToolAnnotations, ToolSpec};
+pub use crate::tool::{TaskSupport, Tool, ToolAnnotations, ToolSpec, static_spec};
 pub use crate::typed::IntoOutput;
 pub use crate::typed::{FromInputs, FromParam, IntoParam, ParamTypeError, TypedTool};
 pub use crate::typed::{execute_json, execute_typed};

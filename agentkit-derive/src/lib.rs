@@ -45,8 +45,8 @@ mod value;
 
 use proc_macro::TokenStream;
 
-/// Declares a tool on a struct: its spec, checked by the compiler and stored as `static` data,
-/// and typed input and output structs for its logic, which you write by hand.
+/// Declares a tool on a struct: its spec, checked by the compiler, and typed input and output
+/// structs for its logic, which you write by hand.
 ///
 /// Use it through `agentkit-core` with the `derive` feature
 /// (`agentkit-core = { version = "0.1", features = ["derive"] }`), as
@@ -92,8 +92,10 @@ use proc_macro::TokenStream;
 ///
 /// For `FetchWeather`, the attribute generates:
 ///
-/// - `impl Tool for FetchWeather`: `spec()` returns a `static` `ToolSpec` (no parsing and no
-///   allocation at run time); `execute` converts the validated inputs to `FetchWeatherInput`,
+/// - `impl Tool for FetchWeather`: `spec()` returns the `ToolSpec`, built once per process
+///   the first time it is asked for, from the declaration the compiler checked (which the
+///   macro writes into the code as JSON text: far cheaper to compile than the same spec as
+///   `static` data); `execute` converts the validated inputs to `FetchWeatherInput`,
 ///   calls your `ToolHandler::run`, and converts the `FetchWeatherOutput` back to JSON (when
 ///   nothing else needs the arguments as JSON, the executor has the argument text read
 ///   straight into `FetchWeatherInput`, validated by the same rules on the way);

@@ -54,6 +54,7 @@ mod derive_output_defaults;
 mod derive_params;
 mod derive_pass;
 mod derive_policy;
+mod derive_spec_text;
 mod derive_tagged_unions;
 pub mod derive_typed_views;
 mod hostile_panic_hook;

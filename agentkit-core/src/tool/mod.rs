@@ -7,6 +7,7 @@ mod builder;
 mod examples;
 mod json_decl;
 mod spec;
+mod spec_text;
 mod task_support;
 
 use std::future::Future;
@@ -20,6 +21,8 @@ pub use json_decl::{
     static_schema_with,
 };
 pub use spec::{DEFAULT_VERSION, ToolSpec};
+#[doc(hidden)]
+pub use spec_text::static_spec;
 pub use task_support::TaskSupport;
 
 use crate::content::ToolOutput;

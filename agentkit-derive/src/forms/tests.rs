@@ -16,20 +16,7 @@ fn expand(args: TokenStream) -> String {
 
 /// The JSON Schema text the expansion of `args` declares.
 fn schema(args: TokenStream) -> String {
-    let out = expand(args);
-    let start = out
-        .find("static_schema_text (& CELL , ")
-        .unwrap_or_else(|| panic!("no JSON Schema in {out}"))
-        + "static_schema_text (& CELL , ".len();
-    let rest = &out[start..];
-    let mut end = 1;
-    let bytes = rest.as_bytes();
-    while bytes[end] != b'"' {
-        end += if bytes[end] == b'\\' { 2 } else { 1 };
-    }
-    syn::parse_str::<syn::LitStr>(&rest[..=end])
-        .unwrap()
-        .value()
+    crate::tool::tests::string_after(&expand(args), "static_schema_text (& CELL , ")
 }
 
 #[test]
@@ -37,7 +24,9 @@ fn six_types_keep_their_expansion() {
     let out =
         expand(quote!(name = "s", input = [{ name = "x", type = integer, required = false }]));
     assert!(!out.contains("with_static_json_input"), "{out}");
-    assert!(out.contains("ToolSchema :: from_static"), "{out}");
+    let spec = crate::tool::tests::string_after(&out, "static_spec (& SPEC , ");
+    let input = r#""input_schema":{"parameters":[{"name":"x","type":"integer","required":false}]}"#;
+    assert!(spec.contains(input), "{spec}");
     assert!(out.contains("parse_typed"), "{out}");
 }
 
@@ -45,7 +34,10 @@ fn six_types_keep_their_expansion() {
 fn a_six_type_output_keeps_its_expansion_and_a_form_declares_the_output_as_json_schema() {
     let six = expand(quote!(name = "s", output = [{ name = "x", type = integer }]));
     assert!(!six.contains("with_static_json_output"), "{six}");
-    assert!(six.contains("static OUTPUT"), "{six}");
+    let spec = crate::tool::tests::string_after(&six, "static_spec (& SPEC , ");
+    let output =
+        r#""output_schema":{"parameters":[{"name":"x","type":"integer","required":true}]}"#;
+    assert!(spec.contains(output), "{spec}");
     assert!(six.contains("TypedOutput"), "{six}");
     // Only the output uses a form (through `defs`): the input stays six-type data, and the
     // output schema, compiled with the standard options, holds the definitions it uses.

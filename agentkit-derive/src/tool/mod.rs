@@ -15,8 +15,9 @@ mod place;
 mod private;
 mod repeat;
 mod spec;
+mod spec_text;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod thread_safety;
 mod typed;
 mod undecided;

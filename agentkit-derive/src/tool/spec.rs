@@ -1,6 +1,8 @@
-//! Stage 4: the body of `Tool::spec`, the spec as `static` data built with `const fn`s, so
-//! describing a tool costs no parsing and no allocation at run time (its input examples are
-//! made JSON objects once, when first asked for).
+//! Stage 4: the body of `Tool::spec`. A tool declared with parameter lists has its spec
+//! written as text, read on first use ([`super::spec_text`]); one with `input = Type`,
+//! `output = Type` or a literal only JSON Schema can say has it as `static` data built with
+//! `const fn`s (its input examples made JSON objects once, when first asked for), since the
+//! types' schemas are their `const`s.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
@@ -13,9 +15,15 @@ use crate::forms;
 use crate::rules::{self, ParamType};
 use crate::symbol::HINTS;
 
-/// The body of `Tool::spec`: the spec as `static` data.
+/// The body of `Tool::spec`: the spec read from text, or as `static` data.
 pub(crate) fn spec(tool: &Tool<'_>) -> TokenStream {
     let p = tool.private();
+    if let Some(text) = super::spec_text::spec_text(tool) {
+        return quote! {
+            static SPEC: #p::OnceLock<#p::ToolSpec> = #p::OnceLock::new();
+            #p::static_spec(&SPEC, #text)
+        };
+    }
     let name = tool.tool_name();
     let description = tool.description.as_deref().unwrap_or("");
     let version = tool.version.as_ref().map_or("1.0.0", |v| v.value.as_str());

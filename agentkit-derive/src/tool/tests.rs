@@ -13,6 +13,29 @@ fn expand(args: proc_macro2::TokenStream) -> String {
     .to_string()
 }
 
+/// The string literal that follows `marker` in the expansion `out`, unescaped: the spec
+/// text of a tool (`static_spec (& SPEC , `) or a JSON Schema it declares.
+pub(crate) fn string_after(out: &str, marker: &str) -> String {
+    let start = out
+        .find(marker)
+        .unwrap_or_else(|| panic!("no `{marker}` in {out}"))
+        + marker.len();
+    let rest = &out[start..];
+    let bytes = rest.as_bytes();
+    let mut end = 1;
+    while bytes[end] != b'"' {
+        end += if bytes[end] == b'\\' { 2 } else { 1 };
+    }
+    syn::parse_str::<syn::LitStr>(&rest[..=end])
+        .unwrap()
+        .value()
+}
+
+/// The spec text the expansion of `args` reads.
+fn spec_text(args: proc_macro2::TokenStream) -> String {
+    string_after(&expand(args), "static_spec (& SPEC , ")
+}
+
 #[test]
 fn a_valid_declaration_expands_without_errors() {
     let out = expand(quote!(name = "s", input = [{ name = "x", type = integer }]));
@@ -43,8 +66,8 @@ fn a_syntax_error_costs_only_its_entry() {
 }
 
 #[test]
-fn each_fields_list_gets_its_own_static() {
-    let out = expand(quote!(
+fn fields_are_nested_in_the_spec_text() {
+    let spec = spec_text(quote!(
         name = "s",
         input = [
             { name = "a", type = string },
@@ -55,17 +78,37 @@ fn each_fields_list_gets_its_own_static() {
         ],
         output = [{ name = "f", type = dictionary, fields = [{ name = "g", type = boolean }] }]
     ));
+    let input = r#""input_schema":{"parameters":[{"name":"a","type":"string","required":true},{"name":"b","type":"dictionary","required":true,"fields":[{"name":"c","type":"string","required":true},{"name":"d","type":"list","required":true,"items":"dictionary","fields":[{"name":"e","type":"integer","required":true}]}]}]}"#;
+    assert!(spec.contains(input), "{spec}");
+    let output = r#""output_schema":{"parameters":[{"name":"f","type":"dictionary","required":true,"fields":[{"name":"g","type":"boolean","required":true}]}]}"#;
+    assert!(spec.contains(output), "{spec}");
+}
+
+#[test]
+fn each_fields_list_of_a_static_spec_gets_its_own_static() {
+    // `output = Type` keeps the spec `static` data, the parameter list with it.
+    let out = expand(quote!(
+        name = "s",
+        input = [
+            { name = "a", type = string },
+            { name = "b", type = dictionary, fields = [
+                { name = "c", type = string },
+                { name = "d", type = list, items = dictionary, fields = [{ name = "e", type = integer }] },
+            ] },
+        ],
+        output = Out
+    ));
     assert!(!out.contains("compile_error"), "{out}");
+    assert!(!out.contains("static_spec"), "{out}");
     for array in [
         "static INPUT :",
         "static INPUT_1_FIELDS :",
         "static INPUT_1_FIELDS_1_FIELDS :",
-        "static OUTPUT_0_FIELDS :",
     ] {
         assert!(out.contains(array), "{array} in {out}");
     }
     assert!(out.contains("& INPUT_1_FIELDS_1_FIELDS"), "{out}");
-    assert_eq!(out.matches("from_static_with_fields").count(), 3, "{out}");
+    assert_eq!(out.matches("from_static_with_fields").count(), 2, "{out}");
 }
 
 #[test]
@@ -127,13 +170,10 @@ fn defaults_are_emitted_as_validation_leaves_them() {
     ));
     assert!(!out.contains("compile_error"), "{out}");
     // `2.0` is the integer 2, and the absent `e` is filled in.
-    assert!(out.contains("Literal :: Integer (2)"), "{out}");
-    assert!(
-        out.contains(
-            "(__agentkit_S :: Cow :: Borrowed (\"e\") , __agentkit_S :: Literal :: Integer (1))"
-        ),
-        "{out}"
-    );
+    let spec = string_after(&out, "static_spec (& SPEC , ");
+    let n = r#"{"name":"n","type":"integer","required":false,"default":2}"#;
+    assert!(spec.contains(n), "{spec}");
+    assert!(spec.contains(r#""default":[{"d":"x","e":1}]"#), "{spec}");
 }
 
 #[test]
@@ -363,8 +403,30 @@ fn on_an_impl_block_the_struct_gets_what_the_attribute_would_give_it() {
 }
 
 #[test]
-fn annotations_and_examples_are_static_data_only_when_written() {
-    let out = expand(quote!(name = "s"));
+fn annotations_and_examples_are_in_the_spec_text_only_when_written() {
+    let spec = spec_text(quote!(name = "s"));
+    assert!(!spec.contains("annotations"), "{spec}");
+    assert!(!spec.contains("examples"), "{spec}");
+    let spec = spec_text(quote!(
+        name = "s",
+        title = "Do it",
+        destructive = false,
+        open_world,
+        input = [{ name = "x", type = integer }, { name = "y", type = float, required = false }],
+        examples = [{ x = 1 }, { x = -2, y = -2.5e0 }]
+    ));
+    // Every hint written, in the order of the spec's JSON shape; the unset ones absent.
+    let annotations = r#""annotations":{"title":"Do it","destructive":false,"open_world":true}"#;
+    assert!(spec.contains(annotations), "{spec}");
+    assert!(
+        spec.contains(r#""examples":[{"x":1},{"x":-2,"y":-2.5}]"#),
+        "{spec}"
+    );
+}
+
+#[test]
+fn annotations_and_examples_of_a_static_spec_are_static_data_only_when_written() {
+    let out = expand(quote!(name = "s", input = Args));
     assert!(!out.contains("with_static_annotations"), "{out}");
     assert!(!out.contains("with_static_examples"), "{out}");
     let out = expand(quote!(
@@ -372,7 +434,7 @@ fn annotations_and_examples_are_static_data_only_when_written() {
         title = "Do it",
         destructive = false,
         open_world,
-        input = [{ name = "x", type = integer }, { name = "y", type = float, required = false }],
+        input = Args,
         examples = [{ x = 1 }, { x = -2, y = -2.5e0 }]
     ));
     assert!(!out.contains("compile_error"), "{out}");
@@ -381,11 +443,8 @@ fn annotations_and_examples_are_static_data_only_when_written() {
                        __agentkit_S :: None , __agentkit_S :: Some (false) , __agentkit_S :: None , \
                        __agentkit_S :: Some (true))";
     assert!(out.contains(annotations), "{out}");
-    assert!(out.contains("with_static_examples"), "{out}");
     assert!(out.contains("Literal :: Integer (1)"), "{out}");
     assert!(out.contains("Literal :: Float (- 2.5)"), "{out}");
-    // Checked here: the registry need not check them again.
-    assert!(out.contains(", true)"), "{out}");
 }
 
 #[test]

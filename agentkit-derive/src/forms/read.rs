@@ -93,7 +93,10 @@ pub(crate) fn guess(cx: &Ctxt, value: &Value) -> Option<(Kind, Span)> {
         return None;
     };
     let found = ident.to_string();
-    if let Err(Problem::UnknownType {
+    // One of the six types (the declaration is then read as written), or a misspelling of
+    // one (which it is reported as): no guess, and none of the work of suggesting one.
+    if let Ok(_)
+    | Err(Problem::UnknownType {
         suggestion: Some(_),
         ..
     }) = found.parse::<ParamType>()

@@ -46,6 +46,19 @@ impl Json {
         }
     }
 
+    /// A bound of the rules (`minimum`, `maximum`) as JSON.
+    pub(crate) fn number(n: crate::rules::Number) -> Json {
+        match n {
+            crate::rules::Number::Integer(i) => Json::Int(i),
+            crate::rules::Number::Float(f) => Json::Float(f),
+        }
+    }
+
+    /// A count of the rules (`min_length`, ...) as JSON: any the rules take fits exactly.
+    pub(crate) fn count(n: usize) -> Json {
+        Json::Int(i64::try_from(n).unwrap_or(i64::MAX))
+    }
+
     /// A literal of the rules (a default, a `const`, an `enum` value) as JSON.
     pub(crate) fn literal(literal: &Literal) -> Json {
         match literal {

@@ -200,17 +200,12 @@ fn constraints(schema: &mut Json, c: &rules::Constraints) {
             Json::Arr(values.iter().map(Json::literal).collect()),
         );
     }
-    let number = |n: rules::Number| match n {
-        rules::Number::Integer(i) => Json::Int(i),
-        rules::Number::Float(f) => Json::Float(f),
-    };
     if let Some(min) = c.minimum {
-        schema.set("minimum", number(min));
+        schema.set("minimum", Json::number(min));
     }
     if let Some(max) = c.maximum {
-        schema.set("maximum", number(max));
+        schema.set("maximum", Json::number(max));
     }
-    let count = |n: usize| Json::Int(i64::try_from(n).unwrap_or(i64::MAX));
     for (key, value) in [
         ("minLength", c.min_length),
         ("maxLength", c.max_length),
@@ -218,7 +213,7 @@ fn constraints(schema: &mut Json, c: &rules::Constraints) {
         ("maxItems", c.max_items),
     ] {
         if let Some(n) = value {
-            schema.set(key, count(n));
+            schema.set(key, Json::count(n));
         }
     }
 }

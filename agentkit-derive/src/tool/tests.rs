@@ -65,17 +65,23 @@ fn a_syntax_error_costs_only_its_entry() {
     assert!(out.contains("SInput"), "{out}");
 }
 
+/// An input with fields, and fields within those.
+fn nested_fields() -> proc_macro2::TokenStream {
+    quote!([
+        { name = "a", type = string },
+        { name = "b", type = dictionary, fields = [
+            { name = "c", type = string },
+            { name = "d", type = list, items = dictionary, fields = [{ name = "e", type = integer }] },
+        ] },
+    ])
+}
+
 #[test]
 fn fields_are_nested_in_the_spec_text() {
+    let input = nested_fields();
     let spec = spec_text(quote!(
         name = "s",
-        input = [
-            { name = "a", type = string },
-            { name = "b", type = dictionary, fields = [
-                { name = "c", type = string },
-                { name = "d", type = list, items = dictionary, fields = [{ name = "e", type = integer }] },
-            ] },
-        ],
+        input = #input,
         output = [{ name = "f", type = dictionary, fields = [{ name = "g", type = boolean }] }]
     ));
     let input = r#""input_schema":{"parameters":[{"name":"a","type":"string","required":true},{"name":"b","type":"dictionary","required":true,"fields":[{"name":"c","type":"string","required":true},{"name":"d","type":"list","required":true,"items":"dictionary","fields":[{"name":"e","type":"integer","required":true}]}]}]}"#;
@@ -87,15 +93,10 @@ fn fields_are_nested_in_the_spec_text() {
 #[test]
 fn each_fields_list_of_a_static_spec_gets_its_own_static() {
     // `output = Type` keeps the spec `static` data, the parameter list with it.
+    let input = nested_fields();
     let out = expand(quote!(
         name = "s",
-        input = [
-            { name = "a", type = string },
-            { name = "b", type = dictionary, fields = [
-                { name = "c", type = string },
-                { name = "d", type = list, items = dictionary, fields = [{ name = "e", type = integer }] },
-            ] },
-        ],
+        input = #input,
         output = Out
     ));
     assert!(!out.contains("compile_error"), "{out}");

@@ -151,6 +151,15 @@ impl Param {
 }
 
 impl Param {
+    /// The default as the spec stores it: as validation leaves it, as a schema built at run
+    /// time stores it (filling it in then gives exactly what validating it as the argument
+    /// gives), else as written.
+    pub(crate) fn stored_default(&self) -> Option<Literal> {
+        crate::check::decl(self)
+            .and_then(|decl| rules::check_default(&decl).value)
+            .or_else(|| self.default_literal.clone())
+    }
+
     /// Whether the argument must be present: `required` defaults to `true`, as in the Python original.
     pub(crate) fn is_required(&self) -> bool {
         self.required.is_none_or(|(required, _)| required)

@@ -270,6 +270,11 @@ impl<'a> Tool<'a> {
         tool
     }
 
+    /// The version as the spec has it: `version = ...`, or `1.0.0`.
+    pub(crate) fn version(&self) -> &str {
+        self.version.as_ref().map_or("1.0.0", |v| v.value.as_str())
+    }
+
     /// The tool's name as its spec has it: `name = ...`, or the struct's name when that could
     /// not be read (the fallback's documentation still names the tool).
     pub(crate) fn tool_name(&self) -> String {

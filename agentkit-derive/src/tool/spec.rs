@@ -9,7 +9,6 @@ use quote::quote;
 
 use super::ast::{Annotations, Policy, Tool};
 use crate::ast::Param;
-use crate::check;
 use crate::expand::{constraints_over, literal};
 use crate::forms;
 use crate::rules::{self, ParamType};
@@ -26,7 +25,7 @@ pub(crate) fn spec(tool: &Tool<'_>) -> TokenStream {
     }
     let name = tool.tool_name();
     let description = tool.description.as_deref().unwrap_or("");
-    let version = tool.version.as_ref().map_or("1.0.0", |v| v.value.as_str());
+    let version = tool.version();
     // The parameters get `static`s of their own: a `&[Param::from_static(..)]` inside the
     // spec's initializer would be a temporary, which a `static` cannot borrow. So do the
     // declared `fields` of each parameter: `INPUT_0_FIELDS`, `INPUT_0_FIELDS_1_FIELDS`, ...
@@ -218,12 +217,9 @@ fn param_value(p: &Ident, param: &Param, fields: Option<&Ident>) -> TokenStream 
     let name = param.name.as_ref().map_or("", |n| n.value.as_str());
     let ty = param_type(param.ty.map_or(ParamType::String, |t| t.ty));
     let required = param.is_required();
-    // The default as validation leaves it, as a schema built at run time stores it: filling
-    // it in then gives exactly what validating it as the argument gives.
-    let normalised = check::decl(param).and_then(|decl| rules::check_default(&decl).value);
-    let default = match normalised.as_ref().or(param.default_literal.as_ref()) {
+    let default = match param.stored_default() {
         Some(default) => {
-            let default = literal(p, default);
+            let default = literal(p, &default);
             quote!(#p::Some(#default))
         }
         None => quote!(#p::None),

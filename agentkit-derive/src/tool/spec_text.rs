@@ -8,7 +8,6 @@
 //! reading it costs the first `spec()` call a few microseconds.
 
 use crate::ast::Param;
-use crate::check;
 use crate::forms::json::Json;
 use crate::rules::{self, ParamType};
 use crate::symbol::HINTS;
@@ -33,8 +32,7 @@ pub(crate) fn spec_text(tool: &Tool<'_>) -> Option<String> {
         "description",
         Json::str(tool.description.as_deref().unwrap_or("")),
     );
-    let version = tool.version.as_ref().map_or("1.0.0", |v| v.value.as_str());
-    spec.set("version", Json::str(version));
+    spec.set("version", Json::str(tool.version()));
     for (key, params) in [
         ("input_schema", &tool.input),
         ("output_schema", &tool.output),
@@ -110,11 +108,9 @@ fn param(param: &Param) -> Json {
     let ty = param.ty.map_or(ParamType::String, |t| t.ty);
     object.set("type", Json::str(ty.as_str()));
     object.set("required", Json::Bool(param.is_required()));
-    // The default as validation leaves it, as a schema built at run time stores it (which
-    // reading it back does again, to the same value).
-    let normalised = check::decl(param).and_then(|decl| rules::check_default(&decl).value);
-    if let Some(default) = normalised.as_ref().or(param.default_literal.as_ref()) {
-        object.set("default", Json::literal(default));
+    // Reading it back normalises it again, to the same value.
+    if let Some(default) = param.stored_default() {
+        object.set("default", Json::literal(&default));
     }
     if let Some(description) = param.description.as_deref().filter(|d| !d.is_empty()) {
         object.set("description", Json::str(description));
